@@ -1,0 +1,18 @@
+/* check: `srcls --check` — walk the named paths, analyse each document, hand it to the
+ * reporter. */
+#ifndef SRCLS_CHECK_H
+#define SRCLS_CHECK_H
+
+#include "report.h"
+
+struct check_options {
+    const char *const *paths;
+    int path_count;
+    struct reporter *reporter;
+};
+
+/* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths
+ * (after reporting everything that could be read). */
+int check_run(const struct check_options *options);
+
+#endif

@@ -1,0 +1,144 @@
+/* main: the command line of srcls. It parses options and hands the work to the CLI door
+ * (check, list-kinds, explain) or, without arguments, to the language server. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report.h"
+
+#ifndef SRCLS_VERSION
+#define SRCLS_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
+    "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
+    "       srcls --version | --help\n";
+
+static const char help_text[] =
+    "srcls - language server and linter for query-engine source and job documents\n"
+    "\n"
+    "Usage:\n"
+    "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17).\n"
+    "  srcls --check [OPTIONS] PATH...  Lint files and directories. Directories are searched\n"
+    "                                   for *.json files that are source or job documents;\n"
+    "                                   a file named explicitly is always checked. '-' reads\n"
+    "                                   standard input.\n"
+    "  srcls --version                  Print the version.\n"
+    "  srcls --help                     Print this help.\n"
+    "\n"
+    "Options for --check:\n"
+    "  --format FORMAT   Output format: text (default; colored on a terminal unless NO_COLOR\n"
+    "                    is set) or json (one object, see docs/cli.md).\n"
+    "  --color WHEN      auto (default), always or never.\n"
+    "\n"
+    "Exit status of --check:\n"
+    "  0  no diagnostic of severity error\n"
+    "  1  at least one error\n"
+    "  2  usage error, or a path that could not be read (the others are still checked)\n"
+    "\n"
+    "Docs: docs/ in the source tree, or https://github.com/ (see README.md).\n";
+
+static int usage_error(const char *format, const char *arg)
+{
+    fputs("srcls: ", stderr);
+    fprintf(stderr, format, arg);
+    fputs("\n", stderr);
+    fputs(usage_text, stderr);
+    fputs("Try 'srcls --help' for more.\n", stderr);
+    return 2;
+}
+
+/* The value of option `name` at argv[*i], as `--name value` or `--name=value`. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+    if (strncmp(arg, name, len) != 0)
+        return NULL;
+    if (arg[len] == '=')
+        return arg + len + 1;
+    if (arg[len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        return "";
+    return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+    bool check = false;
+    const char *format = "text";
+    const char *color = "auto";
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    int path_count = 0;
+    bool only_paths = false;
+    if (paths == NULL)
+        return 2;
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value;
+        if (only_paths || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            paths[path_count++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            only_paths = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(help_text, stdout);
+            goto done;
+        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
+            printf("srcls %s\n", SRCLS_VERSION);
+            goto done;
+        } else if (strcmp(arg, "--check") == 0) {
+            check = true;
+        } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
+            format = value;
+        } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
+            color = value;
+        } else if (strcmp(arg, "--stdio") == 0) {
+            fputs("srcls: the language server is not part of this build yet; use --check\n",
+                  stderr);
+            status = 2;
+            goto done;
+        } else {
+            status = usage_error("unknown option '%s'", arg);
+            goto done;
+        }
+    }
+    if (!check) {
+        if (path_count > 0)
+            status = usage_error("paths need --check (got '%s')", paths[0]);
+        else
+            status = usage_error("%s", "nothing to do: the language server is not part of this "
+                                       "build yet; use --check PATH...");
+        goto done;
+    }
+    if (path_count == 0) {
+        status = usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
+        goto done;
+    }
+    bool use_color;
+    if (strcmp(color, "always") == 0)
+        use_color = true;
+    else if (strcmp(color, "never") == 0)
+        use_color = false;
+    else if (strcmp(color, "auto") == 0)
+        use_color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+    else {
+        status = usage_error("--color takes auto, always or never (got '%s')", color);
+        goto done;
+    }
+    struct reporter reporter;
+    if (!report_select(&reporter, format, stdout, use_color)) {
+        status = usage_error("--format takes text or json (got '%s')", format);
+        goto done;
+    }
+    struct check_options options = {.paths = paths, .path_count = path_count,
+                                    .reporter = &reporter};
+    status = check_run(&options);
+done:
+    free(paths);
+    return status;
+}

@@ -1,0 +1,38 @@
+/* report: the output formats of `srcls --check`. A reporter sees each file once, in order,
+ * right after it is checked, so output streams and memory stays flat over many files. */
+#ifndef SRCLS_REPORT_H
+#define SRCLS_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+struct report_summary {
+    unsigned files;
+    unsigned errors, warnings, information, hints;
+    unsigned unreadable;
+};
+
+struct checked_file {
+    const char *path;            /* as the user named it (or found in a directory) */
+    const char *read_error;      /* NULL, or why the file could not be read */
+    const struct analysis *analysis; /* NULL when read_error is set */
+};
+
+struct reporter {
+    void (*begin)(struct reporter *self);
+    void (*file)(struct reporter *self, const struct checked_file *file);
+    void (*end)(struct reporter *self, const struct report_summary *summary);
+    FILE *out;
+    bool color;
+    unsigned files_seen;
+};
+
+/* Fills `reporter` for the format `name` ("text", "json"); false when the name is unknown. */
+bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
+
+void report_text_init(struct reporter *reporter);
+void report_json_init(struct reporter *reporter);
+
+#endif

@@ -1,0 +1,119 @@
+/* report_json: PRODUCT.md's JSON output, one object on stdout, streamed file by file. */
+#include <string.h>
+
+#include "json_write.h"
+#include "report.h"
+
+static void flush(struct reporter *self, struct json_writer *w)
+{
+    fwrite(w->buf, 1, w->len, self->out);
+}
+
+static void json_begin(struct reporter *self)
+{
+    fputs("{\n  \"version\": 1,\n  \"files\": [", self->out);
+}
+
+static void write_position(struct json_writer *w, const struct line_index *lines, uint32_t offset)
+{
+    struct text_position pos = line_index_position(lines, offset, POSITION_UTF16);
+    json_write_object_begin(w);
+    json_write_key(w, "line");
+    json_write_int(w, pos.line);
+    json_write_key(w, "character");
+    json_write_int(w, pos.character);
+    json_write_object_end(w);
+}
+
+static void write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
+                        uint32_t end)
+{
+    json_write_object_begin(w);
+    json_write_key(w, "start");
+    write_position(w, lines, start);
+    json_write_key(w, "end");
+    write_position(w, lines, end);
+    json_write_object_end(w);
+}
+
+static void json_file(struct reporter *self, const struct checked_file *file)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    const char *separator = self->files_seen++ > 0 ? ",\n    " : "\n    ";
+    json_write_bytes(&w, separator, strlen(separator));
+    json_write_object_begin(&w);
+    json_write_key(&w, "path");
+    json_write_string(&w, file->path);
+    const struct analysis *a = file->analysis;
+    if (file->read_error != NULL) {
+        json_write_key(&w, "document");
+        json_write_string(&w, "unknown");
+        json_write_key(&w, "kind");
+        json_write_null(&w);
+        json_write_key(&w, "error");
+        json_write_string(&w, file->read_error);
+        json_write_key(&w, "diagnostics");
+        json_write_array_begin(&w);
+        json_write_array_end(&w);
+        json_write_object_end(&w);
+        flush(self, &w);
+        json_writer_free(&w);
+        return;
+    }
+    json_write_key(&w, "document");
+    json_write_string(&w, document_kind_name(a->document));
+    json_write_key(&w, "kind");
+    if (a->kind != NULL && a->document != DOCUMENT_BULK)
+        json_write_string(&w, a->kind);
+    else
+        json_write_null(&w);
+    json_write_key(&w, "diagnostics");
+    json_write_array_begin(&w);
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        json_write_object_begin(&w);
+        json_write_key(&w, "code");
+        json_write_string(&w, d->code);
+        json_write_key(&w, "severity");
+        json_write_string(&w, diag_severity_name(d->severity));
+        json_write_key(&w, "message");
+        json_write_string(&w, d->message);
+        json_write_key(&w, "pointer");
+        json_write_string(&w, d->pointer);
+        json_write_key(&w, "range");
+        write_range(&w, &a->lines, d->start, d->end);
+        if (d->related_message != NULL && d->related_start != UINT32_MAX) {
+            json_write_key(&w, "related");
+            json_write_array_begin(&w);
+            json_write_object_begin(&w);
+            json_write_key(&w, "message");
+            json_write_string(&w, d->related_message);
+            json_write_key(&w, "range");
+            write_range(&w, &a->lines, d->related_start, d->related_end);
+            json_write_object_end(&w);
+            json_write_array_end(&w);
+        }
+        json_write_object_end(&w);
+    }
+    json_write_array_end(&w);
+    json_write_object_end(&w);
+    flush(self, &w);
+    json_writer_free(&w);
+}
+
+static void json_end(struct reporter *self, const struct report_summary *s)
+{
+    fprintf(self->out,
+            "%s],\n  \"summary\": {\"files\": %u, \"errors\": %u, \"warnings\": %u, "
+            "\"information\": %u, \"hints\": %u}\n}\n",
+            self->files_seen ? "\n  " : "", s->files, s->errors, s->warnings, s->information,
+            s->hints);
+}
+
+void report_json_init(struct reporter *reporter)
+{
+    reporter->begin = json_begin;
+    reporter->file = json_file;
+    reporter->end = json_end;
+}

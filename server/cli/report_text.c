@@ -1,0 +1,88 @@
+/* report_text: `path:line:column: severity: message [code]`, gcc style, with a note line for
+ * related places and a summary line. Columns count characters, 1-based. */
+#include <string.h>
+
+#include "report.h"
+
+static const char *severity_color(enum diag_severity severity)
+{
+    switch (severity) {
+    case DIAG_ERROR: return "\033[1;31m";
+    case DIAG_WARNING: return "\033[1;33m";
+    case DIAG_INFORMATION: return "\033[1;36m";
+    case DIAG_HINT: return "\033[1;32m";
+    case DIAG_OFF: break;
+    }
+    return "";
+}
+
+static void text_begin(struct reporter *self)
+{
+    (void)self;
+}
+
+static void print_location(struct reporter *self, const char *path, const struct line_index *lines,
+                           uint32_t offset)
+{
+    struct text_position pos = line_index_position(lines, offset, POSITION_UTF32);
+    if (self->color)
+        fprintf(self->out, "\033[1m%s:%u:%u:\033[0m ", path, pos.line + 1, pos.character + 1);
+    else
+        fprintf(self->out, "%s:%u:%u: ", path, pos.line + 1, pos.character + 1);
+}
+
+static void text_file(struct reporter *self, const struct checked_file *file)
+{
+    if (file->read_error != NULL) {
+        fprintf(self->out, "%s: %serror:%s %s\n", file->path, self->color ? "\033[1;31m" : "",
+                self->color ? "\033[0m" : "", file->read_error);
+        return;
+    }
+    const struct analysis *a = file->analysis;
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        print_location(self, file->path, &a->lines, d->start);
+        const char *name = diag_severity_name(d->severity);
+        if (self->color)
+            fprintf(self->out, "%s%s:\033[0m %s [%s]\n", severity_color(d->severity), name,
+                    d->message, d->code);
+        else
+            fprintf(self->out, "%s: %s [%s]\n", name, d->message, d->code);
+        if (d->related_message != NULL && d->related_start != UINT32_MAX) {
+            print_location(self, file->path, &a->lines, d->related_start);
+            fprintf(self->out, "note: %s\n", d->related_message);
+        }
+    }
+}
+
+static void plural(FILE *out, unsigned n, const char *one, const char *many)
+{
+    fprintf(out, "%u %s", n, n == 1 ? one : many);
+}
+
+static void text_end(struct reporter *self, const struct report_summary *s)
+{
+    FILE *out = self->out;
+    fputs("checked ", out);
+    plural(out, s->files, "file", "files");
+    fputs(": ", out);
+    plural(out, s->errors, "error", "errors");
+    fputs(", ", out);
+    plural(out, s->warnings, "warning", "warnings");
+    fputs(", ", out);
+    fprintf(out, "%u information, ", s->information);
+    plural(out, s->hints, "hint", "hints");
+    if (s->unreadable > 0) {
+        fputs(" (", out);
+        plural(out, s->unreadable, "path", "paths");
+        fputs(" could not be read)", out);
+    }
+    fputc('\n', out);
+}
+
+void report_text_init(struct reporter *reporter)
+{
+    reporter->begin = text_begin;
+    reporter->file = text_file;
+    reporter->end = text_end;
+}

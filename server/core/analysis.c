@@ -1,0 +1,148 @@
+/* analysis: parse, index, classify and check one document. */
+#include "analysis.h"
+
+#include <string.h>
+
+#include "json_pointer.h"
+
+static bool is_source_object(struct json_doc *doc, uint32_t node)
+{
+    const struct json_node *n = json_node_at(doc, node);
+    if (n == NULL || n->kind != JSON_OBJECT)
+        return false;
+    const struct json_node *config = json_node_at(doc, json_object_get(doc, node, "config", 6));
+    const struct json_node *type = json_node_at(doc, json_object_get(doc, node, "type", 4));
+    return (config != NULL && config->kind == JSON_OBJECT) ||
+           (type != NULL && type->kind == JSON_STRING);
+}
+
+enum document_kind analysis_classify(struct json_doc *doc)
+{
+    const struct json_node *root = json_node_at(doc, doc->root);
+    if (root == NULL)
+        return DOCUMENT_UNKNOWN;
+    if (root->kind == JSON_OBJECT) {
+        if (json_object_get(doc, doc->root, "jobState", 8) != JSON_NONE)
+            return DOCUMENT_JOB;
+        return is_source_object(doc, doc->root) ? DOCUMENT_SOURCE : DOCUMENT_UNKNOWN;
+    }
+    if (root->kind == JSON_ARRAY && root->first_child != JSON_NONE) {
+        for (uint32_t e = root->first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+            if (!is_source_object(doc, e))
+                return DOCUMENT_UNKNOWN;
+        }
+        return DOCUMENT_BULK;
+    }
+    return DOCUMENT_UNKNOWN;
+}
+
+/* The innermost node whose value range holds `offset`, for the pointer of a syntax error. */
+static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
+{
+    uint32_t node = doc->root, found = JSON_NONE;
+    while (node != JSON_NONE) {
+        const struct json_node *n = &doc->nodes[node];
+        uint32_t from = n->key_start != JSON_NONE ? n->key_start : n->start;
+        if (offset < from || offset > n->end)
+            break;
+        found = node;
+        uint32_t next = JSON_NONE;
+        for (uint32_t c = n->first_child; c != JSON_NONE; c = doc->nodes[c].next) {
+            const struct json_node *child = &doc->nodes[c];
+            uint32_t child_from = child->key_start != JSON_NONE ? child->key_start : child->start;
+            if (offset >= child_from && offset <= child->end) {
+                next = c;
+                break;
+            }
+        }
+        node = next;
+    }
+    return found;
+}
+
+static int add_parse_errors(struct analysis *a)
+{
+    for (uint32_t i = 0; i < a->doc.error_count; i++) {
+        const struct json_error *e = &a->doc.errors[i];
+        const char *pointer = json_pointer_of(&a->doc, innermost_at(&a->doc, e->start), &a->arena);
+        struct diagnostic d = {
+            .code = e->code == JSON_ERROR_DUPLICATE_KEY ? "duplicate-key" : "json-syntax",
+            .severity = DIAG_ERROR,
+            .start = e->start,
+            .end = e->end,
+            .related_start = e->related_start,
+            .related_end = e->related_end,
+            .related_message = e->related_start == JSON_NONE ? NULL
+                               : e->code == JSON_ERROR_DUPLICATE_KEY ? "first defined here"
+                                                                     : "opened here",
+            .message = e->message,
+            .pointer = pointer ? pointer : "",
+        };
+        if (diag_list_add(&a->diags, &d) != 0)
+            return -1;
+    }
+    if (a->doc.errors_dropped > 0) {
+        uint32_t at = a->doc.len;
+        const char *message =
+            arena_printf(&a->arena, "%u more syntax errors not shown", a->doc.errors_dropped);
+        struct diagnostic d = {.code = "json-syntax", .severity = DIAG_ERROR, .start = at,
+                               .end = at, .related_start = JSON_NONE, .related_end = JSON_NONE,
+                               .message = message ? message : "more syntax errors not shown",
+                               .pointer = ""};
+        if (diag_list_add(&a->diags, &d) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int analysis_run(struct analysis *out, const char *text, size_t len,
+                 const struct analysis_options *options)
+{
+    memset(out, 0, sizeof *out);
+    arena_init(&out->arena);
+    int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
+    if (line_index_build(&out->lines, text, out->doc.len) != 0)
+        return -1;
+    if (add_parse_errors(out) != 0)
+        status = -1;
+    out->document = analysis_classify(&out->doc);
+    if (out->document == DOCUMENT_UNKNOWN && options && options->report_unknown_document &&
+        out->doc.root != JSON_NONE) {
+        const struct json_node *root = &out->doc.nodes[out->doc.root];
+        uint32_t end = root->start + 1 <= root->end ? root->start + 1 : root->end;
+        struct diagnostic d = {
+            .code = "unknown-document",
+            .severity = DIAG_WARNING,
+            .start = root->start,
+            .end = end,
+            .related_start = JSON_NONE,
+            .related_end = JSON_NONE,
+            .message = "not a source or job document: a source has a \"config\" object or a "
+                       "\"type\" string at the top level, a job has \"jobState\"",
+            .pointer = "",
+        };
+        if (diag_list_add(&out->diags, &d) != 0)
+            status = -1;
+    }
+    diag_list_sort(&out->diags);
+    return status;
+}
+
+void analysis_free(struct analysis *analysis)
+{
+    json_doc_free(&analysis->doc);
+    line_index_free(&analysis->lines);
+    diag_list_free(&analysis->diags);
+    arena_free(&analysis->arena);
+}
+
+const char *document_kind_name(enum document_kind kind)
+{
+    switch (kind) {
+    case DOCUMENT_SOURCE:
+    case DOCUMENT_BULK: return "source";
+    case DOCUMENT_JOB: return "job";
+    case DOCUMENT_UNKNOWN: break;
+    }
+    return "unknown";
+}

@@ -1,0 +1,46 @@
+/* analysis: one document from bytes to diagnostics — parse, line index, what kind of document
+ * it is, and the checks. This is the core's entry point for both doors (CLI and LSP). */
+#ifndef SRCLS_ANALYSIS_H
+#define SRCLS_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diagnostic.h"
+#include "json_doc.h"
+#include "line_index.h"
+
+enum document_kind {
+    DOCUMENT_UNKNOWN,
+    DOCUMENT_SOURCE, /* one source object */
+    DOCUMENT_BULK,   /* a top-level array of source objects */
+    DOCUMENT_JOB,
+};
+
+struct analysis_options {
+    /* Report `unknown-document` for a document that is neither a source nor a job (files named
+     * on the command line, documents opened in an editor). */
+    bool report_unknown_document;
+    const struct json_parse_options *parse; /* NULL: the defaults */
+};
+
+struct analysis {
+    struct json_doc doc;
+    struct line_index lines;
+    struct diag_list diags;
+    enum document_kind document;
+    const char *kind; /* the kind's identifier for output, or NULL */
+    struct arena arena; /* messages and pointers of the diagnostics */
+};
+
+/* Analyses `text` (which must outlive `out`). Returns 0, or -1 when memory ran out. */
+int analysis_run(struct analysis *out, const char *text, size_t len,
+                 const struct analysis_options *options);
+void analysis_free(struct analysis *analysis);
+
+const char *document_kind_name(enum document_kind kind);
+/* Classifies a parsed document: source (a `config` object and/or a `type` string at the top
+ * level), job (a `jobState` key), bulk (an array whose elements are sources), or unknown. */
+enum document_kind analysis_classify(struct json_doc *doc);
+
+#endif

@@ -1,0 +1,26 @@
+/* arena: a bump allocator that owns everything of one document (its tree, decoded strings,
+ * diagnostics) so that a re-parse or a close frees it all at once. */
+#ifndef SRCLS_ARENA_H
+#define SRCLS_ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+    struct arena_block *head;
+    size_t total; /* bytes handed out, for limits and tests */
+};
+
+void arena_init(struct arena *arena);
+/* Frees every block; the arena can be used again afterwards. */
+void arena_free(struct arena *arena);
+/* Returns `size` bytes aligned for any type, owned by the arena; NULL only when out of memory. */
+void *arena_alloc(struct arena *arena, size_t size);
+/* Copies `len` bytes into the arena and adds a NUL; NULL when out of memory. */
+char *arena_strndup(struct arena *arena, const char *text, size_t len);
+/* printf into the arena; NULL when out of memory. */
+char *arena_printf(struct arena *arena, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,69 @@
+/* diagnostic: a growable list of diagnostics and severity names. */
+#include "diagnostic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int diag_list_add(struct diag_list *list, const struct diagnostic *diag)
+{
+    if (list->count == list->cap) {
+        uint32_t cap = list->cap ? list->cap * 2 : 16;
+        struct diagnostic *grown = realloc(list->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        list->items = grown;
+        list->cap = cap;
+    }
+    list->items[list->count++] = *diag;
+    return 0;
+}
+
+void diag_list_free(struct diag_list *list)
+{
+    free(list->items);
+    list->items = NULL;
+    list->count = list->cap = 0;
+}
+
+static int compare_diagnostics(const void *a, const void *b)
+{
+    const struct diagnostic *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return strcmp(x->code, y->code);
+}
+
+void diag_list_sort(struct diag_list *list)
+{
+    if (list->count > 1)
+        qsort(list->items, list->count, sizeof *list->items, compare_diagnostics);
+}
+
+const char *diag_severity_name(enum diag_severity severity)
+{
+    switch (severity) {
+    case DIAG_ERROR: return "error";
+    case DIAG_WARNING: return "warning";
+    case DIAG_INFORMATION: return "information";
+    case DIAG_HINT: return "hint";
+    case DIAG_OFF: break;
+    }
+    return "off";
+}
+
+int diag_severity_parse(const char *name)
+{
+    static const struct {
+        const char *name;
+        enum diag_severity severity;
+    } names[] = {{"error", DIAG_ERROR},     {"warning", DIAG_WARNING},
+                 {"information", DIAG_INFORMATION}, {"info", DIAG_INFORMATION},
+                 {"hint", DIAG_HINT},       {"off", DIAG_OFF}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i].name) == 0)
+            return (int)names[i].severity;
+    }
+    return -1;
+}

@@ -1,0 +1,45 @@
+/* diagnostic: what srcls reports about a document, in byte offsets; the doors (CLI, LSP)
+ * turn offsets into positions and render them. */
+#ifndef SRCLS_DIAGNOSTIC_H
+#define SRCLS_DIAGNOSTIC_H
+
+#include <stdint.h>
+
+#include "arena.h"
+
+/* The values are LSP's DiagnosticSeverity. */
+enum diag_severity {
+    DIAG_OFF = 0,
+    DIAG_ERROR = 1,
+    DIAG_WARNING = 2,
+    DIAG_INFORMATION = 3,
+    DIAG_HINT = 4,
+};
+
+struct diagnostic {
+    const char *code; /* a code of PRODUCT.md's table, e.g. "json-syntax" */
+    enum diag_severity severity;
+    uint32_t start, end;                 /* bytes */
+    uint32_t related_start, related_end; /* UINT32_MAX when none */
+    const char *related_message;         /* NULL when none */
+    const char *message;
+    const char *pointer; /* RFC 6901 */
+};
+
+struct diag_list {
+    struct diagnostic *items;
+    uint32_t count, cap;
+};
+
+/* Appends a copy of `diag` (its strings must live as long as the list's owner); returns 0 or
+ * -1 when out of memory. */
+int diag_list_add(struct diag_list *list, const struct diagnostic *diag);
+void diag_list_free(struct diag_list *list);
+/* Sorts by start offset, then by code, so output order is stable. */
+void diag_list_sort(struct diag_list *list);
+
+const char *diag_severity_name(enum diag_severity severity);
+/* Parses "error", "warning", "information" (or "info"), "hint", "off"; -1 when unknown. */
+int diag_severity_parse(const char *name);
+
+#endif

@@ -1,0 +1,41 @@
+/* json_write: a growable buffer that writes JSON text (commas, escaping) for the doors' output
+ * and the server's messages. */
+#ifndef SRCLS_JSON_WRITE_H
+#define SRCLS_JSON_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_WRITE_MAX_DEPTH 64
+
+struct json_writer {
+    char *buf; /* owned; NUL-terminated */
+    size_t len, cap;
+    bool failed; /* out of memory: further writes are ignored */
+    unsigned depth;
+    bool first[JSON_WRITE_MAX_DEPTH]; /* no element written yet at this level */
+    bool after_key;
+    int indent; /* spaces per level; 0 writes compact JSON */
+};
+
+void json_writer_init(struct json_writer *w, int indent);
+void json_writer_free(struct json_writer *w);
+void json_writer_reset(struct json_writer *w);
+
+void json_write_object_begin(struct json_writer *w);
+void json_write_object_end(struct json_writer *w);
+void json_write_array_begin(struct json_writer *w);
+void json_write_array_end(struct json_writer *w);
+void json_write_key(struct json_writer *w, const char *key);
+void json_write_string(struct json_writer *w, const char *text);
+void json_write_string_n(struct json_writer *w, const char *text, size_t len);
+void json_write_int(struct json_writer *w, int64_t value);
+void json_write_bool(struct json_writer *w, bool value);
+void json_write_null(struct json_writer *w);
+/* Writes `json` (already valid JSON text) as the next value. */
+void json_write_raw(struct json_writer *w, const char *json, size_t len);
+/* Appends bytes as they are, outside the JSON structure (framing, newlines). */
+void json_write_bytes(struct json_writer *w, const char *bytes, size_t len);
+
+#endif

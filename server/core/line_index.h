@@ -1,0 +1,39 @@
+/* line_index: byte offsets <-> (line, character) positions, in UTF-16 code units (the LSP
+ * default) or UTF-8 bytes. Lines end at LF, CRLF or a lone CR, as LSP says. */
+#ifndef SRCLS_LINE_INDEX_H
+#define SRCLS_LINE_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum position_encoding {
+    POSITION_UTF16,
+    POSITION_UTF8,
+    POSITION_UTF32, /* code points, for human-facing columns */
+};
+
+struct text_position {
+    uint32_t line;
+    uint32_t character;
+};
+
+struct line_index {
+    const char *text; /* not owned */
+    uint32_t len;
+    uint32_t *starts; /* owned: byte offset of each line's first byte */
+    uint32_t count;
+};
+
+/* Builds the index of `text`; returns 0, or -1 when memory ran out. */
+int line_index_build(struct line_index *index, const char *text, size_t len);
+void line_index_free(struct line_index *index);
+/* The position of byte `offset` (clamped to the text; an offset inside a multi-byte character
+ * counts from that character's start). */
+struct text_position line_index_position(const struct line_index *index, uint32_t offset,
+                                         enum position_encoding encoding);
+/* The byte offset of `position`; a character past the line's end means the line's end, a line
+ * past the last means the end of the text, a character inside a surrogate pair rounds down. */
+uint32_t line_index_offset(const struct line_index *index, struct text_position position,
+                           enum position_encoding encoding);
+
+#endif

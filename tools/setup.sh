@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Quick start, step 1: install what is missing (Debian/Ubuntu), build srcls into build/, and run
+# it on the bundled examples. Ends with status 0 when set-up worked, whatever the examples hold.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f build/build.ninja ]; then
+  meson setup build -Dwerror=true >/dev/null
+fi
+ninja -C build >/dev/null
+echo "setup: built $(build/server/srcls --version); checking docs/examples/"
+status=0
+build/server/srcls --check docs/examples/ || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "setup: srcls could not read the examples (status $status)" >&2
+  exit "$status"
+fi
+echo "setup: done (the examples named bad-* hold mistakes on purpose)."
