@@ -85,7 +85,8 @@ static void check_text(struct walk *walk, const char *path, const char *text, si
                        bool explicit)
 {
     struct analysis analysis;
-    struct analysis_options options = {.report_unknown_document = explicit};
+    struct analysis_options options = {.report_unknown_document = explicit,
+                                       .registry = walk->options->registry};
     if (analysis_run(&analysis, text, len, &options) != 0) {
         analysis_free(&analysis);
         report_unreadable(walk, path, "out of memory");

@@ -4,11 +4,13 @@
 #define SRCLS_CHECK_H
 
 #include "report.h"
+#include "schema.h"
 
 struct check_options {
     const char *const *paths;
     int path_count;
     struct reporter *reporter;
+    const struct schema_registry *registry;
 };
 
 /* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths

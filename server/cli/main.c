@@ -135,9 +135,17 @@ int main(int argc, char **argv)
         status = usage_error("--format takes text or json (got '%s')", format);
         goto done;
     }
+    struct schema_registry registry;
+    char error[512];
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
+        fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
+        status = 2;
+        goto done;
+    }
     struct check_options options = {.paths = paths, .path_count = path_count,
-                                    .reporter = &reporter};
+                                    .reporter = &reporter, .registry = &registry};
     status = check_run(&options);
+    schema_registry_free(&registry);
 done:
     free(paths);
     return status;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json_pointer.h"
+#include "rules.h"
 
 static bool is_source_object(struct json_doc *doc, uint32_t node)
 {
@@ -124,6 +125,9 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
         if (diag_list_add(&out->diags, &d) != 0)
             status = -1;
     }
+    if (options && options->registry && out->document != DOCUMENT_UNKNOWN &&
+        rules_check(out, options->registry) != 0)
+        status = -1;
     diag_list_sort(&out->diags);
     return status;
 }

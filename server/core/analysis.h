@@ -10,6 +10,8 @@
 #include "json_doc.h"
 #include "line_index.h"
 
+struct schema_registry;
+
 enum document_kind {
     DOCUMENT_UNKNOWN,
     DOCUMENT_SOURCE, /* one source object */
@@ -22,6 +24,7 @@ struct analysis_options {
      * on the command line, documents opened in an editor). */
     bool report_unknown_document;
     const struct json_parse_options *parse; /* NULL: the defaults */
+    const struct schema_registry *registry; /* NULL: syntax checks only */
 };
 
 struct analysis {

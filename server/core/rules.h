@@ -1,0 +1,16 @@
+/* rules: the generic rule engine. It walks a source or job document against the registry and
+ * adds diagnostics; it never names a kind or a field — all it knows comes from the schema. */
+#ifndef SRCLS_RULES_H
+#define SRCLS_RULES_H
+
+#include "analysis.h"
+#include "schema.h"
+
+/* Resolves the kind of each source (by `type`, else inferred from the `config` keys) and checks
+ * the document. Sets analysis->kind. Returns 0, or -1 when memory ran out. */
+int rules_check(struct analysis *analysis, const struct schema_registry *registry);
+
+/* The default severity of a diagnostic code (codes.c). */
+enum diag_severity rules_default_severity(const char *code);
+
+#endif

@@ -1,0 +1,156 @@
+/* schema: the registry of kinds, fields and rules, built from the schema data (the files of schema/,
+ * embedded at build time; docs/schema-format.md). Nothing here names a kind or a field: the
+ * registry is whatever the data says. */
+#ifndef SRCLS_SCHEMA_H
+#define SRCLS_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* JSON types as a bit set. */
+enum schema_type {
+    SCHEMA_STRING = 1u << 0,
+    SCHEMA_BOOLEAN = 1u << 1,
+    SCHEMA_INTEGER = 1u << 2,
+    SCHEMA_NUMBER = 1u << 3,
+    SCHEMA_ARRAY = 1u << 4,
+    SCHEMA_OBJECT = 1u << 5,
+    SCHEMA_NULL = 1u << 6,
+};
+
+enum schema_format {
+    SCHEMA_FORMAT_NONE,
+    SCHEMA_FORMAT_UUID,
+    SCHEMA_FORMAT_TIMESTAMP,
+    SCHEMA_FORMAT_PORT,
+    SCHEMA_FORMAT_NAMESPACE,
+    SCHEMA_FORMAT_EMAIL,
+};
+
+/* A JSON scalar from the schema (enum values, defaults, condition operands). */
+struct schema_value {
+    enum schema_type type; /* SCHEMA_STRING, SCHEMA_BOOLEAN, SCHEMA_INTEGER/NUMBER, SCHEMA_NULL;
+                              0 for arrays and objects */
+    const char *text;      /* the decoded string, or the JSON text of other values */
+    size_t len;
+    bool boolean;
+    double number;
+};
+
+enum schema_condition_op {
+    COND_IN,
+    COND_PRESENT,
+    COND_NON_EMPTY,
+    COND_NOT_BEFORE,
+    COND_ALL,
+    COND_ANY,
+    COND_NOT,
+};
+
+struct schema_condition {
+    enum schema_condition_op op;
+    const char *field;
+    const char *other_field;          /* COND_NOT_BEFORE */
+    bool expect;                      /* COND_PRESENT, COND_NON_EMPTY: true or false */
+    struct schema_value *values;      /* COND_IN */
+    uint32_t value_count;
+    struct schema_condition **children; /* COND_ALL, COND_ANY, COND_NOT */
+    uint32_t child_count;
+};
+
+struct schema_enum_value {
+    struct schema_value value;
+    const char *description; /* NULL when none */
+};
+
+struct schema_object;
+
+struct schema_field {
+    const char *name;
+    uint32_t types;        /* enum schema_type bits the reference lists */
+    uint32_t sample_types; /* types seen in samples, accepted too */
+    const char *description;
+    bool required;
+    struct schema_condition *required_when;
+    struct schema_condition *applicable;
+    bool has_default;
+    struct schema_value default_value;
+    struct schema_enum_value *enums;
+    uint32_t enum_count;
+    bool has_minimum, has_maximum;
+    double minimum, maximum;
+    enum schema_format format;
+    bool secret, sensitive, sample_only;
+    const char **aliases;
+    uint32_t alias_count;
+    struct schema_field *items;    /* arrays: the shape of an element */
+    struct schema_object *object;  /* objects: their fields */
+    bool additional_fields;        /* objects: other keys allowed */
+};
+
+struct schema_assertion {
+    const char *code;
+    const char *field;
+    struct schema_condition *when; /* NULL: always */
+    struct schema_condition *expect;
+    const char *message;
+};
+
+struct schema_object {
+    struct schema_field *fields;
+    uint32_t field_count;
+    struct schema_assertion *assertions;
+    uint32_t assertion_count;
+};
+
+struct schema_kind {
+    int number;
+    const char *stem; /* file name without ".json", e.g. "03-object-storage-a" */
+    const char *title;
+    const char *description;
+    const char **types;
+    uint32_t type_count;
+    struct schema_object config;
+};
+
+struct schema_registry {
+    struct schema_kind *kinds;
+    uint32_t kind_count;
+    struct schema_field source;  /* the top level of a source object */
+    struct schema_field job;     /* the job object */
+    const char *job_title;
+    struct arena arena;
+};
+
+/* One schema file: its name relative to schema/ ("kinds/03-object-storage-a.json"). */
+struct schema_file {
+    const char *name;
+    const char *text;
+    size_t len;
+};
+
+/* Builds a registry from `files`. On failure returns -1 and writes a message naming the file
+ * and what is wrong into `error` (`error_size` bytes). */
+int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
+                         size_t count, char *error, size_t error_size);
+/* Builds the registry from the schema embedded in the binary. */
+int schema_registry_load_embedded(struct schema_registry *registry, char *error,
+                                  size_t error_size);
+void schema_registry_free(struct schema_registry *registry);
+
+const struct schema_kind *schema_find_kind(const struct schema_registry *registry,
+                                           const char *type, size_t len);
+const struct schema_field *schema_object_field(const struct schema_object *object,
+                                               const char *name, size_t len);
+/* The field of which `name` is an alias, or NULL. */
+const struct schema_field *schema_object_alias(const struct schema_object *object,
+                                               const char *name, size_t len);
+
+/* "string", "integer or string", ... for messages, in the arena. */
+const char *schema_types_describe(uint32_t types, struct arena *arena);
+const char *schema_format_name(enum schema_format format);
+
+#endif
