@@ -22,6 +22,7 @@ static struct schema_registry registry;
 static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
+    *len = 0;
     if (f == NULL)
         return NULL;
     fseek(f, 0, SEEK_END);
@@ -153,7 +154,7 @@ static void test_every_case_of_every_kind_gives_exactly_its_diagnostics(void **s
     for (size_t f = 0; f < count; f++) {
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, names[f]);
-        size_t len;
+        size_t len = 0;
         char *text = read_file(path, &len);
         assert_non_null(text);
         struct json_doc cases;
@@ -185,7 +186,7 @@ static void test_every_good_example_lints_clean(void **state)
         if (strncmp(names[f], "bad-", 4) != 0) {
             char path[1400];
             snprintf(path, sizeof path, "%s/%s", dir, names[f]);
-            size_t len;
+            size_t len = 0;
             char *text = read_file(path, &len);
             struct analysis a;
             struct analysis_options options = {.report_unknown_document = true,

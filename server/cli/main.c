@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "reference.h"
 #include "report.h"
 
 #ifndef SRCLS_VERSION
@@ -15,7 +16,7 @@
 static const char usage_text[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
-    "       srcls --version | --help\n";
+    "       srcls --list-kinds | --explain CODE | --version | --help\n";
 
 static const char help_text[] =
     "srcls - language server and linter for query-engine source and job documents\n"
@@ -26,12 +27,16 @@ static const char help_text[] =
     "                                   for *.json files that are source or job documents;\n"
     "                                   a file named explicitly is always checked. '-' reads\n"
     "                                   standard input.\n"
+    "  srcls --list-kinds               Every kind: number, type identifiers, title.\n"
+    "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
+    "                                   the fix (codes: docs/rules.md).\n"
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
     "\n"
     "Options for --check:\n"
-    "  --format FORMAT   Output format: text (default; colored on a terminal unless NO_COLOR\n"
-    "                    is set) or json (one object, see docs/cli.md).\n"
+    "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set),\n"
+    "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
+    "                    github (GitHub Actions annotations). See docs/cli.md.\n"
     "  --color WHEN      auto (default), always or never.\n"
     "\n"
     "Exit status of --check:\n"
@@ -67,9 +72,38 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+static int run_reference(const char *action, const char *arg)
+{
+    if (strcmp(action, "explain") == 0) {
+        if (arg[0] == '\0')
+            return usage_error("%s", "--explain needs a CODE (see docs/rules.md)");
+        return reference_explain(arg, stdout);
+    }
+    if (strcmp(action, "generate-docs") == 0 && strcmp(arg, "rules") == 0) {
+        reference_docs_rules(stdout);
+        return 0;
+    }
+    struct schema_registry registry;
+    char error[512];
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
+        fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
+        return 2;
+    }
+    int status = 0;
+    if (strcmp(action, "list-kinds") == 0)
+        reference_list_kinds(&registry, stdout);
+    else if (strcmp(arg, "kinds") == 0)
+        reference_docs_kinds(&registry, stdout);
+    else
+        status = usage_error("--generate-docs takes kinds or rules (got '%s')", arg);
+    schema_registry_free(&registry);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     bool check = false;
+    const char *action = NULL, *action_arg = NULL;
     const char *format = "text";
     const char *color = "auto";
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
@@ -91,6 +125,14 @@ int main(int argc, char **argv)
         } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
             printf("srcls %s\n", SRCLS_VERSION);
             goto done;
+        } else if (strcmp(arg, "--list-kinds") == 0) {
+            action = "list-kinds";
+        } else if ((value = option_value(argc, argv, &i, "--explain")) != NULL) {
+            action = "explain";
+            action_arg = value;
+        } else if ((value = option_value(argc, argv, &i, "--generate-docs")) != NULL) {
+            action = "generate-docs";
+            action_arg = value;
         } else if (strcmp(arg, "--check") == 0) {
             check = true;
         } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
@@ -106,6 +148,10 @@ int main(int argc, char **argv)
             status = usage_error("unknown option '%s'", arg);
             goto done;
         }
+    }
+    if (action != NULL) {
+        status = run_reference(action, action_arg);
+        goto done;
     }
     if (!check) {
         if (path_count > 0)
@@ -132,7 +178,7 @@ int main(int argc, char **argv)
     }
     struct reporter reporter;
     if (!report_select(&reporter, format, stdout, use_color)) {
-        status = usage_error("--format takes text or json (got '%s')", format);
+        status = usage_error("--format takes text, json, sarif or github (got '%s')", format);
         goto done;
     }
     struct schema_registry registry;

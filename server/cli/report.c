@@ -11,6 +11,8 @@ bool report_select(struct reporter *reporter, const char *name, FILE *out, bool 
     } formats[] = {
         {"text", report_text_init},
         {"json", report_json_init},
+        {"sarif", report_sarif_init},
+        {"github", report_github_init},
     };
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         if (strcmp(name, formats[i].name) == 0) {

@@ -29,10 +29,12 @@ struct reporter {
     unsigned files_seen;
 };
 
-/* Fills `reporter` for the format `name` ("text", "json"); false when the name is unknown. */
+/* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
 
 void report_text_init(struct reporter *reporter);
 void report_json_init(struct reporter *reporter);
+void report_sarif_init(struct reporter *reporter);
+void report_github_init(struct reporter *reporter);
 
 #endif

@@ -431,10 +431,13 @@ static void check_duplicate_keys(struct parser *p, uint32_t object, uint32_t mem
     if (members < 2)
         return;
     if (members <= SMALL_OBJECT) {
-        for (uint32_t a = doc->nodes[object].first_child; a != JSON_NONE; a = doc->nodes[a].next) {
-            struct json_str ka = json_node_key(doc, a);
-            for (uint32_t b = doc->nodes[a].next; b != JSON_NONE; b = doc->nodes[b].next) {
-                struct json_str kb = json_node_key(doc, b);
+        /* Each later member against the earlier ones, so that a repeat points at the first
+         * definition, as with the hash table below. */
+        uint32_t first = doc->nodes[object].first_child;
+        for (uint32_t b = doc->nodes[first].next; b != JSON_NONE; b = doc->nodes[b].next) {
+            struct json_str kb = json_node_key(doc, b);
+            for (uint32_t a = first; a != b; a = doc->nodes[a].next) {
+                struct json_str ka = json_node_key(doc, a);
                 if (ka.len == kb.len && memcmp(ka.ptr, kb.ptr, ka.len) == 0) {
                     report_duplicate(p, a, b);
                     break;

@@ -82,10 +82,13 @@ struct text_position line_index_position(const struct line_index *index, uint32_
     uint32_t end = line_content_end(index, line);
     if (offset > end)
         offset = end; /* inside a CRLF: the end of the line */
-    if (encoding == POSITION_UTF8)
-        return (struct text_position){line, offset - index->starts[line]};
-    uint32_t units = 0;
     const unsigned char *s = (const unsigned char *)index->text;
+    if (encoding == POSITION_UTF8) {
+        while (offset > index->starts[line] && offset < end && (s[offset] & 0xC0) == 0x80)
+            offset--; /* inside a character: count from its start */
+        return (struct text_position){line, offset - index->starts[line]};
+    }
+    uint32_t units = 0;
     for (uint32_t i = index->starts[line]; i < offset;) {
         uint32_t width = char_bytes(s[i]);
         if (i + width > offset)
@@ -108,8 +111,8 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
         if (offset > end || offset < start)
             return end;
         const unsigned char *s = (const unsigned char *)index->text;
-        while (offset > start && (s[offset] & 0xC0) == 0x80)
-            offset--; /* round down to a character boundary */
+        while (offset > start && offset < end && (s[offset] & 0xC0) == 0x80)
+            offset--; /* round down to a character boundary; the line's end is one */
         return offset;
     }
     const unsigned char *s = (const unsigned char *)index->text;

@@ -548,11 +548,10 @@ static void check_value(struct rules *r, const struct schema_field *field, uint3
     if (!type_accepted(field->types | field->sample_types, actual)) {
         const char *expected = schema_types_describe(field->types | field->sample_types,
                                                      &r->a->arena);
+        const char *got = actual == SCHEMA_NUMBER ? "a number with a fraction or exponent"
+                                                  : schema_types_describe(actual, &r->a->arena);
         report_at_value(r, "type-mismatch", node, pointer,
-                        printf_arena(r, "\"%s\" must be %s, not %s", field->name, expected,
-                                     actual == SCHEMA_INTEGER || actual == SCHEMA_NUMBER
-                                         ? "a number"
-                                         : json_kind_name((enum json_kind)n->kind)));
+                        printf_arena(r, "\"%s\" must be %s, not %s", field->name, expected, got));
         return;
     }
     if (field->enum_count > 0)

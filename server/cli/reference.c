@@ -1,0 +1,158 @@
+/* reference: listings and generated Markdown from the registry and the code table. */
+#include "reference.h"
+
+#include <string.h>
+
+#include "codes.h"
+
+void reference_list_kinds(const struct schema_registry *registry, FILE *out)
+{
+    for (uint32_t k = 0; k < registry->kind_count; k++) {
+        const struct schema_kind *kind = &registry->kinds[k];
+        fprintf(out, "%2d  ", kind->number);
+        int width = 0;
+        for (uint32_t t = 0; t < kind->type_count; t++)
+            width += fprintf(out, "%s%s", t ? ", " : "", kind->types[t]);
+        fprintf(out, "%*s  %s\n", width < 44 ? 44 - width : 0, "", kind->title);
+    }
+    fprintf(out, "    %-44s  %s (documents with \"jobState\")\n", "(job)",
+            registry->job_title ? registry->job_title : "Query job");
+}
+
+int reference_explain(const char *code, FILE *out)
+{
+    const struct code_info *info = code_find(code);
+    if (info == NULL) {
+        fprintf(stderr, "srcls: unknown code '%s'; the codes are:", code);
+        for (unsigned i = 0; i < code_count; i++)
+            fprintf(stderr, " %s", code_table[i].code);
+        fputc('\n', stderr);
+        return 2;
+    }
+    fprintf(out, "%s (default severity: %s)\n\n%s.\n\n%s\n\nExample:\n\n    %s\n", info->code,
+            diag_severity_name(info->severity), info->summary, info->explanation, info->example);
+    return 0;
+}
+
+/* Markdown table cells must not hold '|' or line breaks. */
+static void cell(FILE *out, const char *text)
+{
+    for (const char *c = text ? text : ""; *c; c++) {
+        if (*c == '|')
+            fputs("\\|", out);
+        else if (*c == '\n')
+            fputc(' ', out);
+        else
+            fputc(*c, out);
+    }
+}
+
+static void type_cell(FILE *out, const struct schema_field *f)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {{SCHEMA_STRING, "string"},   {SCHEMA_BOOLEAN, "boolean"},
+                 {SCHEMA_INTEGER, "integer"}, {SCHEMA_NUMBER, "number"},
+                 {SCHEMA_ARRAY, "array"},     {SCHEMA_OBJECT, "object"}};
+    int n = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (f->types & names[i].bit)
+            fprintf(out, "%s%s", n++ ? " or " : "", names[i].name);
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if ((f->sample_types & names[i].bit) && !(f->types & names[i].bit))
+            fprintf(out, " (samples: %s)", names[i].name);
+    }
+    if (f->format != SCHEMA_FORMAT_NONE)
+        fprintf(out, ", %s", schema_format_name(f->format));
+    if (f->secret)
+        fputs(", secret", out);
+    if (f->sensitive)
+        fputs(", sensitive", out);
+}
+
+static void field_rows(FILE *out, const struct schema_field *fields, uint32_t count,
+                       const char *prefix)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const struct schema_field *f = &fields[i];
+        fprintf(out, "| `%s%s` | ", prefix, f->name);
+        type_cell(out, f);
+        fputs(" | ", out);
+        fputs(f->required ? "required" : f->required_when ? "conditional" : "optional", out);
+        if (f->applicable)
+            fputs(", has applicability rule", out);
+        fputs(" | ", out);
+        if (f->has_default) {
+            fputs("`", out);
+            cell(out, f->default_value.text);
+            fputs("`", out);
+        }
+        fputs(" | ", out);
+        for (uint32_t e = 0; e < f->enum_count; e++)
+            fprintf(out, "%s`%s`", e ? ", " : "", f->enums[e].value.text);
+        if (f->has_minimum || f->has_maximum) {
+            fputs(f->enum_count ? "; " : "", out);
+            if (f->has_minimum)
+                fprintf(out, "min %g", f->minimum);
+            if (f->has_maximum)
+                fprintf(out, "%smax %g", f->has_minimum ? ", " : "", f->maximum);
+        }
+        fputs(" | ", out);
+        cell(out, f->description);
+        fputs(" |\n", out);
+        const struct schema_field *shape = f->items ? f->items : f;
+        if (shape->object != NULL && shape->object->field_count > 0) {
+            char nested[160];
+            snprintf(nested, sizeof nested, "%s%s%s.", prefix, f->name, f->items ? "[]" : "");
+            field_rows(out, shape->object->fields, shape->object->field_count, nested);
+        }
+    }
+}
+
+static void field_table(FILE *out, const struct schema_object *object)
+{
+    fputs("| field | type | required | default | values | description |\n"
+          "|---|---|---|---|---|---|\n",
+          out);
+    field_rows(out, object->fields, object->field_count, "");
+}
+
+void reference_docs_kinds(const struct schema_registry *registry, FILE *out)
+{
+    fputs("# Kinds\n\n"
+          "Generated from `schema/` by `srcls --generate-docs kinds`; a test fails when this file "
+          "and the schema disagree. \"conditional\" fields are required when another field has a "
+          "given value; hover in the editor or the diagnostic message says when.\n\n",
+          out);
+    for (uint32_t k = 0; k < registry->kind_count; k++) {
+        const struct schema_kind *kind = &registry->kinds[k];
+        fprintf(out, "## %d. %s\n\n`type`: ", kind->number, kind->title);
+        for (uint32_t t = 0; t < kind->type_count; t++)
+            fprintf(out, "%s`%s`", t ? ", " : "", kind->types[t]);
+        fprintf(out, "\n\n%s\n\n", kind->description ? kind->description : "");
+        field_table(out, &kind->config);
+        fputc('\n', out);
+    }
+    fprintf(out, "## %s\n\nA document with `jobState` at the top level.\n\n",
+            registry->job_title ? registry->job_title : "Query job");
+    field_table(out, registry->job.object);
+    fputs("\nState rules (`job-inconsistent`):\n\n", out);
+    for (uint32_t i = 0; i < registry->job.object->assertion_count; i++)
+        fprintf(out, "- %s\n", registry->job.object->assertions[i].message);
+}
+
+void reference_docs_rules(FILE *out)
+{
+    fputs("# Diagnostic codes\n\n"
+          "Generated from the code table by `srcls --generate-docs rules`; `srcls --explain "
+          "CODE` prints the same text. Severities can be changed per project.\n\n",
+          out);
+    for (unsigned i = 0; i < code_count; i++) {
+        const struct code_info *c = &code_table[i];
+        fprintf(out, "## `%s`\n\nDefault severity: %s. %s.\n\n%s\n\nExample:\n\n```json\n%s\n```\n\n",
+                c->code, diag_severity_name(c->severity), c->summary, c->explanation,
+                c->example);
+    }
+}
