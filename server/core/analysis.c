@@ -5,6 +5,7 @@
 
 #include "json_pointer.h"
 #include "rules.h"
+#include "settings.h"
 
 static bool is_source_object(struct json_doc *doc, uint32_t node)
 {
@@ -78,6 +79,7 @@ static int add_parse_errors(struct analysis *a)
                                                                      : "opened here",
             .message = e->message,
             .pointer = pointer ? pointer : "",
+            .node = JSON_NONE,
         };
         if (diag_list_add(&a->diags, &d) != 0)
             return -1;
@@ -89,11 +91,24 @@ static int add_parse_errors(struct analysis *a)
         struct diagnostic d = {.code = "json-syntax", .severity = DIAG_ERROR, .start = at,
                                .end = at, .related_start = JSON_NONE, .related_end = JSON_NONE,
                                .message = message ? message : "more syntax errors not shown",
-                               .pointer = ""};
+                               .pointer = "", .node = JSON_NONE};
         if (diag_list_add(&a->diags, &d) != 0)
             return -1;
     }
     return 0;
+}
+
+/* Severity overrides; "off" removes the diagnostic. */
+static void apply_severities(struct diag_list *diags, const struct settings *settings)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < diags->count; i++) {
+        struct diagnostic *d = &diags->items[i];
+        d->severity = settings_severity(settings, d->code, d->severity);
+        if (d->severity != DIAG_OFF)
+            diags->items[kept++] = *d;
+    }
+    diags->count = kept;
 }
 
 int analysis_run(struct analysis *out, const char *text, size_t len,
@@ -121,13 +136,16 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
             .message = "not a source or job document: a source has a \"config\" object or a "
                        "\"type\" string at the top level, a job has \"jobState\"",
             .pointer = "",
+            .node = JSON_NONE,
         };
         if (diag_list_add(&out->diags, &d) != 0)
             status = -1;
     }
     if (options && options->registry && out->document != DOCUMENT_UNKNOWN &&
-        rules_check(out, options->registry) != 0)
+        rules_check(out, options->registry, options->settings) != 0)
         status = -1;
+    if (options && options->settings)
+        apply_severities(&out->diags, options->settings);
     diag_list_sort(&out->diags);
     return status;
 }

@@ -11,6 +11,7 @@
 #include "line_index.h"
 
 struct schema_registry;
+struct settings;
 
 enum document_kind {
     DOCUMENT_UNKNOWN,
@@ -25,6 +26,7 @@ struct analysis_options {
     bool report_unknown_document;
     const struct json_parse_options *parse; /* NULL: the defaults */
     const struct schema_registry *registry; /* NULL: syntax checks only */
+    const struct settings *settings;        /* NULL: the defaults */
 };
 
 struct analysis {

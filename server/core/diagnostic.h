@@ -7,6 +7,8 @@
 
 #include "arena.h"
 
+struct schema_field;
+
 /* The values are LSP's DiagnosticSeverity. */
 enum diag_severity {
     DIAG_OFF = 0,
@@ -24,6 +26,10 @@ struct diagnostic {
     const char *related_message;         /* NULL when none */
     const char *message;
     const char *pointer; /* RFC 6901 */
+    /* What the fixes need (set by the rule engine; JSON_NONE / NULL when not applicable): */
+    uint32_t node;                      /* the member, element or object concerned */
+    const struct schema_field *field;   /* its schema field */
+    const char *suggestion;             /* a name or identifier the fix would write */
 };
 
 struct diag_list {

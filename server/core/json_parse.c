@@ -130,13 +130,17 @@ static void syntax_error(struct parser *p, uint32_t start, uint32_t end, const c
 static void describe_key(struct parser *p, uint32_t node, char *out, size_t out_size)
 {
     struct json_str key = json_node_key(p->doc, node);
-    size_t n = 0;
+    size_t n = 0, i = 0;
     out[n++] = '"';
-    for (size_t i = 0; i < key.len && n + 5 < out_size && i < KEY_IN_MESSAGE_MAX; i++) {
+    for (; i < key.len && n + 5 < out_size && i < KEY_IN_MESSAGE_MAX; i++) {
         unsigned char c = (unsigned char)key.ptr[i];
         out[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
     }
-    if (key.len > KEY_IN_MESSAGE_MAX && n + 4 < out_size) {
+    while (i > 0 && i < key.len && ((unsigned char)key.ptr[i] & 0xC0) == 0x80) {
+        i--; /* a shortened key ends between characters, not inside one */
+        n--;
+    }
+    if (i < key.len && n + 4 < out_size) {
         memcpy(out + n, "...", 3);
         n += 3;
     }

@@ -52,7 +52,9 @@ static bool segment_equals(const char *segment, size_t len, struct json_str key)
     size_t k = 0;
     for (size_t i = 0; i < len; i++, k++) {
         char c = segment[i];
-        if (c == '~' && i + 1 < len && (segment[i + 1] == '0' || segment[i + 1] == '1')) {
+        if (c == '~') {
+            if (i + 1 == len || (segment[i + 1] != '0' && segment[i + 1] != '1'))
+                return false; /* not a pointer: RFC 6901 writes '~' only as ~0 or ~1 */
             c = segment[i + 1] == '0' ? '~' : '/';
             i++;
         }

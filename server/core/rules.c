@@ -20,6 +20,7 @@ struct rules {
     struct analysis *a;
     struct json_doc *doc;
     const struct schema_registry *registry;
+    const struct settings *settings;
     bool failed;
 };
 
@@ -44,6 +45,7 @@ static void report_as(struct rules *r, const char *code, enum diag_severity seve
         .related_end = UINT32_MAX,
         .message = message ? message : "(out of memory)",
         .pointer = pointer ? pointer : "",
+        .node = UINT32_MAX,
     };
     if (diag_list_add(&r->a->diags, &d) != 0)
         r->failed = true;
@@ -53,6 +55,18 @@ static void report(struct rules *r, const char *code, uint32_t start, uint32_t e
                    const char *pointer, const char *message)
 {
     report_as(r, code, rules_default_severity(code), start, end, pointer, message);
+}
+
+/* Records on the diagnostic just reported what its fix needs. */
+static void annotate(struct rules *r, uint32_t node, const struct schema_field *field,
+                     const char *suggestion)
+{
+    if (r->failed || r->a->diags.count == 0)
+        return;
+    struct diagnostic *d = &r->a->diags.items[r->a->diags.count - 1];
+    d->node = node;
+    d->field = field;
+    d->suggestion = suggestion;
 }
 
 /* The range that stands for an object when something is missing from it: its key when it is
@@ -240,6 +254,15 @@ static void append_value(char *out, size_t size, const struct schema_value *v)
 
 /* Writes the condition in words ("`credentialType` is ACCESS_KEY"); `negated` describes its
  * negation. */
+static void describe(const struct schema_condition *c, bool negated, char *out, size_t size);
+
+void rules_describe_condition(const struct schema_condition *condition, char *out, size_t size)
+{
+    if (size > 0)
+        out[0] = '\0';
+    describe(condition, false, out, size);
+}
+
 static void describe(const struct schema_condition *c, bool negated, char *out, size_t size)
 {
     char name[96];
@@ -401,21 +424,25 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     if (s.len == sizeof placeholder - 1 && memcmp(s.ptr, placeholder, s.len) == 0)
         return;
     if (s.len >= sizeof base64 - 1 && memcmp(s.ptr, base64, sizeof base64 - 1) == 0) {
-        if (!valid_base64(s.ptr + sizeof base64 - 1, s.len - (sizeof base64 - 1)))
+        if (!valid_base64(s.ptr + sizeof base64 - 1, s.len - (sizeof base64 - 1))) {
             report_at_value(r, "invalid-base64", node, pointer,
                             printf_arena(r, "the secret \"%s\" is marked \"data:;base64,\" but "
                                             "what follows is not valid base64 (A-Z a-z 0-9 + /, "
                                             "padded with = to a multiple of 4)",
                                          field->name));
+            annotate(r, node, field, NULL);
+        }
         return;
     }
     if (s.len >= sizeof plain - 1 && memcmp(s.ptr, plain, sizeof plain - 1) == 0) {
-        if (memchr(s.ptr + sizeof plain - 1, ':', s.len - (sizeof plain - 1)) != NULL)
+        if (memchr(s.ptr + sizeof plain - 1, ':', s.len - (sizeof plain - 1)) != NULL) {
             report_at_value(r, "secret-needs-base64", node, pointer,
                             printf_arena(r, "the plaintext of the secret \"%s\" contains a colon: "
                                             "encode it in base64 and write "
                                             "\"data:;base64,<base64>\"",
                                          field->name));
+            annotate(r, node, field, NULL);
+        }
         return;
     }
     for (size_t i = 0; i < sizeof secret_schemes / sizeof secret_schemes[0]; i++) {
@@ -430,6 +457,7 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
                                     "$SERVICE_EXISTING_VALUE$, or as a secret-store reference "
                                     "(arn:, vault:, https://)",
                                  field->name));
+    annotate(r, node, field, NULL);
 }
 
 /* ---- fields ---- */
@@ -467,6 +495,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
     report_at_value(r, "invalid-enum", node, pointer,
                     printf_arena(r, "\"%s\" must be %s%s%s", field->name,
                                  field->enum_count == 1 ? "" : "one of ", allowed, got));
+    annotate(r, node, field, NULL);
 }
 
 static void check_bounds(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -485,6 +514,7 @@ static void check_bounds(struct rules *r, const struct schema_field *field, uint
     else
         message = printf_arena(r, "\"%s\" must be at most %g", field->name, field->maximum);
     report_at_value(r, "out-of-range", node, pointer, message);
+    annotate(r, node, field, NULL);
 }
 
 static void check_port(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -552,6 +582,7 @@ static void check_value(struct rules *r, const struct schema_field *field, uint3
                                                   : schema_types_describe(actual, &r->a->arena);
         report_at_value(r, "type-mismatch", node, pointer,
                         printf_arena(r, "\"%s\" must be %s, not %s", field->name, expected, got));
+        annotate(r, node, field, NULL);
         return;
     }
     if (field->enum_count > 0)
@@ -662,6 +693,7 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
                             key.ptr, where, near->name)
              : printf_arena(r, "unknown field \"%.*s\"%s", (int)key.len, key.ptr, where);
     report_at_key(r, "unknown-field", member, pointer, message);
+    annotate(r, member, NULL, near ? near->name : NULL);
 }
 
 static void check_missing(struct rules *r, const struct schema_object *schema,
@@ -682,6 +714,7 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
             snprintf(where, sizeof where, " for %s", place->title);
         report(r, "missing-required", start, end, pointer,
                printf_arena(r, "missing required field \"%s\" (%s)%s", field->name, types, where));
+        annotate(r, place->node, field, NULL);
         return;
     }
     char condition[512] = "";
@@ -689,6 +722,7 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
     report(r, "conditional-required", start, end, pointer,
            printf_arena(r, "missing field \"%s\" (%s): it is required when %s", field->name,
                         types, condition));
+    annotate(r, place->node, field, NULL);
 }
 
 static void check_assertions(struct rules *r, const struct schema_object *schema,
@@ -732,6 +766,7 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
                           printf_arena(r, "\"%.*s\" is a spelling seen in samples; the documented "
                                           "name is \"%s\"",
                                        (int)key.len, key.ptr, field->name));
+            annotate(r, m, field, field->name);
         }
         check_value(r, field, m, pointer);
         if (field->applicable != NULL && !evaluate(r, schema, place->node, field->applicable)) {
@@ -740,6 +775,7 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
             report_at_key(r, "not-applicable", m, pointer,
                           printf_arena(r, "\"%s\" has no effect here: it applies only when %s",
                                        field->name, condition));
+            annotate(r, m, field, NULL);
         }
     }
     for (uint32_t i = 0; i < schema->field_count && !r->failed; i++) {
@@ -754,19 +790,18 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
 
 /* Kind inference: a kind scores +1 for each config key it defines and -1 for each it does
  * not. Returns the number of kinds tied for the best positive score, writing them to `best`. */
-static uint32_t infer_kinds(struct rules *r, uint32_t config, const struct schema_kind **best,
-                            uint32_t best_cap)
+static uint32_t infer_kinds(struct json_doc *doc, const struct schema_registry *registry,
+                            uint32_t config, const struct schema_kind **best, uint32_t best_cap)
 {
     int best_score = 0;
     uint32_t count = 0;
-    if (config == JSON_NONE || r->doc->nodes[config].kind != JSON_OBJECT)
+    if (config == JSON_NONE || doc->nodes[config].kind != JSON_OBJECT)
         return 0;
-    for (uint32_t k = 0; k < r->registry->kind_count; k++) {
-        const struct schema_kind *kind = &r->registry->kinds[k];
+    for (uint32_t k = 0; k < registry->kind_count; k++) {
+        const struct schema_kind *kind = &registry->kinds[k];
         int score = 0;
-        for (uint32_t m = r->doc->nodes[config].first_child; m != JSON_NONE;
-             m = r->doc->nodes[m].next) {
-            struct json_str key = json_node_key(r->doc, m);
+        for (uint32_t m = doc->nodes[config].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+            struct json_str key = json_node_key(doc, m);
             bool known = schema_object_field(&kind->config, key.ptr, key.len) ||
                          schema_object_alias(&kind->config, key.ptr, key.len);
             score += known ? 1 : -1;
@@ -815,6 +850,33 @@ static void check_shared(struct rules *r, const struct schema_kind *const *kinds
 
 #define MAX_TIED 32
 
+/* A kind by identifier: the kinds' own, then the settings' mappings. */
+static const struct schema_kind *find_kind(const struct schema_registry *registry,
+                                           const struct settings *settings, struct json_str id)
+{
+    const struct schema_kind *kind = schema_find_kind(registry, id.ptr, id.len);
+    const char *mapped = kind ? NULL : settings_type(settings, id.ptr, id.len);
+    if (mapped != NULL)
+        kind = schema_find_kind(registry, mapped, strlen(mapped));
+    return kind;
+}
+
+const struct schema_kind *rules_source_kind(struct json_doc *doc, uint32_t source,
+                                            const struct schema_registry *registry,
+                                            const struct settings *settings)
+{
+    uint32_t type = json_object_get(doc, source, "type", 4);
+    if (type != JSON_NONE && doc->nodes[type].kind == JSON_STRING) {
+        const struct schema_kind *kind =
+            find_kind(registry, settings, json_node_string(doc, type));
+        if (kind != NULL)
+            return kind;
+    }
+    const struct schema_kind *best[2];
+    uint32_t count = infer_kinds(doc, registry, json_object_get(doc, source, "config", 6), best, 2);
+    return count == 1 ? best[0] : NULL;
+}
+
 static const struct schema_kind *check_source(struct rules *r, uint32_t source, const char *pointer)
 {
     struct json_doc *doc = r->doc;
@@ -834,9 +896,9 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
     char names[1024] = "";
     if (type != JSON_NONE && doc->nodes[type].kind == JSON_STRING) {
         struct json_str id = json_node_string(doc, type);
-        kind = schema_find_kind(r->registry, id.ptr, id.len);
+        kind = find_kind(r->registry, r->settings, id);
         if (kind == NULL) {
-            tie_count = infer_kinds(r, config, tied, MAX_TIED);
+            tie_count = infer_kinds(doc, r->registry, config, tied, MAX_TIED);
             if (tie_count == 1) {
                 kind = tied[0];
                 report_at_value(r, "unknown-kind", type, type_pointer,
@@ -859,7 +921,7 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
             }
         }
     } else if (type == JSON_NONE && config != JSON_NONE) {
-        tie_count = infer_kinds(r, config, tied, MAX_TIED);
+        tie_count = infer_kinds(doc, r->registry, config, tied, MAX_TIED);
         uint32_t start, end;
         object_anchor(doc, config, &start, &end);
         if (tie_count == 1) {
@@ -867,6 +929,7 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
             report(r, "kind-inferred", start, end, type_pointer,
                    printf_arena(r, "no \"type\": the config looks like %s; add \"type\": \"%s\"",
                                 kind->title, kind->types[0]));
+            annotate(r, source, NULL, kind->types[0]);
         } else if (tie_count == 0) {
             report(r, "unknown-kind", start, end, type_pointer,
                    "no \"type\", and the config keys match no kind: add \"type\" (see srcls "
@@ -894,9 +957,10 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
     return kind;
 }
 
-int rules_check(struct analysis *a, const struct schema_registry *registry)
+int rules_check(struct analysis *a, const struct schema_registry *registry,
+                const struct settings *settings)
 {
-    struct rules r = {.a = a, .doc = &a->doc, .registry = registry};
+    struct rules r = {.a = a, .doc = &a->doc, .registry = registry, .settings = settings};
     struct json_doc *doc = &a->doc;
     switch (a->document) {
     case DOCUMENT_SOURCE: {

@@ -1,0 +1,44 @@
+/* settings: what a user or project can change — severity per code (or "off") and extra type
+ * identifiers mapped onto kinds. Read from srcls.json, LSP initializationOptions and
+ * workspace/didChangeConfiguration, all in the same shape:
+ *   {"rules": {"unknown-field": "error"}, "types": {"MY_ID": "CLOUDA_OBJECT_STORAGE"}}
+ * ("severity" is accepted as another name for "rules"). */
+#ifndef SRCLS_SETTINGS_H
+#define SRCLS_SETTINGS_H
+
+#include "arena.h"
+#include "diagnostic.h"
+#include "json_doc.h"
+
+struct settings_severity {
+    const char *code;
+    enum diag_severity severity;
+};
+
+struct settings_type {
+    const char *id;
+    const char *kind_type; /* a canonical identifier of a kind */
+};
+
+struct settings {
+    struct settings_severity *severities;
+    uint32_t severity_count;
+    struct settings_type *types;
+    uint32_t type_count;
+    struct arena arena;
+};
+
+void settings_init(struct settings *settings);
+void settings_free(struct settings *settings);
+/* Reads `node` (an object of the shape above) into `settings`, replacing what it held. Unknown
+ * codes and severities are skipped; problems are appended to `problems` (may be NULL) as a
+ * human-readable line each. */
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node,
+                   char *problems, size_t problems_size);
+/* The severity for `code` after overrides. */
+enum diag_severity settings_severity(const struct settings *settings, const char *code,
+                                     enum diag_severity fallback);
+/* The kind identifier `id` maps to, or NULL. */
+const char *settings_type(const struct settings *settings, const char *id, size_t len);
+
+#endif

@@ -1,0 +1,108 @@
+/* symbols: the tree of members as an outline. */
+#include "symbols.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+#include "schema_at.h"
+
+#define MAX_SYMBOL_DEPTH 32
+
+enum {
+    SYMBOL_MODULE = 2,
+    SYMBOL_PROPERTY = 7,
+    SYMBOL_STRING = 15,
+    SYMBOL_NUMBER = 16,
+    SYMBOL_BOOLEAN = 17,
+    SYMBOL_ARRAY = 18,
+    SYMBOL_OBJECT = 19,
+    SYMBOL_NULL = 21,
+};
+
+static int kind_of(const struct json_node *n)
+{
+    switch (n->kind) {
+    case JSON_OBJECT: return SYMBOL_OBJECT;
+    case JSON_ARRAY: return SYMBOL_ARRAY;
+    case JSON_STRING: return SYMBOL_STRING;
+    case JSON_NUMBER: return SYMBOL_NUMBER;
+    case JSON_TRUE:
+    case JSON_FALSE: return SYMBOL_BOOLEAN;
+    case JSON_NULL: return SYMBOL_NULL;
+    default: return SYMBOL_PROPERTY;
+    }
+}
+
+struct builder {
+    struct analysis *a;
+    const struct schema_registry *registry;
+    const struct settings *settings;
+    struct arena *arena;
+};
+
+static struct symbol *children_of(struct builder *b, uint32_t container, uint32_t *count,
+                                  unsigned depth);
+
+static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t index,
+                 unsigned depth)
+{
+    struct json_doc *doc = &b->a->doc;
+    const struct json_node *n = &doc->nodes[node];
+    memset(s, 0, sizeof *s);
+    if (n->key_start != JSON_NONE) {
+        struct json_str key = json_node_key(doc, node);
+        s->name = key.len ? arena_strndup(b->arena, key.ptr, key.len) : "\"\"";
+        s->start = n->key_start;
+        s->selection_start = n->key_start;
+        s->selection_end = n->key_end;
+    } else {
+        s->name = arena_printf(b->arena, "[%u]", index);
+        s->start = n->start;
+        s->selection_start = n->start;
+        s->selection_end = n->end;
+    }
+    s->end = n->end > s->start ? n->end : s->start;
+    s->kind = kind_of(n);
+    if (n->kind == JSON_OBJECT && n->key_start != JSON_NONE &&
+        json_node_key_equals(doc, node, "config", 6)) {
+        struct schema_place place = schema_at_object(doc, node, b->registry, b->settings);
+        if (place.kind != NULL) {
+            s->detail = place.kind->title;
+            s->kind = SYMBOL_MODULE;
+        }
+    }
+    if ((n->kind == JSON_OBJECT || n->kind == JSON_ARRAY) && depth < MAX_SYMBOL_DEPTH)
+        s->children = children_of(b, node, &s->child_count, depth + 1);
+}
+
+static struct symbol *children_of(struct builder *b, uint32_t container, uint32_t *count,
+                                  unsigned depth)
+{
+    struct json_doc *doc = &b->a->doc;
+    *count = json_child_count(doc, container);
+    if (*count == 0)
+        return NULL;
+    struct symbol *list = arena_alloc(b->arena, *count * sizeof *list);
+    if (list == NULL) {
+        *count = 0;
+        return NULL;
+    }
+    uint32_t i = 0;
+    for (uint32_t c = doc->nodes[container].first_child; c != JSON_NONE; c = doc->nodes[c].next, i++)
+        fill(b, &list[i], c, i, depth);
+    return list;
+}
+
+struct symbol *symbols_of(struct analysis *a, const struct schema_registry *registry,
+                          const struct settings *settings, struct arena *arena, uint32_t *count)
+{
+    struct builder b = {a, registry, settings, arena};
+    *count = 0;
+    if (a->doc.root == JSON_NONE)
+        return NULL;
+    const struct json_node *root = &a->doc.nodes[a->doc.root];
+    if (root->kind != JSON_OBJECT && root->kind != JSON_ARRAY)
+        return NULL;
+    return children_of(&b, a->doc.root, count, 0);
+}

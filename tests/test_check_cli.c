@@ -1,0 +1,527 @@
+/* test_check_cli: `srcls --check` end to end, the way CI runs it: the real binary
+ * ($SRCLS_BINARY) on files in a scratch directory, its exit status, its text output line by
+ * line, and its JSON output read back with the project's own parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json_doc.h"
+#include "json_pointer.h"
+
+#define MAX_ARGS 16
+
+static char workdir[4096]; /* the scratch directory: every test's files, srcls's cwd */
+
+/* ---- files ---- */
+
+static void write_file(const char *relative, const char *content)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", workdir, relative);
+    for (char *slash = strchr(path + strlen(workdir) + 1, '/'); slash != NULL;
+         slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST)
+            fail_msg("mkdir %s: %s", path, strerror(errno));
+        *slash = '/';
+    }
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        fail_msg("cannot write %s: %s", path, strerror(errno));
+    fputs(content, f);
+    fclose(f);
+}
+
+/* The whole file, NUL-terminated, owned by the caller; NULL when it cannot be read. */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        len += fread(buf + len, 1, cap - len - 1, f);
+        if (len < cap - 1)
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (grown == NULL) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf != NULL)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* The text of a documented example, which must check clean. */
+static char *example(const char *name)
+{
+    const char *root = getenv("SRCLS_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/docs/examples/%s", root ? root : ".", name);
+    char *text = read_all(path);
+    if (text == NULL)
+        fail_msg("cannot read %s (is SRCLS_SOURCE_ROOT set?)", path);
+    return text;
+}
+
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        struct dirent *entry;
+        while (dir != NULL && (entry = readdir(dir)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            char child[8192];
+            snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+            remove_tree(child);
+        }
+        if (dir != NULL)
+            closedir(dir);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* ---- running srcls ---- */
+
+struct run {
+    int exit_status; /* -1 when srcls did not exit normally (a crash) */
+    char *out, *err;
+};
+
+static void run_free(struct run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Runs `srcls args...` in the scratch directory with `input` on its standard input. */
+static struct run run_srcls(const char *input, const char *const *args)
+{
+    const char *binary = getenv("SRCLS_BINARY");
+    if (binary == NULL)
+        fail_msg("SRCLS_BINARY is not set: run the tests through meson test");
+    char in_path[8192], out_path[8192], err_path[8192];
+    snprintf(in_path, sizeof in_path, "%s/.stdin", workdir);
+    snprintf(out_path, sizeof out_path, "%s/.stdout", workdir);
+    snprintf(err_path, sizeof err_path, "%s/.stderr", workdir);
+    write_file(".stdin", input ? input : "");
+
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = (char *)binary;
+    for (; args[argc - 1] != NULL; argc++) {
+        assert_true(argc <= MAX_ARGS);
+        argv[argc] = (char *)args[argc - 1];
+    }
+    argv[argc] = NULL;
+
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int in = open(in_path, O_RDONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0 || err < 0 || chdir(workdir) != 0 || dup2(in, 0) < 0 ||
+            dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(126);
+        execv(binary, argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            fail_msg("waitpid: %s", strerror(errno));
+    }
+    struct run r = {
+        .exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+        .out = read_all(out_path),
+        .err = read_all(err_path),
+    };
+    assert_non_null(r.out);
+    assert_non_null(r.err);
+    if (r.exit_status == -1)
+        fail_msg("srcls was killed by signal %d; stderr:\n%s", WTERMSIG(status), r.err);
+    if (r.exit_status == 126 || r.exit_status == 127)
+        fail_msg("cannot run %s", binary);
+    return r;
+}
+
+static bool has_line(const char *output, const char *line)
+{
+    size_t len = strlen(line);
+    for (const char *at = strstr(output, line); at != NULL; at = strstr(at + 1, line)) {
+        if ((at == output || at[-1] == '\n') && at[len] == '\n')
+            return true;
+    }
+    return false;
+}
+
+static void assert_line(const struct run *r, const char *line)
+{
+    if (!has_line(r->out, line))
+        fail_msg("no line\n  %s\nin the output:\n%s", line, r->out);
+}
+
+static void assert_exit(const struct run *r, int expected)
+{
+    if (r->exit_status != expected)
+        fail_msg("exit status %d, expected %d; stdout:\n%s\nstderr:\n%s", r->exit_status, expected,
+                 r->out, r->err);
+}
+
+/* ---- the JSON output, read back ---- */
+
+struct json_output {
+    struct json_doc doc;
+};
+
+static void parse_output(struct json_output *o, const struct run *r)
+{
+    assert_int_equal(json_parse(&o->doc, r->out, strlen(r->out), NULL), 0);
+    if (o->doc.error_count > 0 || o->doc.root == JSON_NONE)
+        fail_msg("the output is not JSON (%s):\n%s",
+                 o->doc.error_count ? o->doc.errors[0].message : "empty", r->out);
+}
+
+static uint32_t at_pointer(struct json_output *o, const char *pointer, enum json_kind kind)
+{
+    uint32_t node = json_pointer_find(&o->doc, pointer, strlen(pointer));
+    if (node == JSON_NONE)
+        fail_msg("nothing at %s", pointer);
+    if (o->doc.nodes[node].kind != kind)
+        fail_msg("%s is a %s", pointer, json_kind_name((enum json_kind)o->doc.nodes[node].kind));
+    return node;
+}
+
+static void assert_string_at(struct json_output *o, const char *pointer, const char *expected)
+{
+    uint32_t node = at_pointer(o, pointer, JSON_STRING);
+    if (!json_node_string_equals(&o->doc, node, expected, strlen(expected)))
+        fail_msg("%s is not \"%s\"", pointer, expected);
+}
+
+static void assert_int_at(struct json_output *o, const char *pointer, int64_t expected)
+{
+    int64_t value = -1;
+    assert_true(json_node_int64(&o->doc, at_pointer(o, pointer, JSON_NUMBER), &value));
+    if (value != expected)
+        fail_msg("%s is %lld, expected %lld", pointer, (long long)value, (long long)expected);
+}
+
+/* ---- fixtures ---- */
+
+/* A source whose third line misses a comma after 8080; é and 😀 before it make the column
+ * depend on how characters are counted (40th code point, UTF-16 unit 40 from 0). */
+static const char missing_comma[] =
+    "{\n"
+    "  \"type\": \"X\",\n"
+    "  \"config\": {\"note\": \"\xC3\xA9\xF0\x9F\x98\x80\", \"port\": 8080 \"host\": \"h\"}\n"
+    "}\n";
+static const char missing_comma_line[] =
+    "bad.source.json:3:40: error: expected ',' or '}' after the value of \"port\" [json-syntax]";
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(workdir, sizeof workdir, "%s/srcls-test-check-cli-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(workdir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(workdir);
+    return 0;
+}
+
+/* ---- tests ---- */
+
+static void test_valid_source_exits_0_with_a_summary(void **state)
+{
+    (void)state;
+    char *text = example("01-search-service.source.json");
+    write_file("good.source.json", text);
+    free(text);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "good.source.json", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.out, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints\n");
+    assert_string_equal(r.err, "");
+    run_free(&r);
+}
+
+static void test_syntax_error_exits_1_with_a_located_line(void **state)
+{
+    (void)state;
+    write_file("bad.source.json", missing_comma);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "bad.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_line(&r, missing_comma_line);
+    assert_non_null(strstr(r.out, "\nchecked 1 file: "));
+    run_free(&r);
+
+    /* --color never is plain text too; --color always marks it up */
+    r = run_srcls(NULL, (const char *[]){"--check", "--color", "never", "bad.source.json", NULL});
+    assert_line(&r, missing_comma_line);
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--color=always", "bad.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "\033["));
+    run_free(&r);
+}
+
+static void test_duplicate_key_adds_a_note_at_the_first(void **state)
+{
+    (void)state;
+    write_file("dup.source.json", "{\"type\": \"X\",\n"
+                                  " \"config\": {\"port\": 1,\n"
+                                  "            \"port\": 2}}\n");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "dup.source.json", NULL});
+    assert_exit(&r, 1);
+    static const char error_line[] =
+        "dup.source.json:3:13: error: duplicate key \"port\": it is already defined in this "
+        "object, and only one of the two takes effect [duplicate-key]";
+    assert_line(&r, error_line);
+    /* the note follows its error */
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s\ndup.source.json:2:13: note: first defined here\n",
+             error_line);
+    if (strstr(r.out, expected) == NULL)
+        fail_msg("no note line after the error in:\n%s", r.out);
+    run_free(&r);
+}
+
+static void test_json_format_describes_files_and_diagnostics(void **state)
+{
+    (void)state;
+    write_file("bad.source.json", missing_comma);
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--format", "json", "bad.source.json", NULL});
+    assert_exit(&r, 1);
+    struct json_output o;
+    parse_output(&o, &r);
+    assert_int_at(&o, "/version", 1);
+    assert_int_equal(json_child_count(&o.doc, at_pointer(&o, "/files", JSON_ARRAY)), 1);
+    assert_string_at(&o, "/files/0/path", "bad.source.json");
+    assert_string_at(&o, "/files/0/document", "source");
+    at_pointer(&o, "/files/0/kind", JSON_NULL);
+    uint32_t diagnostics = at_pointer(&o, "/files/0/diagnostics", JSON_ARRAY);
+    uint32_t count = json_child_count(&o.doc, diagnostics);
+    uint32_t found = JSON_NONE;
+    for (uint32_t i = 0; i < count && found == JSON_NONE; i++) {
+        uint32_t code = json_object_get(&o.doc, json_array_get(&o.doc, diagnostics, i), "code", 4);
+        if (json_node_string_equals(&o.doc, code, "json-syntax", 11))
+            found = i;
+    }
+    if (found == JSON_NONE)
+        fail_msg("no json-syntax diagnostic in:\n%s", r.out);
+    char base[64], pointer[128];
+    snprintf(base, sizeof base, "/files/0/diagnostics/%u", found);
+    static const struct {
+        const char *field;
+        int64_t value;
+    } range[] = {
+        {"start/line", 2}, {"start/character", 40}, {"end/line", 2}, {"end/character", 40}};
+    for (size_t i = 0; i < sizeof range / sizeof range[0]; i++) {
+        snprintf(pointer, sizeof pointer, "%s/range/%s", base, range[i].field);
+        assert_int_at(&o, pointer, range[i].value); /* 0-based, UTF-16 units (😀 is two) */
+    }
+    snprintf(pointer, sizeof pointer, "%s/pointer", base);
+    assert_string_at(&o, pointer, "/config/port");
+    snprintf(pointer, sizeof pointer, "%s/severity", base);
+    assert_string_at(&o, pointer, "error");
+    snprintf(pointer, sizeof pointer, "%s/message", base);
+    assert_string_at(&o, pointer, "expected ',' or '}' after the value of \"port\"");
+    assert_int_at(&o, "/summary/files", 1);
+    at_pointer(&o, "/summary/errors", JSON_NUMBER);
+    json_doc_free(&o.doc);
+    run_free(&r);
+}
+
+static void test_dash_reads_standard_input(void **state)
+{
+    (void)state;
+    char *text = example("01-search-service.source.json");
+    struct run r = run_srcls(text, (const char *[]){"--check", "-", NULL});
+    free(text);
+    assert_exit(&r, 0);
+    assert_line(&r, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints");
+    run_free(&r);
+
+    r = run_srcls("{\"type\": \"X\",\n \"config\": {\"a\": tru}}",
+                  (const char *[]){"--check", "-", NULL});
+    assert_exit(&r, 1);
+    assert_line(&r, "<stdin>:2:18: error: invalid value: expected a string (in double quotes), a "
+                    "number, an object, an array, true, false or null [json-syntax]");
+    run_free(&r);
+}
+
+static void test_missing_path_exits_2_and_reports_the_others(void **state)
+{
+    (void)state;
+    write_file("bad.source.json", missing_comma);
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "missing.json", "bad.source.json", NULL});
+    assert_exit(&r, 2);
+    char line[256];
+    snprintf(line, sizeof line, "missing.json: error: cannot read: %s", strerror(ENOENT));
+    assert_line(&r, line);
+    assert_line(&r, missing_comma_line);
+    assert_non_null(strstr(r.out, " (1 path could not be read)\n"));
+    run_free(&r);
+
+    /* the JSON output stays one valid object, with the unreadable file in it */
+    r = run_srcls(NULL, (const char *[]){"--check", "--format=json", "bad.source.json",
+                                         "missing.json", NULL});
+    assert_exit(&r, 2);
+    struct json_output o;
+    parse_output(&o, &r);
+    assert_int_equal(json_child_count(&o.doc, at_pointer(&o, "/files", JSON_ARRAY)), 2);
+    assert_string_at(&o, "/files/0/path", "bad.source.json");
+    assert_string_at(&o, "/files/1/path", "missing.json");
+    assert_string_at(&o, "/files/1/document", "unknown");
+    at_pointer(&o, "/files/1/error", JSON_STRING);
+    assert_int_equal(json_child_count(&o.doc, at_pointer(&o, "/files/1/diagnostics", JSON_ARRAY)),
+                     0);
+    json_doc_free(&o.doc);
+    run_free(&r);
+}
+
+/* A directory is searched for *.json documents that are ours: others are skipped silently,
+ * and so are hidden directories and node_modules. */
+static void test_directory_is_searched_for_documents(void **state)
+{
+    (void)state;
+    char *text = example("01-search-service.source.json");
+    write_file("tree/good.json", text); /* a source by its content */
+    free(text);
+    write_file("tree/b/x.source.json", "{\"type\": "); /* broken, but ours by its name */
+    write_file("tree/a/other.json", "{\"a\": 1");      /* broken and not ours */
+    write_file("tree/a/package.json", "{\"name\": \"x\"}");
+    write_file("tree/a/notes.txt", "not json");
+    write_file("tree/.hidden/y.source.json", "{");
+    write_file("tree/node_modules/z.source.json", "{");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "tree", NULL});
+    assert_exit(&r, 1);
+    assert_line(&r, "tree/b/x.source.json:1:10: error: expected a value for the key \"type\" "
+                    "[json-syntax]");
+    static const char *const skipped[] = {"other.json", "package.json", "notes.txt",
+                                          ".hidden",    "node_modules", "good.json"};
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
+        if (strstr(r.out, skipped[i]) != NULL)
+            fail_msg("%s is reported:\n%s", skipped[i], r.out);
+    }
+    assert_non_null(strstr(r.out, "\nchecked 2 files: ")); /* x.source.json and good.json */
+    assert_string_equal(r.err, "");
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "tree/", NULL}); /* a trailing slash */
+    assert_line(&r, "tree/b/x.source.json:1:10: error: expected a value for the key \"type\" "
+                    "[json-syntax]");
+    run_free(&r);
+}
+
+static void test_named_file_that_is_not_a_document_gets_unknown_document(void **state)
+{
+    (void)state;
+    write_file("plain.json", "{\"a\": 1}\n");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "plain.json", NULL});
+    assert_exit(&r, 0); /* a warning */
+    static const char suffix[] = " [unknown-document]";
+    const char *line = strstr(r.out, "plain.json:1:1: warning: ");
+    const char *end = line ? strchr(line, '\n') : NULL;
+    if (end == NULL || end - line < (ptrdiff_t)sizeof suffix ||
+        memcmp(end - (sizeof suffix - 1), suffix, sizeof suffix - 1) != 0)
+        fail_msg("no unknown-document warning at 1:1 in:\n%s", r.out);
+    assert_line(&r, "checked 1 file: 0 errors, 1 warning, 0 information, 0 hints");
+    run_free(&r);
+}
+
+static void test_usage_errors_exit_2_on_stderr(void **state)
+{
+    (void)state;
+    write_file("plain.json", "{\"a\": 1}\n");
+    static const char *const bad[][4] = {
+        {"--check", "--format", "bogus", "plain.json"},
+        {"--check", "--color", "sometimes", "plain.json"},
+        {"--check", "--no-such-option", "plain.json", NULL},
+        {"--check", NULL, NULL, NULL},
+        {"plain.json", NULL, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *args[5] = {bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL};
+        struct run r = run_srcls(NULL, args);
+        assert_exit(&r, 2);
+        assert_string_equal(r.out, "");
+        if (strncmp(r.err, "srcls: ", 7) != 0 || strstr(r.err, "\nusage: srcls") == NULL)
+            fail_msg("no usage message for %s %s:\n%s", bad[i][0], bad[i][1] ? bad[i][1] : "",
+                     r.err);
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--format", "bogus", "x", NULL});
+    assert_non_null(strstr(r.err, "'bogus'"));
+    run_free(&r);
+}
+
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    struct run r = run_srcls(NULL, (const char *[]){"--help", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "--check"));
+    assert_non_null(strstr(r.out, "--format"));
+    assert_string_equal(r.err, "");
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--version", NULL});
+    assert_exit(&r, 0);
+    if (strncmp(r.out, "srcls ", 6) != 0 || r.out[6] < '0' || r.out[6] > '9' ||
+        strchr(r.out, '\n') != r.out + strlen(r.out) - 1)
+        fail_msg("--version printed \"%s\"", r.out);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_source_exits_0_with_a_summary),
+        cmocka_unit_test(test_syntax_error_exits_1_with_a_located_line),
+        cmocka_unit_test(test_duplicate_key_adds_a_note_at_the_first),
+        cmocka_unit_test(test_json_format_describes_files_and_diagnostics),
+        cmocka_unit_test(test_dash_reads_standard_input),
+        cmocka_unit_test(test_missing_path_exits_2_and_reports_the_others),
+        cmocka_unit_test(test_directory_is_searched_for_documents),
+        cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
+        cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
+        cmocka_unit_test(test_help_and_version),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
