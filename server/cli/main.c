@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lsp_server.h"
 #include "reference.h"
 #include "report.h"
 
@@ -102,7 +103,7 @@ static int run_reference(const char *action, const char *arg)
 
 int main(int argc, char **argv)
 {
-    bool check = false;
+    bool check = false, stdio = false;
     const char *action = NULL, *action_arg = NULL;
     const char *format = "text";
     const char *color = "auto";
@@ -140,10 +141,7 @@ int main(int argc, char **argv)
         } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
             color = value;
         } else if (strcmp(arg, "--stdio") == 0) {
-            fputs("srcls: the language server is not part of this build yet; use --check\n",
-                  stderr);
-            status = 2;
-            goto done;
+            stdio = true;
         } else {
             status = usage_error("unknown option '%s'", arg);
             goto done;
@@ -154,11 +152,12 @@ int main(int argc, char **argv)
         goto done;
     }
     if (!check) {
-        if (path_count > 0)
+        if (path_count > 0) {
             status = usage_error("paths need --check (got '%s')", paths[0]);
-        else
-            status = usage_error("%s", "nothing to do: the language server is not part of this "
-                                       "build yet; use --check PATH...");
+        } else {
+            (void)stdio; /* the language server is the default */
+            status = lsp_server_run();
+        }
         goto done;
     }
     if (path_count == 0) {

@@ -223,6 +223,11 @@ static int complete_keys(struct analysis *a, const struct schema_object *schema,
                          uint32_t member, bool key_only, uint32_t start, uint32_t end,
                          struct completion_list *out)
 {
+    /* A member inserted before another one needs a comma after it. */
+    uint32_t next = end;
+    while (next < a->doc.len && strchr(" \t\r\n", a->doc.text[next]) != NULL)
+        next++;
+    const char *comma = !key_only && next < a->doc.len && a->doc.text[next] == '"' ? "," : "";
     struct json_doc *doc = &a->doc;
     for (uint32_t i = 0; i < schema->field_count; i++) {
         const struct schema_field *f = &schema->fields[i];
@@ -243,9 +248,10 @@ static int complete_keys(struct analysis *a, const struct schema_object *schema,
             item->text = arena_printf(&out->arena, "\"%s\"", f->name);
             continue;
         }
-        item->text = arena_printf(&out->arena, "\"%s\": %s", f->name, value_json(f, &out->arena));
-        item->snippet =
-            arena_printf(&out->arena, "\"%s\": %s", f->name, value_snippet(f, &out->arena));
+        item->text =
+            arena_printf(&out->arena, "\"%s\": %s%s", f->name, value_json(f, &out->arena), comma);
+        item->snippet = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
+                                     value_snippet(f, &out->arena), comma);
     }
     return 0;
 }

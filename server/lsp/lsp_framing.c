@@ -1,0 +1,150 @@
+/* lsp_framing: Content-Length framing over a byte stream. */
+#include "lsp_framing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void lsp_framing_init(struct lsp_framing *framing, size_t max_body)
+{
+    memset(framing, 0, sizeof *framing);
+    framing->max_body = max_body ? max_body : LSP_FRAMING_DEFAULT_MAX_BODY;
+}
+
+void lsp_framing_free(struct lsp_framing *framing)
+{
+    free(framing->buf);
+    memset(framing, 0, sizeof *framing);
+}
+
+static int append(struct lsp_framing *f, const char *data, size_t len)
+{
+    if (f->len + len > f->cap) {
+        size_t cap = f->cap ? f->cap : 4096;
+        while (cap < f->len + len)
+            cap *= 2;
+        char *grown = realloc(f->buf, cap);
+        if (grown == NULL)
+            return -1;
+        f->buf = grown;
+        f->cap = cap;
+    }
+    memcpy(f->buf + f->len, data, len);
+    f->len += len;
+    return 0;
+}
+
+static void consume(struct lsp_framing *f, size_t n)
+{
+    memmove(f->buf, f->buf + n, f->len - n);
+    f->len -= n;
+}
+
+static const char *find_header_end(const char *buf, size_t len)
+{
+    for (size_t i = 0; i + 3 < len; i++) {
+        if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n')
+            return buf + i;
+    }
+    return NULL;
+}
+
+/* Parses the header block [start, end); returns the Content-Length, or -1 with `why` set. */
+static long long parse_headers(const char *start, const char *end, const char **why)
+{
+    long long length = -1;
+    const char *line = start;
+    while (line < end) {
+        const char *eol = line;
+        while (eol < end && !(eol[0] == '\r' && eol + 1 <= end && eol[1] == '\n'))
+            eol++;
+        const char *colon = memchr(line, ':', (size_t)(eol - line));
+        if (colon == NULL) {
+            *why = "a header line without ':'";
+            return -1;
+        }
+        size_t name_len = (size_t)(colon - line);
+        if (name_len == 14 && strncasecmp(line, "Content-Length", 14) == 0) {
+            const char *v = colon + 1;
+            while (v < eol && *v == ' ')
+                v++;
+            if (v == eol) {
+                *why = "an empty Content-Length";
+                return -1;
+            }
+            long long value = 0;
+            for (; v < eol; v++) {
+                if (*v < '0' || *v > '9' || value > (1LL << 40)) {
+                    *why = "a Content-Length that is not a number of bytes";
+                    return -1;
+                }
+                value = value * 10 + (*v - '0');
+            }
+            length = value;
+        }
+        line = eol + 2;
+    }
+    if (length < 0)
+        *why = "a header without Content-Length";
+    return length;
+}
+
+int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
+                     const struct lsp_framing_sink *sink)
+{
+    if (f->skip > 0) {
+        size_t n = len < f->skip ? len : f->skip;
+        f->skip -= n;
+        data += n;
+        len -= n;
+    }
+    if (len > 0 && append(f, data, len) != 0)
+        return -1;
+    for (;;) {
+        if (f->skip > 0) {
+            size_t n = f->len < f->skip ? f->len : f->skip;
+            consume(f, n);
+            f->skip -= n;
+            if (f->skip > 0)
+                return 0;
+        }
+        if (f->in_body) {
+            if (f->len < f->body_len)
+                return 0;
+            sink->message(sink->context, f->buf, f->body_len);
+            consume(f, f->body_len);
+            f->in_body = false;
+            continue;
+        }
+        const char *end = find_header_end(f->buf, f->len);
+        if (end == NULL) {
+            if (f->len > LSP_FRAMING_MAX_HEADER) {
+                sink->error(sink->context, "a message header longer than 8 KiB: dropped");
+                f->len = 0;
+            }
+            return 0;
+        }
+        const char *why = NULL;
+        long long length = parse_headers(f->buf, end, &why);
+        size_t header_len = (size_t)(end - f->buf) + 4;
+        consume(f, header_len);
+        if (length < 0) {
+            char message[160];
+            snprintf(message, sizeof message, "malformed message header (%s): dropped", why);
+            sink->error(sink->context, message);
+            continue;
+        }
+        if ((unsigned long long)length > f->max_body) {
+            char message[160];
+            snprintf(message, sizeof message,
+                     "a message of %lld bytes is over the limit of %zu bytes: dropped", length,
+                     f->max_body);
+            sink->error(sink->context, message);
+            f->skip = (size_t)length;
+            continue;
+        }
+        f->body_len = (size_t)length;
+        f->in_body = true;
+    }
+}

@@ -1,0 +1,42 @@
+/* lsp_transport: the server's stdin and stdout through libuv, whatever they are (pipes,
+ * sockets, terminals or files), with Content-Length framing. Nothing here blocks the loop
+ * except writes to a regular file, which libuv cannot poll. */
+#ifndef SRCLS_LSP_TRANSPORT_H
+#define SRCLS_LSP_TRANSPORT_H
+
+#include <stdbool.h>
+#include <uv.h>
+
+#include "lsp_framing.h"
+
+struct lsp_transport {
+    uv_loop_t *loop;
+    int in_fd, out_fd;
+    uv_handle_type in_type, out_type;
+    union {
+        uv_pipe_t pipe;
+        uv_tty_t tty;
+    } in, out;
+    uv_fs_t in_req; /* for an input that is a regular file */
+    char *file_buf;
+    struct lsp_framing framing;
+    struct lsp_framing_sink sink;
+    void (*on_eof)(void *context);
+    void *eof_context;
+    bool reading, closed;
+    size_t pending_writes;
+};
+
+/* Starts reading `in_fd`; each message body goes to `sink`, end of input to `on_eof`. Returns
+ * 0 or a negative libuv error. */
+int lsp_transport_start(struct lsp_transport *t, uv_loop_t *loop, int in_fd, int out_fd,
+                        const struct lsp_framing_sink *sink, void (*on_eof)(void *context),
+                        void *eof_context);
+/* Frames and writes one message body (copied). Returns 0 or a negative libuv error. */
+int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len);
+/* Stops reading and closes the handles; pending writes still complete while the loop runs. */
+void lsp_transport_close(struct lsp_transport *t);
+/* Frees the buffers, once the loop has finished. */
+void lsp_transport_free(struct lsp_transport *t);
+
+#endif
