@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "fix.h"
 
 struct walk {
     const struct check_options *options;
     struct report_summary summary;
+    unsigned fixed_files, fixes_applied;
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -81,12 +85,74 @@ static void report_unreadable(struct walk *walk, const char *path, const char *w
     walk->options->reporter->file(walk->options->reporter, &file);
 }
 
+/* Writes `text` to `path` through a temporary file in the same folder and a rename, keeping
+ * the file's mode, so that a crash or a full disk never leaves a half-written file. */
+static int write_atomically(const char *path, const char *text, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    size_t size = strlen(path) + 16;
+    char *temp = malloc(size);
+    if (temp == NULL)
+        return -1;
+    snprintf(temp, size, "%s.srcls-XXXXXX", path);
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        free(temp);
+        return -1;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    int status = (done == len && fchmod(fd, st.st_mode & 07777) == 0 && fsync(fd) == 0) ? 0 : -1;
+    if (close(fd) != 0)
+        status = -1;
+    if (status == 0 && rename(temp, path) != 0)
+        status = -1;
+    if (status != 0)
+        unlink(temp);
+    free(temp);
+    return status;
+}
+
+/* Applies the safe fixes of `analysis` to the file; returns the new text (malloc'd) when the
+ * file was rewritten, NULL otherwise. A document with syntax errors is never touched. */
+static char *fix_file(struct walk *walk, const char *path, struct analysis *analysis,
+                      const char *text, size_t len, size_t *new_len)
+{
+    if (analysis->doc.error_count > 0 || strcmp(path, "<stdin>") == 0)
+        return NULL;
+    struct fix_list fixes;
+    fix_list_init(&fixes);
+    char *fixed = NULL;
+    if (fix_collect_safe(analysis, &fixes) == 0 && fixes.count > 0)
+        fixed = fix_apply(text, len, &fixes, new_len);
+    if (fixed != NULL && write_atomically(path, fixed, *new_len) != 0) {
+        fprintf(stderr, "srcls: %s: cannot write the fixes: %s (the file is unchanged)\n", path,
+                strerror(errno));
+        free(fixed);
+        fixed = NULL;
+    }
+    if (fixed != NULL) {
+        walk->fixed_files++;
+        walk->fixes_applied += fixes.count;
+    }
+    fix_list_free(&fixes);
+    return fixed;
+}
+
 static void check_text(struct walk *walk, const char *path, const char *text, size_t len,
                        bool explicit)
 {
     struct analysis analysis;
     struct analysis_options options = {.report_unknown_document = explicit,
-                                       .registry = walk->options->registry};
+                                       .registry = walk->options->registry,
+                                       .settings = walk->options->settings};
     if (analysis_run(&analysis, text, len, &options) != 0) {
         analysis_free(&analysis);
         report_unreadable(walk, path, "out of memory");
@@ -94,6 +160,15 @@ static void check_text(struct walk *walk, const char *path, const char *text, si
     }
     bool ours = explicit || analysis.document != DOCUMENT_UNKNOWN ||
                 ends_with(path, ".source.json") || ends_with(path, ".job.json");
+    char *fixed = NULL;
+    if (ours && walk->options->fix) {
+        size_t fixed_len = 0;
+        fixed = fix_file(walk, path, &analysis, text, len, &fixed_len);
+        if (fixed != NULL) { /* report what is left */
+            analysis_free(&analysis);
+            analysis_run(&analysis, fixed, fixed_len, &options);
+        }
+    }
     if (ours) {
         struct checked_file file = {.path = path, .analysis = &analysis};
         walk->summary.files++;
@@ -101,6 +176,7 @@ static void check_text(struct walk *walk, const char *path, const char *text, si
         walk->options->reporter->file(walk->options->reporter, &file);
     }
     analysis_free(&analysis);
+    free(fixed);
 }
 
 static void check_file(struct walk *walk, const char *path, bool explicit)
@@ -208,6 +284,10 @@ int check_run(const struct check_options *options)
         check_path(&walk, options->paths[i], true, 0);
     reporter->end(reporter, &walk.summary);
     fflush(reporter->out);
+    if (options->fix)
+        fprintf(stderr, "srcls: applied %u fix%s in %u file%s\n", walk.fixes_applied,
+                walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
+                walk.fixed_files == 1 ? "" : "s");
     if (walk.summary.unreadable > 0)
         return 2;
     return walk.summary.errors > 0 ? 1 : 0;

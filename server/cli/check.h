@@ -11,6 +11,8 @@ struct check_options {
     int path_count;
     struct reporter *reporter;
     const struct schema_registry *registry;
+    const struct settings *settings;
+    bool fix; /* apply the safe fixes in place (atomically) before reporting */
 };
 
 /* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths

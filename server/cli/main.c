@@ -1,11 +1,18 @@
 /* main: the command line of srcls. It parses options and hands the work to the CLI door
  * (check, list-kinds, explain) or, without arguments, to the language server. */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "json_doc.h"
+#include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
 #include "report.h"
@@ -23,7 +30,8 @@ static const char help_text[] =
     "srcls - language server and linter for query-engine source and job documents\n"
     "\n"
     "Usage:\n"
-    "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17).\n"
+    "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17);\n"
+    "                                   see docs/editors.md.\n"
     "  srcls --check [OPTIONS] PATH...  Lint files and directories. Directories are searched\n"
     "                                   for *.json files that are source or job documents;\n"
     "                                   a file named explicitly is always checked. '-' reads\n"
@@ -39,6 +47,11 @@ static const char help_text[] =
     "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
     "                    github (GitHub Actions annotations). See docs/cli.md.\n"
     "  --color WHEN      auto (default), always or never.\n"
+    "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
+    "                    with syntax errors), then report what is left.\n"
+    "  --config FILE     Project configuration (default: the nearest srcls.json upwards\n"
+    "                    from the first PATH): {\"rules\": {\"CODE\": \"error|warning|\n"
+    "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
     "\n"
     "Exit status of --check:\n"
     "  0  no diagnostic of severity error\n"
@@ -73,6 +86,61 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* Reads the project configuration: `--config FILE`, else the nearest srcls.json upwards from
+ * the first path (or the current directory). Its problems go to stderr. Returns 0, or -1 when
+ * a file named with --config cannot be read or is not valid JSON. */
+static int load_config(const char *explicit_path, const char *first_path, struct settings *out)
+{
+    char path[4096 + 16];
+    if (explicit_path != NULL) {
+        snprintf(path, sizeof path, "%s", explicit_path);
+    } else {
+        char dir[4096];
+        if (strcmp(first_path, "-") == 0 || realpath(first_path, dir) == NULL) {
+            if (getcwd(dir, sizeof dir) == NULL)
+                return 0;
+        }
+        struct stat st;
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            char *slash = strrchr(dir, '/');
+            if (slash != NULL)
+                *slash = '\0';
+        }
+        for (;;) {
+            snprintf(path, sizeof path, "%s/srcls.json", dir);
+            if (access(path, R_OK) == 0)
+                break;
+            char *slash = strrchr(dir, '/');
+            if (slash == NULL || slash == dir)
+                return 0;
+            *slash = '\0';
+        }
+    }
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text, f);
+    fclose(f);
+    struct json_doc doc;
+    json_parse(&doc, text, len, NULL);
+    int status = 0;
+    if (doc.error_count > 0 || doc.root == JSON_NONE || doc.nodes[doc.root].kind != JSON_OBJECT) {
+        fprintf(stderr, "srcls: %s: %s\n", path,
+                doc.error_count ? doc.errors[0].message : "the configuration must be an object");
+        status = -1;
+    } else {
+        char problems[2048] = "";
+        settings_read(out, &doc, doc.root, problems, sizeof problems);
+        if (problems[0] != '\0')
+            fprintf(stderr, "srcls: %s: %s\n", path, problems);
+    }
+    json_doc_free(&doc);
+    return status;
+}
+
 static int run_reference(const char *action, const char *arg)
 {
     if (strcmp(action, "explain") == 0) {
@@ -103,7 +171,8 @@ static int run_reference(const char *action, const char *arg)
 
 int main(int argc, char **argv)
 {
-    bool check = false, stdio = false;
+    bool check = false, stdio = false, fix = false;
+    const char *config_path = NULL;
     const char *action = NULL, *action_arg = NULL;
     const char *format = "text";
     const char *color = "auto";
@@ -134,6 +203,10 @@ int main(int argc, char **argv)
         } else if ((value = option_value(argc, argv, &i, "--generate-docs")) != NULL) {
             action = "generate-docs";
             action_arg = value;
+        } else if (strcmp(arg, "--fix") == 0) {
+            fix = true;
+        } else if ((value = option_value(argc, argv, &i, "--config")) != NULL) {
+            config_path = value;
         } else if (strcmp(arg, "--check") == 0) {
             check = true;
         } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
@@ -187,9 +260,19 @@ int main(int argc, char **argv)
         status = 2;
         goto done;
     }
+    struct settings settings;
+    settings_init(&settings);
+    if (load_config(config_path, paths[0], &settings) != 0) {
+        settings_free(&settings);
+        schema_registry_free(&registry);
+        status = 2;
+        goto done;
+    }
     struct check_options options = {.paths = paths, .path_count = path_count,
-                                    .reporter = &reporter, .registry = &registry};
+                                    .reporter = &reporter, .registry = &registry,
+                                    .settings = &settings, .fix = fix};
     status = check_run(&options);
+    settings_free(&settings);
     schema_registry_free(&registry);
 done:
     free(paths);

@@ -1,7 +1,23 @@
 /* line_index: line starts found in one pass; columns counted within one line on demand. */
 #include "line_index.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Appends a line start; returns -1 when memory ran out. */
+static int push_start(uint32_t **starts, uint32_t *count, uint32_t *cap, uint32_t start)
+{
+    if (*count == *cap) {
+        uint32_t *grown = realloc(*starts, (size_t)*cap * 2 * sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        *starts = grown;
+        *cap *= 2;
+    }
+    (*starts)[(*count)++] = start;
+    return 0;
+}
 
 int line_index_build(struct line_index *index, const char *text, size_t len)
 {
@@ -10,22 +26,23 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
     if (starts == NULL)
         return -1;
     starts[count++] = 0;
+    /* memchr finds LF fast; lone CRs, rare, take the byte-by-byte path. */
+    bool has_cr = memchr(text, '\r', len) != NULL;
     for (uint32_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (c != '\n' && c != '\r')
+        if (!has_cr) {
+            const char *lf = memchr(text + i, '\n', len - i);
+            if (lf == NULL)
+                break;
+            i = (uint32_t)(lf - text);
+        } else if (text[i] != '\n' && text[i] != '\r') {
             continue;
-        if (c == '\r' && i + 1 < len && text[i + 1] == '\n')
+        } else if (text[i] == '\r' && i + 1 < len && text[i + 1] == '\n') {
             i++;
-        if (count == cap) {
-            cap *= 2;
-            uint32_t *grown = realloc(starts, cap * sizeof *grown);
-            if (grown == NULL) {
-                free(starts);
-                return -1;
-            }
-            starts = grown;
         }
-        starts[count++] = i + 1;
+        if (push_start(&starts, &count, &cap, i + 1) != 0) {
+            free(starts);
+            return -1;
+        }
     }
     index->text = text;
     index->len = (uint32_t)len;
