@@ -234,9 +234,9 @@ static void run_test_suite(char prefix)
         checked++;
         if (!ok) {
             failed++;
-            int written = snprintf(failures + failures_len, sizeof failures - failures_len,
-                                   " %s%s%s", name, violation ? ": " : "",
-                                   violation ? violation : "");
+            int written =
+                snprintf(failures + failures_len, sizeof failures - failures_len, " %s%s%s", name,
+                         violation ? ": " : "", violation ? violation : "");
             if (written > 0 && (size_t)written < sizeof failures - failures_len)
                 failures_len += (size_t)written;
         }
@@ -312,8 +312,7 @@ static void test_recovery_reports_exact_first_error(void **state)
         if (strcmp(e->message, cases[i].message) != 0 || e->start != cases[i].start ||
             e->end != cases[i].end || e->code != JSON_ERROR_SYNTAX)
             fail_msg("for %s: got [%u, %u) \"%s\", expected [%u, %u) \"%s\"", cases[i].text,
-                     e->start, e->end, e->message, cases[i].start, cases[i].end,
-                     cases[i].message);
+                     e->start, e->end, e->message, cases[i].start, cases[i].end, cases[i].message);
         assert_tree_sound(&p);
         parsed_free(&p);
     }
@@ -590,8 +589,9 @@ static void test_duplicate_keys_compare_decoded(void **state)
     assert_duplicate(&p.doc.errors[0], 9, 17, 1, 4);
     parsed_free(&p);
 
-    parse(&p, "{\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"a\\/b\":9,"
-              "\"a/b\":10}");
+    parse(&p,
+          "{\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"a\\/b\":9,"
+          "\"a/b\":10}");
     assert_int_equal(count_errors(&p, JSON_ERROR_DUPLICATE_KEY), 1);
     parsed_free(&p);
 }
@@ -736,8 +736,8 @@ static void test_fraction_or_exponent_is_not_an_integer(void **state)
 static void test_malformed_numbers_are_invalid_nodes(void **state)
 {
     (void)state;
-    static const char *const texts[] = {"[01]", "[1.]", "[+1]", "[0x10]", "[-]", "[1e]",
-                                        "[.5]", "[1.5e+]", "[2a]"};
+    static const char *const texts[] = {"[01]", "[1.]", "[+1]",    "[0x10]", "[-]",
+                                        "[1e]", "[.5]", "[1.5e+]", "[2a]"};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         struct parsed p;
         parse(&p, texts[i]);
@@ -767,9 +767,12 @@ static void test_strings_decode_escapes(void **state)
         {"\"\\u0000\"", "\0", 1},
         {"\"\\ud83d\\ude00\"", "\xF0\x9F\x98\x80", 4},
         {"\"\xF0\x9F\x98\x80\"", "\xF0\x9F\x98\x80", 4},
-        {"\"\\ud83d x\"", "\xEF\xBF\xBD x", 5},      /* lone high surrogate */
-        {"\"\\ude00\"", "\xEF\xBF\xBD", 3},          /* lone low surrogate */
-        {"\"\\ud83d\\u0041\"", "\xEF\xBF\xBD" "A", 4}, /* high, then not a low one */
+        {"\"\\ud83d x\"", "\xEF\xBF\xBD x", 5}, /* lone high surrogate */
+        {"\"\\ude00\"", "\xEF\xBF\xBD", 3},     /* lone low surrogate */
+        {"\"\\ud83d\\u0041\"",
+         "\xEF\xBF\xBD"
+         "A",
+         4}, /* high, then not a low one */
         {"\"\\ude00\\ud83d\"", "\xEF\xBF\xBD\xEF\xBF\xBD", 6},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -779,8 +782,7 @@ static void test_strings_decode_escapes(void **state)
         assert_int_equal(node(&p, p.doc.root)->kind, JSON_STRING);
         struct json_str s = json_node_string(&p.doc, p.doc.root);
         if (s.len != cases[i].len || memcmp(s.ptr, cases[i].decoded, s.len) != 0)
-            fail_msg("%s decoded to %zu bytes, expected %zu", cases[i].text, s.len,
-                     cases[i].len);
+            fail_msg("%s decoded to %zu bytes, expected %zu", cases[i].text, s.len, cases[i].len);
         parsed_free(&p);
     }
 }
@@ -794,8 +796,8 @@ static void test_keys_decode_escapes(void **state)
     assert_int64(&p, member(&p, p.doc.root, "\xF0\x9F\x98\x80", JSON_NUMBER), 2);
     assert_true(node(&p, member(&p, p.doc.root, "a/b", JSON_NUMBER))->flags &
                 JSON_FLAG_KEY_ESCAPED);
-    assert_false(json_node_key_equals(&p.doc, member(&p, p.doc.root, "a/b", JSON_NUMBER),
-                                      "a\\u002fb", 8));
+    assert_false(
+        json_node_key_equals(&p.doc, member(&p, p.doc.root, "a/b", JSON_NUMBER), "a\\u002fb", 8));
     parsed_free(&p);
 }
 
@@ -953,6 +955,29 @@ static void test_messages_name_keys_without_control_characters(void **state)
     parsed_free(&p);
 }
 
+/* A long key is shortened for a message, never in the middle of a UTF-8 character. */
+static void test_messages_shorten_long_keys_between_characters(void **state)
+{
+    (void)state;
+    char text[128], expected[128];
+    char a47[48];
+    memset(a47, 'a', 47);
+    a47[47] = '\0';
+    snprintf(text, sizeof text, "{\"%s\xC3\xA9\": 1 \"b\": 2}", a47);
+    snprintf(expected, sizeof expected, "expected ',' or '}' after the value of \"%s...\"", a47);
+    struct parsed p;
+    parse(&p, text);
+    assert_string_equal(p.doc.errors[0].message, expected);
+    parsed_free(&p);
+
+    snprintf(text, sizeof text, "{\"%s\xC3\xA9\": 1 \"b\": 2}", a47 + 1); /* fits: 46 + 2 */
+    snprintf(expected, sizeof expected, "expected ',' or '}' after the value of \"%s\xC3\xA9\"",
+             a47 + 1);
+    parse(&p, text);
+    assert_string_equal(p.doc.errors[0].message, expected);
+    parsed_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -991,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_max_errors_caps_and_counts_the_rest),
         cmocka_unit_test(test_messages_never_quote_values),
         cmocka_unit_test(test_messages_name_keys_without_control_characters),
+        cmocka_unit_test(test_messages_shorten_long_keys_between_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,13 +110,13 @@ static void test_offset_inside_a_character_counts_from_its_start(void **state)
     struct indexed t;
     index_text(&t, "a\xC3\xA9\xF0\x9F\x98\x80"
                    "b");
-    assert_position(&t, 2, POSITION_UTF16, 0, 1);  /* inside é */
+    assert_position(&t, 2, POSITION_UTF16, 0, 1); /* inside é */
     assert_position(&t, 2, POSITION_UTF32, 0, 1);
-    assert_position(&t, 5, POSITION_UTF16, 0, 2);  /* inside 😀 */
+    assert_position(&t, 5, POSITION_UTF16, 0, 2); /* inside 😀 */
     assert_position(&t, 5, POSITION_UTF32, 0, 2);
     assert_position(&t, 5, POSITION_UTF8, 0, 3);
-    assert_offset(&t, 0, 2, POSITION_UTF8, 1);     /* a UTF-8 column inside é rounds down */
-    assert_offset(&t, 0, 6, POSITION_UTF8, 3);     /* inside 😀 */
+    assert_offset(&t, 0, 2, POSITION_UTF8, 1); /* a UTF-8 column inside é rounds down */
+    assert_offset(&t, 0, 6, POSITION_UTF8, 3); /* inside 😀 */
     indexed_free(&t);
 }
 
@@ -147,10 +147,10 @@ static void test_crlf_and_lone_cr_end_lines(void **state)
         assert_position(&t, starts[line], POSITION_UTF16, line, 0);
         assert_offset(&t, line, 0, POSITION_UTF16, starts[line]);
     }
-    assert_position(&t, 1, POSITION_UTF16, 0, 1); /* on the CR */
-    assert_position(&t, 2, POSITION_UTF16, 0, 1); /* between CR and LF: still the line's end */
-    assert_position(&t, 4, POSITION_UTF8, 1, 1);  /* on a lone CR */
-    assert_position(&t, 8, POSITION_UTF32, 3, 1); /* the CR after "d" */
+    assert_position(&t, 1, POSITION_UTF16, 0, 1);  /* on the CR */
+    assert_position(&t, 2, POSITION_UTF16, 0, 1);  /* between CR and LF: still the line's end */
+    assert_position(&t, 4, POSITION_UTF8, 1, 1);   /* on a lone CR */
+    assert_position(&t, 8, POSITION_UTF32, 3, 1);  /* the CR after "d" */
     assert_position(&t, 10, POSITION_UTF32, 4, 0); /* inside the CRLF of an empty line */
     indexed_free(&t);
 }
@@ -162,12 +162,12 @@ static void test_position_past_the_line_end_clamps(void **state)
     index_text(&t, "ab\r\n\xC3\xA9\ncd");
     for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
         enum position_encoding encoding = (enum position_encoding)e;
-        assert_offset(&t, 0, 99, encoding, 2);  /* before the CRLF, not inside it */
-        assert_offset(&t, 1, 2, encoding, 6);   /* past é, in any count */
+        assert_offset(&t, 0, 99, encoding, 2); /* before the CRLF, not inside it */
+        assert_offset(&t, 1, 2, encoding, 6);  /* past é, in any count */
         assert_offset(&t, 1, 99, encoding, 6);
-        assert_offset(&t, 2, 2, encoding, 9);   /* the last line ends at the text's end */
+        assert_offset(&t, 2, 2, encoding, 9); /* the last line ends at the text's end */
         assert_offset(&t, 2, 99, encoding, 9);
-        assert_offset(&t, 3, 0, encoding, 9);   /* lines past the last: the text's length */
+        assert_offset(&t, 3, 0, encoding, 9); /* lines past the last: the text's length */
         assert_offset(&t, 1000, 7, encoding, 9);
         assert_position(&t, 1000, encoding, 2, 2); /* offsets past the end: the end */
     }
