@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codes.h"
+#include "rules.h"
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out)
 {
@@ -80,9 +81,21 @@ static void field_rows(FILE *out, const struct schema_field *fields, uint32_t co
         fprintf(out, "| `%s%s` | ", prefix, f->name);
         type_cell(out, f);
         fputs(" | ", out);
-        fputs(f->required ? "required" : f->required_when ? "conditional" : "optional", out);
-        if (f->applicable)
-            fputs(", has applicability rule", out);
+        char condition[512];
+        if (f->required) {
+            fputs("required", out);
+        } else if (f->required_when) {
+            rules_describe_condition(f->required_when, condition, sizeof condition);
+            fputs("when ", out);
+            cell(out, condition);
+        } else {
+            fputs("optional", out);
+        }
+        if (f->applicable) {
+            rules_describe_condition(f->applicable, condition, sizeof condition);
+            fputs("; applies when ", out);
+            cell(out, condition);
+        }
         fputs(" | ", out);
         if (f->has_default) {
             fputs("`", out);
@@ -123,8 +136,8 @@ void reference_docs_kinds(const struct schema_registry *registry, FILE *out)
 {
     fputs("# Kinds\n\n"
           "Generated from `schema/` by `srcls --generate-docs kinds`; a test fails when this file "
-          "and the schema disagree. \"conditional\" fields are required when another field has a "
-          "given value; hover in the editor or the diagnostic message says when.\n\n",
+          "and the schema disagree. \"when …\" fields are required when the condition holds; "
+          "\"applies when …\" fields have no effect (not-applicable) when it does not.\n\n",
           out);
     for (uint32_t k = 0; k < registry->kind_count; k++) {
         const struct schema_kind *kind = &registry->kinds[k];
