@@ -186,7 +186,7 @@ static uint32_t at(const char *text, const char *marker, int delta)
 {
     const char *found = strstr(text, marker);
     if (found == NULL)
-        fail_msg("no \"%s\" in the text", marker);
+        fail_msg("no \"%s\" in the text", marker ? marker : "(null)");
     return (uint32_t)((found - text) + (ptrdiff_t)strlen(marker) + delta);
 }
 

@@ -378,8 +378,7 @@ int main(void)
         cmocka_unit_test(test_extra_header_fields_and_any_case_of_content_length_are_accepted),
         cmocka_unit_test(test_an_empty_body_is_a_message),
         cmocka_unit_test(test_a_malformed_header_is_reported_and_the_next_message_delivered),
-        cmocka_unit_test(
-            test_the_body_after_a_malformed_header_is_dropped_up_to_the_next_message),
+        cmocka_unit_test(test_the_body_after_a_malformed_header_is_dropped_up_to_the_next_message),
         cmocka_unit_test(test_stray_line_breaks_between_messages_do_not_lose_a_message),
         cmocka_unit_test(test_a_body_over_the_limit_is_reported_and_skipped_exactly),
         cmocka_unit_test(test_a_body_of_exactly_the_limit_is_delivered),

@@ -29,7 +29,7 @@ const struct code_info code_table[] = {
     {"kind-inferred", DIAG_HINT, "no \"type\": the kind was inferred from the config keys",
      "The source has no \"type\"; srcls picked the kind whose fields fit the config keys best "
      "and checks against it. Add the \"type\" it names to make that explicit.",
-     "{\"config\": {\"hostname\": \"db\", \"database\": \"sales\"}}"},
+     "{\"config\": {\"path\": \"/mnt/exports\"}}"},
     {"unknown-field", DIAG_WARNING, "a key the kind does not define",
      "The service ignores or rejects keys it does not know; a misspelled key means the setting "
      "you meant is not set. The message suggests the nearest known name.",

@@ -115,9 +115,9 @@ static int insert_member(struct analysis *a, struct fix_list *out, uint32_t diag
     if (first != JSON_NONE) {
         const struct json_node *m = &a->doc.nodes[first];
         const char *indent = indent_of(a, m->key_start, arena);
-        bool own_line = m->key_start >= strlen(indent) &&
-                        strncmp(a->doc.text + m->key_start - strlen(indent), indent,
-                                strlen(indent)) == 0;
+        /* The first member starts its line when only the indent comes before it. */
+        uint32_t line = m->key_start - (uint32_t)strlen(indent);
+        bool own_line = line == 0 || a->doc.text[line - 1] == '\n' || a->doc.text[line - 1] == '\r';
         const char *text = own_line ? arena_printf(arena, "%s,\n%s", member_text, indent)
                                     : arena_printf(arena, "%s, ", member_text);
         return add_fix(out, diagnostic, title, m->key_start, m->key_start, text, safe);

@@ -50,6 +50,36 @@ static const char *find_header_end(const char *buf, size_t len)
     return NULL;
 }
 
+static const char content_length[] = "Content-Length";
+
+/* A character of a header field name (RFC 9110 tchar). */
+static bool token_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
+/* Whether the bytes can begin a header: a field name and its ':' (true while undecided). */
+static bool header_start(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len && token_char(buf[i]))
+        i++;
+    return i == len || (i > 0 && buf[i] == ':');
+}
+
+/* Where the next "Content-Length" starts after the first byte, or the start of a tail that may
+ * be its beginning, or `len`. */
+static size_t next_content_length(const char *buf, size_t len)
+{
+    for (size_t i = 1; i < len; i++) {
+        size_t n = len - i < sizeof content_length - 1 ? len - i : sizeof content_length - 1;
+        if (strncasecmp(buf + i, content_length, n) == 0)
+            return i;
+    }
+    return len;
+}
+
 /* Parses the header block [start, end); returns the Content-Length, or -1 with `why` set. */
 static long long parse_headers(const char *start, const char *end, const char **why)
 {
@@ -101,6 +131,7 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
     }
     if (len > 0 && append(f, data, len) != 0)
         return -1;
+    bool dropped = false; /* bytes outside a message are reported once per feed */
     for (;;) {
         if (f->skip > 0) {
             size_t n = f->len < f->skip ? f->len : f->skip;
@@ -115,6 +146,15 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
             sink->message(sink->context, f->buf, f->body_len);
             consume(f, f->body_len);
             f->in_body = false;
+            continue;
+        }
+        if (!header_start(f->buf, f->len)) {
+            /* The body of a message whose header was dropped, or stray bytes: its length is
+             * unknown, so resume at the next Content-Length rather than read it as a header. */
+            if (!dropped)
+                sink->error(sink->context, "bytes outside a message: dropped");
+            dropped = true;
+            consume(f, next_content_length(f->buf, f->len));
             continue;
         }
         const char *end = find_header_end(f->buf, f->len);
