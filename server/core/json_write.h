@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JSON_WRITE_MAX_DEPTH 64
+#define JSON_WRITE_MAX_DEPTH 128
 
 struct json_writer {
     char *buf; /* owned; NUL-terminated */

@@ -7,7 +7,8 @@
 #include "rules.h"
 #include "schema_at.h"
 
-#define MAX_SYMBOL_DEPTH 32
+/* Deeper levels are left out of the outline: nobody reads them, and each costs writer depth. */
+#define MAX_SYMBOL_DEPTH 16
 
 enum {
     SYMBOL_MODULE = 2,

@@ -57,8 +57,13 @@ void lsp_begin_result(struct json_writer *w, const struct lsp_request *req)
 void lsp_end_result(struct lsp_server *s, struct json_writer *w)
 {
     json_write_object_end(w);
+    bool failed = w->failed;
     lsp_send(s, w);
     json_writer_free(w);
+    /* A response that could not be built still gets an answer. */
+    if (failed && s->current != NULL && s->current->id_text != NULL)
+        lsp_reply_error(s, s->current->id_text, s->current->id_len, LSP_INTERNAL_ERROR,
+                        "the response could not be built (out of memory or nested too deeply)");
 }
 
 void lsp_reply_error(struct lsp_server *s, const char *id_text, size_t id_len, int code,
@@ -564,7 +569,9 @@ static void handle_message(struct lsp_server *s, const char *body, size_t len,
                         "params must be an object");
         goto done;
     }
+    s->current = &req;
     m->handler(s, &req);
+    s->current = NULL;
 done:
     json_doc_free(&doc);
 }

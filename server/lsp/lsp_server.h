@@ -22,6 +22,7 @@ enum lsp_state {
 };
 
 struct lsp_server;
+struct lsp_request;
 
 struct lsp_document {
     struct lsp_server *server;
@@ -58,6 +59,7 @@ struct lsp_server {
     uv_idle_t idle;
     bool exiting;
     int exit_code;
+    const struct lsp_request *current; /* the request being handled, for error replies */
 };
 
 /* Runs the server on stdin/stdout until `exit` or the end of input; returns the exit code. */
