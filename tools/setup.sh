@@ -4,11 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev)
+# The build needs a compiler, meson, ninja, pkg-config, libuv and cmocka; the test suite also
+# runs the language-server tests under node and the plugin test in Neovim.
+packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev neovim)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   sudo=""
@@ -16,6 +20,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# The npm client libraries the LSP tests and the VS Code extension use (lockfiles committed).
+for dir in tests/lsp editors/vscode; do
+  if [ -f "$dir/package-lock.json" ] && [ ! -d "$dir/node_modules" ]; then
+    echo "setup: npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+done
 
 if [ ! -f build/build.ninja ]; then
   meson setup build -Dwerror=true >/dev/null
