@@ -135,29 +135,6 @@ static void snippet_escape(char *out, size_t size, const char *text)
     out[n] = '\0';
 }
 
-/* The JSON text of a field's default, or of an empty value of its type. */
-static const char *value_json(const struct schema_field *field, struct arena *arena)
-{
-    if (field->has_default) {
-        if (field->default_value.type == SCHEMA_STRING)
-            return arena_printf(arena, "\"%s\"", field->default_value.text);
-        return field->default_value.text;
-    }
-    if (field->secret)
-        return "\"data:,\"";
-    if (field->types & SCHEMA_STRING)
-        return "\"\"";
-    if (field->types & SCHEMA_BOOLEAN)
-        return "false";
-    if (field->types & (SCHEMA_INTEGER | SCHEMA_NUMBER))
-        return "0";
-    if (field->types & SCHEMA_ARRAY)
-        return "[]";
-    if (field->types & SCHEMA_OBJECT)
-        return "{}";
-    return "null";
-}
-
 /* The value part of a key snippet: the default as a tab stop, enum values as a choice. */
 static const char *value_snippet(const struct schema_field *field, struct arena *arena)
 {
@@ -181,7 +158,7 @@ static const char *value_snippet(const struct schema_field *field, struct arena 
         append(s, sizeof s, "|}\"");
         return arena_strndup(arena, s, strlen(s));
     }
-    const char *json = value_json(field, arena);
+    const char *json = schema_field_value_json(field, arena);
     size_t len = strlen(json);
     if (len >= 2 && json[0] == '"') {
         char inner[512] = "";
@@ -249,7 +226,7 @@ static int complete_keys(struct analysis *a, const struct schema_object *schema,
             continue;
         }
         item->text =
-            arena_printf(&out->arena, "\"%s\": %s%s", f->name, value_json(f, &out->arena), comma);
+            arena_printf(&out->arena, "\"%s\": %s%s", f->name, schema_field_value_json(f, &out->arena), comma);
         item->snippet = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
                                      value_snippet(f, &out->arena), comma);
     }
@@ -308,7 +285,7 @@ static int complete_values(const struct schema_field *field, uint32_t start, uin
             return -1;
     } else if (field->has_default && field->enum_count == 0 &&
                field->default_value.type != SCHEMA_BOOLEAN) {
-        const char *text = value_json(field, arena);
+        const char *text = schema_field_value_json(field, arena);
         if (add_value(out, COMPLETION_VALUE, text, text, "default", NULL, start, end, order++) !=
             0)
             return -1;

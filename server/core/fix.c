@@ -82,27 +82,6 @@ static const char *indent_of(struct analysis *a, uint32_t offset, struct arena *
     return arena_strndup(arena, text + line, end - line);
 }
 
-/* The JSON text of a field's default, or an empty value of its type. */
-static const char *value_json(const struct schema_field *field, struct arena *arena)
-{
-    if (field->has_default) {
-        if (field->default_value.type == SCHEMA_STRING)
-            return arena_printf(arena, "\"%s\"", field->default_value.text);
-        return field->default_value.text;
-    }
-    if (field->secret)
-        return "\"data:,\"";
-    if (field->types & SCHEMA_STRING)
-        return "\"\"";
-    if (field->types & SCHEMA_BOOLEAN)
-        return "false";
-    if (field->types & (SCHEMA_INTEGER | SCHEMA_NUMBER))
-        return "0";
-    if (field->types & SCHEMA_ARRAY)
-        return "[]";
-    return "{}";
-}
-
 /* An edit that inserts `member_text` ("\"name\": value") as the first member of `object`. */
 static int insert_member(struct analysis *a, struct fix_list *out, uint32_t diagnostic,
                          uint32_t object, const char *member_text, const char *title, bool safe)
@@ -260,7 +239,7 @@ int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
         if (d->field == NULL)
             return 0;
         const char *member =
-            arena_printf(arena, "\"%s\": %s", d->field->name, value_json(d->field, arena));
+            arena_printf(arena, "\"%s\": %s", d->field->name, schema_field_value_json(d->field, arena));
         return insert_member(a, out, index, d->node, member,
                              arena_printf(arena, "Add \"%s\"%s", d->field->name,
                                           d->field->has_default ? " with its default" : ""),

@@ -755,6 +755,26 @@ const char *schema_types_describe(uint32_t types, struct arena *arena)
     return arena_strndup(arena, buffer, strlen(buffer));
 }
 
+const char *schema_field_value_json(const struct schema_field *field, struct arena *arena)
+{
+    if (field->has_default) {
+        if (field->default_value.type == SCHEMA_STRING)
+            return arena_printf(arena, "\"%s\"", field->default_value.text);
+        return field->default_value.text;
+    }
+    if (field->secret)
+        return "\"data:,\"";
+    if (field->types & SCHEMA_STRING)
+        return "\"\"";
+    if (field->types & SCHEMA_BOOLEAN)
+        return "false";
+    if (field->types & (SCHEMA_INTEGER | SCHEMA_NUMBER))
+        return "0";
+    if (field->types & SCHEMA_ARRAY)
+        return "[]";
+    return "{}";
+}
+
 const char *schema_format_name(enum schema_format format)
 {
     switch (format) {

@@ -149,6 +149,10 @@ const struct schema_field *schema_object_field(const struct schema_object *objec
 const struct schema_field *schema_object_alias(const struct schema_object *object,
                                                const char *name, size_t len);
 
+/* The JSON text of the field's default, or of an empty value of its type ("data:," for a
+ * secret): what completion and fixes insert. Allocated in `arena` when it must be built. */
+const char *schema_field_value_json(const struct schema_field *field, struct arena *arena);
+
 /* "string", "integer or string", ... for messages, in the arena. */
 const char *schema_types_describe(uint32_t types, struct arena *arena);
 const char *schema_format_name(enum schema_format format);
