@@ -270,14 +270,15 @@ static void describe(const struct schema_condition *c, bool negated, char *out, 
     switch (c->op) {
     case COND_IN:
         append(out, size, name);
-        if (c->value_count == 1) {
+        if (c->value_count == 1)
             append(out, size, negated ? " is not " : " is ");
-        } else {
-            append(out, size, negated ? " is none of " : " is one of ");
-        }
+        else if (c->value_count == 2)
+            append(out, size, negated ? " is neither " : " is ");
+        else
+            append(out, size, negated ? " is not one of " : " is one of ");
         for (uint32_t i = 0; i < c->value_count; i++) {
             if (i > 0)
-                append(out, size, ", ");
+                append(out, size, c->value_count == 2 ? (negated ? " nor " : " or ") : ", ");
             append_value(out, size, &c->values[i]);
         }
         return;

@@ -1,0 +1,145 @@
+-- An omnifunc (<C-x><C-o>) for srcls buffers that honours the range of each item's textEdit.
+-- vim.lsp.omnifunc before Neovim 0.11 inserts at the start of the keyword under the cursor,
+-- and a JSON string's opening quote is not part of a keyword: completing `"credentialType": "`
+-- gave `""NONE"`, and `"AC` matched nothing, since srcls's items replace the whole string,
+-- quotes included. Here the completion starts where the items' edits start.
+local M = {}
+
+local methods = vim.fn.has('nvim-0.11') == 1
+
+local function srcls_client(bufnr)
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(clients) do
+    if client.name == 'srcls' then
+      return client
+    end
+  end
+  return nil
+end
+
+--- The byte column (0-based) of an LSP `character` on `line`, in the client's encoding.
+function M.byte_col(line, character, encoding)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
+  end
+  local ok, col = pcall(vim.str_byteindex, line, character, encoding ~= 'utf-32')
+  if not ok then
+    return #line
+  end
+  return col
+end
+
+--- A snippet as the text it inserts: `${1:x}` -> x, `$1` and `${1}` -> nothing, `\$` -> $.
+function M.snippet_text(snippet)
+  local out = snippet
+  local prev
+  repeat
+    prev = out
+    out = out:gsub('%${%d+:([^{}]*)}', '%1')
+  until out == prev
+  out = out:gsub('%${%d+}', ''):gsub('%$%d+', ''):gsub('\\([%$}\\])', '%1')
+  return out
+end
+
+local function item_text(item)
+  local text = item.textEdit and item.textEdit.newText or item.insertText or item.label
+  if item.insertTextFormat == 2 then
+    text = M.snippet_text(text)
+  end
+  return text
+end
+
+local function documentation(item)
+  local doc = item.documentation
+  if type(doc) == 'table' then
+    doc = doc.value
+  end
+  return doc or ''
+end
+
+--- Turns a completion result into the start column (0-based bytes) and vim complete-items,
+--- for the cursor at (row, col) on `line`. Items whose edit starts elsewhere than the first
+--- one's are kept only if they start on the same column; the typed prefix filters them.
+function M.complete_items(result, line, row, col, encoding)
+  local items = result and (result.items or result) or {}
+  local start = nil
+  for _, item in ipairs(items) do
+    local range = item.textEdit and (item.textEdit.range or item.textEdit.replace)
+    if range and range.start.line == row then
+      local c = M.byte_col(line, range.start.character, encoding)
+      if c <= col and (start == nil or c < start) then
+        start = c
+      end
+    end
+  end
+  if start == nil then
+    start = vim.fn.match(line:sub(1, col), '\\k*$')
+    if start < 0 then
+      start = col
+    end
+  end
+  local prefix = line:sub(start + 1, col):lower()
+  local out = {}
+  for _, item in ipairs(items) do
+    local word = item_text(item)
+    local filter = (item.filterText or word):lower()
+    if prefix == '' or word:lower():sub(1, #prefix) == prefix or filter:sub(1, #prefix) == prefix then
+      table.insert(out, {
+        word = word,
+        abbr = item.label,
+        kind = vim.lsp.protocol.CompletionItemKind[item.kind] or '',
+        menu = item.detail or '',
+        info = documentation(item),
+        icase = 1,
+        dup = 1,
+        empty = 1,
+        user_data = { sort = item.sortText or item.label },
+      })
+    end
+  end
+  table.sort(out, function(a, b)
+    return a.user_data.sort < b.user_data.sort
+  end)
+  for _, it in ipairs(out) do
+    it.user_data = nil
+  end
+  return start, out
+end
+
+--- The omnifunc: `setlocal omnifunc=v:lua.require'srcls.complete'.omnifunc`.
+function M.omnifunc(findstart, _)
+  if findstart ~= 1 then
+    return {}
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = srcls_client(bufnr)
+  if not client then
+    return -3
+  end
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  local row, col = cursor[1] - 1, cursor[2]
+  local line = vim.api.nvim_get_current_line()
+  local encoding = client.offset_encoding or 'utf-16'
+  local params = vim.lsp.util.make_position_params(0, encoding)
+  local function handle(err, result)
+    if err or not result then
+      return
+    end
+    local now = vim.api.nvim_win_get_cursor(0)
+    if vim.api.nvim_get_current_buf() ~= bufnr or now[1] - 1 ~= row or now[2] ~= col
+        or not vim.api.nvim_get_mode().mode:find('^i') then
+      return
+    end
+    local start, items = M.complete_items(result, line, row, col, encoding)
+    vim.fn.complete(start + 1, items)
+  end
+  if methods then
+    client:request('textDocument/completion', params, handle, bufnr)
+  else
+    client.request('textDocument/completion', params, handle, bufnr)
+  end
+  -- The items come later, through complete(); stay in insert mode meanwhile.
+  return -2
+end
+
+return M

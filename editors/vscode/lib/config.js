@@ -1,0 +1,334 @@
+// The extension's own logic, kept free of the `vscode` module so that it runs (and is tested)
+// under plain Node: where the server binary is, which documents it serves, and what settings
+// and initialization options it is sent. extension.js only wires these into VS Code.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const childProcess = require('child_process');
+
+/** The files srcls serves whatever the user sets: data-source and job documents. */
+const DEFAULT_GLOBS = Object.freeze(['**/*.source.json', '**/*.job.json']);
+
+/** The severities a code can be set to (`off` drops the diagnostic). */
+const SEVERITIES = Object.freeze(['error', 'warning', 'information', 'hint', 'off']);
+
+/** Where the README's "Installing the server" section is, for the error messages' button. */
+const DOCS_ANCHOR = 'installing-the-server';
+
+/**
+ * Normalises a user glob: trims it, turns `\` into `/`, and anchors a bare file pattern
+ * (`*.src.json`, no `/`) at any depth (`**\/*.src.json`) as `files.associations` does.
+ * Returns null for anything that is not a non-empty string.
+ */
+function normalizeGlob(glob) {
+  if (typeof glob !== 'string') return null;
+  let g = glob.trim().replace(/\\/g, '/');
+  if (g === '') return null;
+  if (g.startsWith('./')) g = g.slice(2);
+  if (!g.includes('/')) g = '**/' + g;
+  return g;
+}
+
+/** The default globs followed by the user's extra ones, normalised and without repeats. */
+function fileGlobs(extraGlobs) {
+  const out = [];
+  const extras = Array.isArray(extraGlobs) ? extraGlobs : [];
+  for (const g of [...DEFAULT_GLOBS, ...extras]) {
+    const n = normalizeGlob(g);
+    if (n !== null && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * The client's documentSelector: every glob, for files on disk. No language is named, so a
+ * document is served whether VS Code calls it `json`, `jsonc` or something a user associated.
+ */
+function documentSelector(extraGlobs) {
+  return fileGlobs(extraGlobs).map((pattern) => ({ scheme: 'file', pattern }));
+}
+
+/**
+ * Keeps the severity overrides the server understands: code → one of SEVERITIES (any case).
+ * Returns { severity, problems } where problems names every entry that was dropped.
+ */
+function sanitizeSeverity(value) {
+  const severity = {};
+  const problems = [];
+  if (value === undefined || value === null) return { severity, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('srcls.severity must be an object mapping a diagnostic code to a severity');
+    return { severity, problems };
+  }
+  for (const [code, level] of Object.entries(value)) {
+    const l = typeof level === 'string' ? level.trim().toLowerCase() : level;
+    if (code.trim() === '') {
+      problems.push('srcls.severity: an empty diagnostic code was ignored');
+    } else if (!SEVERITIES.includes(l)) {
+      problems.push(`srcls.severity: "${code}" is set to ${JSON.stringify(level)}; ` +
+        `use one of ${SEVERITIES.join(', ')}`);
+    } else {
+      severity[code.trim()] = l;
+    }
+  }
+  return { severity, problems };
+}
+
+/** Keeps the extra type identifiers that map a non-empty name onto a non-empty string. */
+function sanitizeTypes(value) {
+  const types = {};
+  const problems = [];
+  if (value === undefined || value === null) return { types, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('srcls.types must be an object mapping an identifier to a canonical type');
+    return { types, problems };
+  }
+  for (const [id, canonical] of Object.entries(value)) {
+    if (id.trim() === '' || typeof canonical !== 'string' || canonical.trim() === '') {
+      problems.push(`srcls.types: "${id}" must map to a canonical type identifier (a string)`);
+    } else {
+      types[id.trim()] = canonical.trim();
+    }
+  }
+  return { types, problems };
+}
+
+/**
+ * The settings the server reads, from the `srcls` configuration section (a plain object or
+ * anything with get(key)): `{ srcls: { severity, types } }`, the shape it takes in
+ * workspace/didChangeConfiguration. Returns { settings, problems }.
+ */
+function serverSettings(section) {
+  const get = readerOf(section);
+  const s = sanitizeSeverity(get('severity'));
+  const t = sanitizeTypes(get('types'));
+  return {
+    settings: { srcls: { severity: s.severity, types: t.types } },
+    problems: [...s.problems, ...t.problems],
+  };
+}
+
+/**
+ * The answer to a workspace/configuration request: the `srcls` section (or the whole settings
+ * object for an item without a section), null for any section that is not ours.
+ */
+function configurationResponse(items, settings) {
+  return (items || []).map((item) => {
+    const section = item && typeof item.section === 'string' ? item.section : '';
+    if (section === '') return settings;
+    let value = settings;
+    for (const part of section.split('.')) {
+      if (value === null || typeof value !== 'object' || !(part in value)) return null;
+      value = value[part];
+    }
+    return value;
+  });
+}
+
+/**
+ * Everything LanguageClient needs besides the server command, from the `srcls` section:
+ * documentSelector, initializationOptions (the same settings the server is later sent) and the
+ * problems found in the settings.
+ */
+function clientOptions(section) {
+  const get = readerOf(section);
+  const { settings, problems } = serverSettings(section);
+  return {
+    documentSelector: documentSelector(get('files')),
+    initializationOptions: settings,
+    settings,
+    problems,
+  };
+}
+
+/** Whether a configuration change (`affects(section)`) needs the server to be restarted. */
+function needsRestart(affects) {
+  return affects('srcls.serverPath') || affects('srcls.files');
+}
+
+/** Whether the change only alters settings that are sent to the running server. */
+function needsSettingsUpdate(affects) {
+  return affects('srcls.severity') || affects('srcls.types');
+}
+
+function readerOf(section) {
+  if (section && typeof section.get === 'function') return (key) => section.get(key);
+  const obj = section || {};
+  return (key) => obj[key];
+}
+
+function defaultIsExecutable(file) {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return false;
+    if (process.platform === 'win32') return true;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Expands what a user may write in srcls.serverPath: a leading `~`, `${userHome}`,
+ * `${workspaceFolder}` (the first folder, when there is one) and `${env:NAME}`. A relative
+ * result is taken from the workspace folder. Returns null when the setting is empty.
+ */
+function expandServerPath(value, { workspaceFolder, home = os.homedir(), env = process.env } = {}) {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  let p = value.trim();
+  if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) p = home + p.slice(1);
+  p = p.replace(/\$\{userHome\}/g, home);
+  p = p.replace(/\$\{env:([^}]+)\}/g, (_, name) => env[name] || '');
+  if (workspaceFolder) p = p.replace(/\$\{workspaceFolder\}/g, workspaceFolder);
+  if (!path.isAbsolute(p) && (p.includes('/') || p.includes('\\')) && workspaceFolder) {
+    p = path.join(workspaceFolder, p);
+  }
+  return p;
+}
+
+/**
+ * Makes a bundled binary executable when the .vsix was unpacked without its mode bits.
+ * Returns whether it is executable afterwards.
+ */
+function defaultMakeExecutable(file, isExecutable) {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fs.chmodSync(file, 0o755);
+  } catch {
+    return false;
+  }
+  return isExecutable(file);
+}
+
+/** The file names srcls may have on this platform. */
+function executableNames(platform, env) {
+  if (platform !== 'win32') return ['srcls'];
+  const exts = (env.PATHEXT || '.EXE;.CMD;.BAT').split(';').filter(Boolean);
+  return exts.map((e) => 'srcls' + e.toLowerCase());
+}
+
+/** Looks for `name` in each directory of a PATH string. Returns the first executable. */
+function searchPath(names, envPath, platform, isExecutable) {
+  const sep = platform === 'win32' ? ';' : ':';
+  for (const dir of (envPath || '').split(sep)) {
+    if (dir === '') continue;
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/**
+ * Finds the server: the srcls.serverPath setting if set (a path, or a bare command name looked
+ * up on PATH; no fallback when it is wrong, so the user learns it is wrong), else `srcls` on
+ * PATH, else the binary shipped in the extension's bin/ folder.
+ *
+ * Returns { path, source: 'setting' | 'path' | 'bundled' } or
+ * { path: null, error, tried: [places looked at] }.
+ */
+function findServer({
+  configured,
+  workspaceFolder,
+  extensionPath,
+  env = process.env,
+  platform = process.platform,
+  arch = process.arch,
+  home = os.homedir(),
+  isExecutable = defaultIsExecutable,
+  makeExecutable = defaultMakeExecutable,
+} = {}) {
+  const names = executableNames(platform, env);
+  const expanded = expandServerPath(configured, { workspaceFolder, home, env });
+  if (expanded !== null) {
+    const bare = !expanded.includes('/') && !expanded.includes('\\');
+    if (bare) {
+      const found = searchPath([expanded], env.PATH, platform, isExecutable);
+      if (found) return { path: found, source: 'setting' };
+      return {
+        path: null,
+        tried: [`${expanded} on PATH`],
+        error: `srcls.serverPath is "${configured}", but no executable of that name is on PATH.`,
+      };
+    }
+    if (isExecutable(expanded)) return { path: expanded, source: 'setting' };
+    return {
+      path: null,
+      tried: [expanded],
+      error: `srcls.serverPath is "${configured}", but ${expanded} is not an executable file.`,
+    };
+  }
+
+  const tried = ['srcls on PATH'];
+  const onPath = searchPath(names, env.PATH, platform, isExecutable);
+  if (onPath) return { path: onPath, source: 'path' };
+
+  if (extensionPath) {
+    const dirs = [path.join(extensionPath, 'bin', `${platform}-${arch}`), path.join(extensionPath, 'bin')];
+    for (const dir of dirs) {
+      for (const name of names) {
+        const candidate = path.join(dir, name);
+        tried.push(candidate);
+        if (isExecutable(candidate)) return { path: candidate, source: 'bundled' };
+        if (platform !== 'win32' && fs.existsSync(candidate) && makeExecutable(candidate, isExecutable)) {
+          return { path: candidate, source: 'bundled' };
+        }
+      }
+    }
+  }
+  return {
+    path: null,
+    tried,
+    error: 'The srcls language server was not found: it is not on PATH and this extension ' +
+      'ships no binary for this platform. Install srcls or set srcls.serverPath.',
+  };
+}
+
+/**
+ * Runs `server --version` to learn whether the binary starts at all, before the client is
+ * started with it. Returns { ok: true, version } or { ok: false, error }.
+ */
+function probeServer(serverPath, { timeoutMs = 5000, spawnSync = childProcess.spawnSync } = {}) {
+  let r;
+  try {
+    r = spawnSync(serverPath, ['--version'], { encoding: 'utf8', timeout: timeoutMs });
+  } catch (e) {
+    return { ok: false, error: `${serverPath} could not be run: ${e.message}` };
+  }
+  if (r.error) {
+    const why = r.error.code === 'ETIMEDOUT'
+      ? `did not answer --version within ${timeoutMs} ms`
+      : `could not be run: ${r.error.message}`;
+    return { ok: false, error: `${serverPath} ${why}` };
+  }
+  if (r.status !== 0) {
+    const detail = (r.stderr || r.stdout || '').trim().split('\n')[0];
+    const how = r.signal ? `was killed by ${r.signal}` : `exited with status ${r.status}`;
+    return { ok: false, error: `${serverPath} --version ${how}${detail ? `: ${detail}` : ''}` };
+  }
+  return { ok: true, version: (r.stdout || '').trim() };
+}
+
+module.exports = {
+  DEFAULT_GLOBS,
+  SEVERITIES,
+  DOCS_ANCHOR,
+  normalizeGlob,
+  fileGlobs,
+  documentSelector,
+  sanitizeSeverity,
+  sanitizeTypes,
+  serverSettings,
+  configurationResponse,
+  clientOptions,
+  needsRestart,
+  needsSettingsUpdate,
+  expandServerPath,
+  executableNames,
+  findServer,
+  probeServer,
+};
