@@ -86,8 +86,7 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     for (uint32_t e = cases->nodes[expect].first_child; e != JSON_NONE;
          e = cases->nodes[e].next, i++) {
         struct json_str code = json_node_string(cases, json_object_get(cases, e, "code", 4));
-        struct json_str pointer =
-            json_node_string(cases, json_object_get(cases, e, "pointer", 7));
+        struct json_str pointer = json_node_string(cases, json_object_get(cases, e, "pointer", 7));
         snprintf(want[i].code, sizeof want[i].code, "%.*s", (int)code.len, code.ptr);
         snprintf(want[i].pointer, sizeof want[i].pointer, "%.*s", (int)pointer.len, pointer.ptr);
     }
@@ -212,17 +211,34 @@ static void test_registry_has_every_kind_of_the_reference(void **state)
 {
     (void)state;
     /* PRODUCT.md's table: 25 kinds, 26 type identifiers. */
-    static const char *const types[] = {
-        "CLOUDA_SEARCH_SERVICE", "CLOUDA_WAREHOUSE", "CLOUDA_OBJECT_STORAGE",
-        "CLOUDA_METASTORE_CATALOG", "CLOUDB_LAKE_STORAGE_GEN1", "CLOUDB_BLOB_STORAGE",
-        "PEER_CLUSTER", "SERVICE_CATALOG_EXTERNAL_V1", "SEARCH_INDEX", "CLOUDC_OBJECT_STORAGE",
-        "DISTRIBUTED_FILESYSTEM", "HIVE_METASTORE_2", "HIVE_METASTORE_3", "RELATIONAL_DB",
-        "ICEBERG_REST_CATALOG", "MANAGED_OPEN_CATALOG", "CLOUDB_DATA_EXPLORER",
-        "CLOUDB_SQL_WAREHOUSE", "SQL_SERVER", "DOCUMENT_DB", "OPEN_RELATIONAL_DB_A",
-        "NETWORK_ATTACHED_STORAGE", "VERSIONED_CATALOG", "ENTERPRISE_RELATIONAL_DB",
-        "OPEN_RELATIONAL_DB_B", "CLOUD_ANALYTICS_WAREHOUSE"};
-    int numbers[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 13, 14, 15, 16,
-                     17, 18, 19, 20, 21, 22, 23, 24, 25};
+    static const char *const types[] = {"CLOUDA_SEARCH_SERVICE",
+                                        "CLOUDA_WAREHOUSE",
+                                        "CLOUDA_OBJECT_STORAGE",
+                                        "CLOUDA_METASTORE_CATALOG",
+                                        "CLOUDB_LAKE_STORAGE_GEN1",
+                                        "CLOUDB_BLOB_STORAGE",
+                                        "PEER_CLUSTER",
+                                        "SERVICE_CATALOG_EXTERNAL_V1",
+                                        "SEARCH_INDEX",
+                                        "CLOUDC_OBJECT_STORAGE",
+                                        "DISTRIBUTED_FILESYSTEM",
+                                        "HIVE_METASTORE_2",
+                                        "HIVE_METASTORE_3",
+                                        "RELATIONAL_DB",
+                                        "ICEBERG_REST_CATALOG",
+                                        "MANAGED_OPEN_CATALOG",
+                                        "CLOUDB_DATA_EXPLORER",
+                                        "CLOUDB_SQL_WAREHOUSE",
+                                        "SQL_SERVER",
+                                        "DOCUMENT_DB",
+                                        "OPEN_RELATIONAL_DB_A",
+                                        "NETWORK_ATTACHED_STORAGE",
+                                        "VERSIONED_CATALOG",
+                                        "ENTERPRISE_RELATIONAL_DB",
+                                        "OPEN_RELATIONAL_DB_B",
+                                        "CLOUD_ANALYTICS_WAREHOUSE"};
+    int numbers[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 12,
+                     13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
     assert_int_equal(registry.kind_count, 25);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         const struct schema_kind *kind = schema_find_kind(&registry, types[i], strlen(types[i]));

@@ -268,9 +268,12 @@ int main(int argc, char **argv)
         status = 2;
         goto done;
     }
-    struct check_options options = {.paths = paths, .path_count = path_count,
-                                    .reporter = &reporter, .registry = &registry,
-                                    .settings = &settings, .fix = fix};
+    struct check_options options = {.paths = paths,
+                                    .path_count = path_count,
+                                    .reporter = &reporter,
+                                    .registry = &registry,
+                                    .settings = &settings,
+                                    .fix = fix};
     status = check_run(&options);
     settings_free(&settings);
     schema_registry_free(&registry);

@@ -164,8 +164,8 @@ void reference_docs_rules(FILE *out)
           out);
     for (unsigned i = 0; i < code_count; i++) {
         const struct code_info *c = &code_table[i];
-        fprintf(out, "## `%s`\n\nDefault severity: %s. %s.\n\n%s\n\nExample:\n\n```json\n%s\n```\n\n",
-                c->code, diag_severity_name(c->severity), c->summary, c->explanation,
-                c->example);
+        fprintf(out,
+                "## `%s`\n\nDefault severity: %s. %s.\n\n%s\n\nExample:\n\n```json\n%s\n```\n\n",
+                c->code, diag_severity_name(c->severity), c->summary, c->explanation, c->example);
     }
 }

@@ -15,8 +15,8 @@ struct report_summary {
 };
 
 struct checked_file {
-    const char *path;            /* as the user named it (or found in a directory) */
-    const char *read_error;      /* NULL, or why the file could not be read */
+    const char *path;                /* as the user named it (or found in a directory) */
+    const char *read_error;          /* NULL, or why the file could not be read */
     const struct analysis *analysis; /* NULL when read_error is set */
 };
 
@@ -29,7 +29,8 @@ struct reporter {
     unsigned files_seen;
 };
 
-/* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name is unknown. */
+/* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name
+ * is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
 
 void report_text_init(struct reporter *reporter);

@@ -59,8 +59,8 @@ static void github_file(struct reporter *self, const struct checked_file *file)
                                                             : "notice";
         fprintf(out, "::%s file=", command);
         put_escaped(out, file->path, true);
-        fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,title=", start.line + 1,
-                end.line + 1, start.character + 1, end.character + 1);
+        fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,title=", start.line + 1, end.line + 1,
+                start.character + 1, end.character + 1);
         put_escaped(out, d->code, true);
         fputs("::", out);
         put_escaped(out, d->message, false);

@@ -27,8 +27,9 @@ static void sarif_begin(struct reporter *self)
 {
     struct json_writer w;
     json_writer_init(&w, 0);
-    json_write_bytes(&w, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
-                         "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":",
+    json_write_bytes(&w,
+                     "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+                     "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":",
                      strlen("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
                             "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"));
     json_write_object_begin(&w);

@@ -74,7 +74,7 @@ static int add_parse_errors(struct analysis *a)
             .end = e->end,
             .related_start = e->related_start,
             .related_end = e->related_end,
-            .related_message = e->related_start == JSON_NONE ? NULL
+            .related_message = e->related_start == JSON_NONE         ? NULL
                                : e->code == JSON_ERROR_DUPLICATE_KEY ? "first defined here"
                                                                      : "opened here",
             .message = e->message,
@@ -88,10 +88,15 @@ static int add_parse_errors(struct analysis *a)
         uint32_t at = a->doc.len;
         const char *message =
             arena_printf(&a->arena, "%u more syntax errors not shown", a->doc.errors_dropped);
-        struct diagnostic d = {.code = "json-syntax", .severity = DIAG_ERROR, .start = at,
-                               .end = at, .related_start = JSON_NONE, .related_end = JSON_NONE,
+        struct diagnostic d = {.code = "json-syntax",
+                               .severity = DIAG_ERROR,
+                               .start = at,
+                               .end = at,
+                               .related_start = JSON_NONE,
+                               .related_end = JSON_NONE,
                                .message = message ? message : "more syntax errors not shown",
-                               .pointer = "", .node = JSON_NONE};
+                               .pointer = "",
+                               .node = JSON_NONE};
         if (diag_list_add(&a->diags, &d) != 0)
             return -1;
     }

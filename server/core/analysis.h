@@ -34,7 +34,7 @@ struct analysis {
     struct line_index lines;
     struct diag_list diags;
     enum document_kind document;
-    const char *kind; /* the kind's identifier for output, or NULL */
+    const char *kind;   /* the kind's identifier for output, or NULL */
     struct arena arena; /* messages and pointers of the diagnostics */
 };
 

@@ -76,9 +76,9 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
     append(md, sizeof md, "\n\n");
     bool facts = false;
     if (field->has_default) {
-        append(md, sizeof md, "Default: `%s`", field->default_value.type == SCHEMA_STRING
-                                                    ? value_text(&field->default_value)
-                                                    : field->default_value.text);
+        append(md, sizeof md, "Default: `%s`",
+               field->default_value.type == SCHEMA_STRING ? value_text(&field->default_value)
+                                                          : field->default_value.text);
         facts = true;
     }
     if (field->has_minimum || field->has_maximum) {
@@ -92,7 +92,8 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
         facts = true;
     }
     if (field->format != SCHEMA_FORMAT_NONE) {
-        append(md, sizeof md, "%sFormat: %s", facts ? " · " : "", schema_format_name(field->format));
+        append(md, sizeof md, "%sFormat: %s", facts ? " · " : "",
+               schema_format_name(field->format));
         facts = true;
     }
     if (field->applicable != NULL) {
@@ -113,9 +114,10 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
         append(md, sizeof md, "\n");
     }
     if (field->secret)
-        append(md, sizeof md, "Write secrets as `data:,<text>` (or `data:;base64,<base64>` when "
-                              "the text has a colon), `$SERVICE_EXISTING_VALUE$`, or a "
-                              "secret-store reference.\n\n");
+        append(md, sizeof md,
+               "Write secrets as `data:,<text>` (or `data:;base64,<base64>` when "
+               "the text has a colon), `$SERVICE_EXISTING_VALUE$`, or a "
+               "secret-store reference.\n\n");
     if (field->description != NULL)
         append(md, sizeof md, "%s", field->description);
     return arena_strndup(arena, md, strlen(md));
@@ -225,8 +227,8 @@ static int complete_keys(struct analysis *a, const struct schema_object *schema,
             item->text = arena_printf(&out->arena, "\"%s\"", f->name);
             continue;
         }
-        item->text =
-            arena_printf(&out->arena, "\"%s\": %s%s", f->name, schema_field_value_json(f, &out->arena), comma);
+        item->text = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
+                                  schema_field_value_json(f, &out->arena), comma);
         item->snippet = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
                                      value_snippet(f, &out->arena), comma);
     }
@@ -286,8 +288,7 @@ static int complete_values(const struct schema_field *field, uint32_t start, uin
     } else if (field->has_default && field->enum_count == 0 &&
                field->default_value.type != SCHEMA_BOOLEAN) {
         const char *text = schema_field_value_json(field, arena);
-        if (add_value(out, COMPLETION_VALUE, text, text, "default", NULL, start, end, order++) !=
-            0)
+        if (add_value(out, COMPLETION_VALUE, text, text, "default", NULL, start, end, order++) != 0)
             return -1;
     }
     return 0;

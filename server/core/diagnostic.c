@@ -58,9 +58,9 @@ int diag_severity_parse(const char *name)
     static const struct {
         const char *name;
         enum diag_severity severity;
-    } names[] = {{"error", DIAG_ERROR},     {"warning", DIAG_WARNING},
-                 {"information", DIAG_INFORMATION}, {"info", DIAG_INFORMATION},
-                 {"hint", DIAG_HINT},       {"off", DIAG_OFF}};
+    } names[] = {
+        {"error", DIAG_ERROR},      {"warning", DIAG_WARNING}, {"information", DIAG_INFORMATION},
+        {"info", DIAG_INFORMATION}, {"hint", DIAG_HINT},       {"off", DIAG_OFF}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i].name) == 0)
             return (int)names[i].severity;

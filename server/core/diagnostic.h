@@ -27,9 +27,9 @@ struct diagnostic {
     const char *message;
     const char *pointer; /* RFC 6901 */
     /* What the fixes need (set by the rule engine; JSON_NONE / NULL when not applicable): */
-    uint32_t node;                      /* the member, element or object concerned */
-    const struct schema_field *field;   /* its schema field */
-    const char *suggestion;             /* a name or identifier the fix would write */
+    uint32_t node;                    /* the member, element or object concerned */
+    const struct schema_field *field; /* its schema field */
+    const char *suggestion;           /* a name or identifier the fix would write */
 };
 
 struct diag_list {

@@ -48,8 +48,7 @@ static int add_fix(struct fix_list *out, uint32_t diagnostic, const char *title,
 
 static char *base64(struct arena *arena, const char *data, size_t len)
 {
-    static const char table[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *out = arena_alloc(arena, (len + 2) / 3 * 4 + 1);
     if (out == NULL)
         return NULL;
@@ -158,11 +157,13 @@ static int fix_type(struct analysis *a, uint32_t index, const struct diagnostic 
         bool boolean = s.len == 4 ? memcmp(s.ptr, "true", 4) == 0
                                   : s.len == 5 && memcmp(s.ptr, "false", 5) == 0;
         if ((f->types & SCHEMA_BOOLEAN) && boolean)
-            return add_fix(out, index, arena_printf(arena, "Write %.*s without quotes", (int)s.len, s.ptr),
+            return add_fix(out, index,
+                           arena_printf(arena, "Write %.*s without quotes", (int)s.len, s.ptr),
                            n->start, n->end, arena_strndup(arena, s.ptr, s.len), true);
         bool digits = s.len > 0 && s.len < 19;
         for (size_t i = 0; i < s.len && digits; i++)
-            digits = s.ptr[i] >= '0' && s.ptr[i] <= '9' && !(i == 0 && s.ptr[i] == '0' && s.len > 1);
+            digits =
+                s.ptr[i] >= '0' && s.ptr[i] <= '9' && !(i == 0 && s.ptr[i] == '0' && s.len > 1);
         if ((f->types & (SCHEMA_INTEGER | SCHEMA_NUMBER)) && digits && !f->secret && !f->sensitive)
             return add_fix(out, index, "Write the number without quotes", n->start, n->end,
                            arena_strndup(arena, s.ptr, s.len), true);
@@ -170,10 +171,10 @@ static int fix_type(struct analysis *a, uint32_t index, const struct diagnostic 
     }
     if ((n->kind == JSON_NUMBER || n->kind == JSON_TRUE || n->kind == JSON_FALSE) &&
         (f->types & SCHEMA_STRING) && !f->secret && !f->sensitive)
-        return add_fix(out, index, "Write the value as a string", n->start, n->end,
-                       arena_printf(arena, "\"%.*s\"", (int)(n->end - n->start),
-                                    a->doc.text + n->start),
-                       true);
+        return add_fix(
+            out, index, "Write the value as a string", n->start, n->end,
+            arena_printf(arena, "\"%.*s\"", (int)(n->end - n->start), a->doc.text + n->start),
+            true);
     return 0;
 }
 
@@ -214,10 +215,9 @@ static int fix_secret(struct analysis *a, uint32_t index, const struct diagnosti
     }
     /* The raw text between the quotes keeps its escapes. */
     uint32_t body = n->start + 1, body_end = n->end > n->start + 1 ? n->end - 1 : n->end;
-    return add_fix(out, index, "Mark the secret as plaintext: data:,…", n->start, n->end,
-                   arena_printf(arena, "\"data:,%.*s\"", (int)(body_end - body),
-                                a->doc.text + body),
-                   true);
+    return add_fix(
+        out, index, "Mark the secret as plaintext: data:,…", n->start, n->end,
+        arena_printf(arena, "\"data:,%.*s\"", (int)(body_end - body), a->doc.text + body), true);
 }
 
 int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
@@ -238,8 +238,8 @@ int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
     if (strcmp(d->code, "missing-required") == 0 || strcmp(d->code, "conditional-required") == 0) {
         if (d->field == NULL)
             return 0;
-        const char *member =
-            arena_printf(arena, "\"%s\": %s", d->field->name, schema_field_value_json(d->field, arena));
+        const char *member = arena_printf(arena, "\"%s\": %s", d->field->name,
+                                          schema_field_value_json(d->field, arena));
         return insert_member(a, out, index, d->node, member,
                              arena_printf(arena, "Add \"%s\"%s", d->field->name,
                                           d->field->has_default ? " with its default" : ""),

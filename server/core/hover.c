@@ -38,8 +38,7 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
         struct schema_place parent = schema_at_object(doc, n->parent, registry, settings);
         if (parent.source && (json_node_key_equals(doc, loc.node, "config", 6) ||
                               json_node_key_equals(doc, loc.node, "type", 4))) {
-            const struct schema_kind *kind =
-                rules_source_kind(doc, n->parent, registry, settings);
+            const struct schema_kind *kind = rules_source_kind(doc, n->parent, registry, settings);
             if (kind != NULL && (on_key ? json_node_key_equals(doc, loc.node, "config", 6)
                                         : n->kind == JSON_STRING))
                 return kind_markdown(kind, arena);

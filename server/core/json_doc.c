@@ -39,8 +39,8 @@ struct json_str json_node_key(struct json_doc *doc, uint32_t node)
         return (struct json_str){"", 0};
     if (n->flags & JSON_FLAG_KEY_BARE)
         return (struct json_str){doc->text + n->key_start, n->key_end - n->key_start};
-    struct json_str body = token_body(doc, n->key_start, n->key_end,
-                                      (n->flags & JSON_FLAG_KEY_UNTERMINATED) != 0);
+    struct json_str body =
+        token_body(doc, n->key_start, n->key_end, (n->flags & JSON_FLAG_KEY_UNTERMINATED) != 0);
     return decode(doc, body, (n->flags & JSON_FLAG_KEY_ESCAPED) != 0);
 }
 

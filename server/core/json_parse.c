@@ -206,8 +206,9 @@ static uint32_t scan_string(struct parser *p, uint8_t *escaped, bool *unterminat
         while (i < p->len && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
             i++;
         if (i >= p->len) {
-            syntax_error(p, start, i, "unterminated string: expected '\"' before the end of the "
-                                      "document");
+            syntax_error(p, start, i,
+                         "unterminated string: expected '\"' before the end of the "
+                         "document");
             *unterminated = true;
             break;
         }
@@ -223,8 +224,8 @@ static uint32_t scan_string(struct parser *p, uint8_t *escaped, bool *unterminat
             if (i >= p->len)
                 continue;
             unsigned char e = s[i];
-            if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
-                e == 'r' || e == 't') {
+            if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
+                e == 't') {
                 i++;
             } else if (e == 'u') {
                 uint32_t k = 0;
@@ -245,8 +246,9 @@ static uint32_t scan_string(struct parser *p, uint8_t *escaped, bool *unterminat
             continue;
         }
         if (c == '\n' || c == '\r') {
-            syntax_error(p, start, i, "unterminated string: expected '\"' before the end of "
-                                      "the line");
+            syntax_error(p, start, i,
+                         "unterminated string: expected '\"' before the end of "
+                         "the line");
             *unterminated = true;
             break;
         }
@@ -283,8 +285,8 @@ static uint32_t parse_string_value(struct parser *p, uint32_t parent, uint32_t r
         return JSON_NONE;
     struct json_node *n = &p->doc->nodes[node];
     n->end = end;
-    n->flags |= (uint8_t)((escaped ? JSON_FLAG_ESCAPED : 0) |
-                          (unterminated ? JSON_FLAG_UNTERMINATED : 0));
+    n->flags |=
+        (uint8_t)((escaped ? JSON_FLAG_ESCAPED : 0) | (unterminated ? JSON_FLAG_UNTERMINATED : 0));
     return node;
 }
 
@@ -400,8 +402,7 @@ static bool enter(struct parser *p, uint32_t at, char closer)
 {
     if (p->depth >= p->options.max_depth) {
         add_error(p, JSON_ERROR_LIMIT, at, at + 1, JSON_NONE, JSON_NONE,
-                  "nesting deeper than %u levels: srcls stops reading here",
-                  p->options.max_depth);
+                  "nesting deeper than %u levels: srcls stops reading here", p->options.max_depth);
         p->halted = true;
         p->pos = p->len;
         return false;
@@ -717,12 +718,9 @@ static uint32_t parse_value(struct parser *p, uint32_t parent, uint32_t reuse)
 {
     unsigned char c = p->s[p->pos];
     switch (c) {
-    case '{':
-        return parse_object(p, parent, reuse);
-    case '[':
-        return parse_array(p, parent, reuse);
-    case '"':
-        return parse_string_value(p, parent, reuse);
+    case '{': return parse_object(p, parent, reuse);
+    case '[': return parse_array(p, parent, reuse);
+    case '"': return parse_string_value(p, parent, reuse);
     case '-':
     case '0':
     case '1':
@@ -733,10 +731,8 @@ static uint32_t parse_value(struct parser *p, uint32_t parent, uint32_t reuse)
     case '6':
     case '7':
     case '8':
-    case '9':
-        return parse_number(p, parent, reuse);
-    default:
-        return parse_word(p, parent, reuse);
+    case '9': return parse_number(p, parent, reuse);
+    default: return parse_word(p, parent, reuse);
     }
 }
 

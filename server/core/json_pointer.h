@@ -23,7 +23,7 @@ enum json_location_kind {
 
 struct json_location {
     enum json_location_kind kind;
-    uint32_t node;      /* the member (KEY, VALUE, AFTER_KEY) or the container (OBJECT, ARRAY) */
+    uint32_t node; /* the member (KEY, VALUE, AFTER_KEY) or the container (OBJECT, ARRAY) */
 };
 
 /* What the byte offset `offset` (a cursor between bytes) is on. */

@@ -27,8 +27,7 @@ uint32_t json_utf8_sequence_length(const unsigned char *s, size_t avail)
         return 3;
     }
     if (c >= 0xF0 && c <= 0xF4) {
-        if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-            (s[3] & 0xC0) != 0x80)
+        if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
             return 0;
         if (c == 0xF0 && s[1] < 0x90)
             return 0; /* overlong */
@@ -91,13 +90,31 @@ size_t json_string_decode(const char *body, size_t len, char *out)
         }
         char e = body[i + 1];
         switch (e) {
-        case 'b': out[n++] = '\b'; i += 2; continue;
-        case 'f': out[n++] = '\f'; i += 2; continue;
-        case 'n': out[n++] = '\n'; i += 2; continue;
-        case 'r': out[n++] = '\r'; i += 2; continue;
-        case 't': out[n++] = '\t'; i += 2; continue;
+        case 'b':
+            out[n++] = '\b';
+            i += 2;
+            continue;
+        case 'f':
+            out[n++] = '\f';
+            i += 2;
+            continue;
+        case 'n':
+            out[n++] = '\n';
+            i += 2;
+            continue;
+        case 'r':
+            out[n++] = '\r';
+            i += 2;
+            continue;
+        case 't':
+            out[n++] = '\t';
+            i += 2;
+            continue;
         case 'u': break;
-        default: out[n++] = e; i += 2; continue;
+        default:
+            out[n++] = e;
+            i += 2;
+            continue;
         }
         int32_t unit = read_u_escape(body, len, i);
         if (unit < 0) { /* malformed: reported by the parser; keep the text */

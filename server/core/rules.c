@@ -71,8 +71,7 @@ static void annotate(struct rules *r, uint32_t node, const struct schema_field *
 
 /* The range that stands for an object when something is missing from it: its key when it is
  * a member, else its opening bracket. */
-static void object_anchor(const struct json_doc *doc, uint32_t node, uint32_t *start,
-                          uint32_t *end)
+static void object_anchor(const struct json_doc *doc, uint32_t node, uint32_t *start, uint32_t *end)
 {
     const struct json_node *n = &doc->nodes[node];
     if (n->key_start != JSON_NONE) {
@@ -142,7 +141,8 @@ static bool value_equals(struct json_doc *doc, uint32_t node, const struct schem
 {
     const struct json_node *n = &doc->nodes[node];
     switch (n->kind) {
-    case JSON_STRING: return v->type == SCHEMA_STRING && json_node_string_equals(doc, node, v->text, v->len);
+    case JSON_STRING:
+        return v->type == SCHEMA_STRING && json_node_string_equals(doc, node, v->text, v->len);
     case JSON_TRUE: return v->type == SCHEMA_BOOLEAN && v->boolean;
     case JSON_FALSE: return v->type == SCHEMA_BOOLEAN && !v->boolean;
     case JSON_NULL: return v->type == SCHEMA_NULL;
@@ -159,7 +159,8 @@ static bool schema_values_equal(const struct schema_value *a, const struct schem
 {
     if (a->type == SCHEMA_BOOLEAN || b->type == SCHEMA_BOOLEAN)
         return a->type == b->type && a->boolean == b->boolean;
-    if ((a->type & (SCHEMA_INTEGER | SCHEMA_NUMBER)) && (b->type & (SCHEMA_INTEGER | SCHEMA_NUMBER)))
+    if ((a->type & (SCHEMA_INTEGER | SCHEMA_NUMBER)) &&
+        (b->type & (SCHEMA_INTEGER | SCHEMA_NUMBER)))
         return a->number == b->number;
     return a->type == b->type && a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
 }
@@ -191,7 +192,8 @@ static bool non_empty(const struct json_doc *doc, uint32_t node)
 static bool evaluate(struct rules *r, const struct schema_object *schema, uint32_t object,
                      const struct schema_condition *c)
 {
-    const struct schema_field *field = c->field ? schema_object_field(schema, c->field, strlen(c->field)) : NULL;
+    const struct schema_field *field =
+        c->field ? schema_object_field(schema, c->field, strlen(c->field)) : NULL;
     uint32_t member = JSON_NONE;
     if (c->field != NULL)
         member = field ? member_for(r->doc, object, field)
@@ -288,7 +290,8 @@ static void describe(const struct schema_condition *c, bool negated, char *out, 
         return;
     case COND_NON_EMPTY:
         append(out, size, name);
-        append(out, size, (c->expect != negated) ? " is set and not empty" : " is empty or not set");
+        append(out, size,
+               (c->expect != negated) ? " is set and not empty" : " is empty or not set");
         return;
     case COND_NOT_BEFORE:
         append(out, size, name);
@@ -385,7 +388,8 @@ static const char *format_expectation(enum schema_format format)
     case SCHEMA_FORMAT_UUID: return "a UUID (8-4-4-4-12 hexadecimal digits)";
     case SCHEMA_FORMAT_TIMESTAMP:
         return "a UTC timestamp with milliseconds and a trailing Z, like 2024-05-01T12:30:00.000Z";
-    case SCHEMA_FORMAT_PORT: return "a port number from 1 to 65535 (a number or a string of digits)";
+    case SCHEMA_FORMAT_PORT:
+        return "a port number from 1 to 65535 (a number or a string of digits)";
     case SCHEMA_FORMAT_NAMESPACE: return "a namespace name without periods or spaces";
     case SCHEMA_FORMAT_EMAIL: return "an email address (name@domain)";
     case SCHEMA_FORMAT_NONE: break;
@@ -427,9 +431,10 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     if (s.len >= sizeof base64 - 1 && memcmp(s.ptr, base64, sizeof base64 - 1) == 0) {
         if (!valid_base64(s.ptr + sizeof base64 - 1, s.len - (sizeof base64 - 1))) {
             report_at_value(r, "invalid-base64", node, pointer,
-                            printf_arena(r, "the secret \"%s\" is marked \"data:;base64,\" but "
-                                            "what follows is not valid base64 (A-Z a-z 0-9 + /, "
-                                            "padded with = to a multiple of 4)",
+                            printf_arena(r,
+                                         "the secret \"%s\" is marked \"data:;base64,\" but "
+                                         "what follows is not valid base64 (A-Z a-z 0-9 + /, "
+                                         "padded with = to a multiple of 4)",
                                          field->name));
             annotate(r, node, field, NULL);
         }
@@ -438,9 +443,10 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     if (s.len >= sizeof plain - 1 && memcmp(s.ptr, plain, sizeof plain - 1) == 0) {
         if (memchr(s.ptr + sizeof plain - 1, ':', s.len - (sizeof plain - 1)) != NULL) {
             report_at_value(r, "secret-needs-base64", node, pointer,
-                            printf_arena(r, "the plaintext of the secret \"%s\" contains a colon: "
-                                            "encode it in base64 and write "
-                                            "\"data:;base64,<base64>\"",
+                            printf_arena(r,
+                                         "the plaintext of the secret \"%s\" contains a colon: "
+                                         "encode it in base64 and write "
+                                         "\"data:;base64,<base64>\"",
                                          field->name));
             annotate(r, node, field, NULL);
         }
@@ -452,11 +458,12 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
             return;
     }
     report_at_value(r, "secret-not-encoded", node, pointer,
-                    printf_arena(r, "\"%s\" is a secret and is not encoded: write it as "
-                                    "\"data:,<secret>\" (\"data:;base64,<base64>\" when it "
-                                    "contains a colon), as the placeholder "
-                                    "$SERVICE_EXISTING_VALUE$, or as a secret-store reference "
-                                    "(arn:, vault:, https://)",
+                    printf_arena(r,
+                                 "\"%s\" is a secret and is not encoded: write it as "
+                                 "\"data:,<secret>\" (\"data:;base64,<base64>\" when it "
+                                 "contains a colon), as the placeholder "
+                                 "$SERVICE_EXISTING_VALUE$, or as a secret-store reference "
+                                 "(arn:, vault:, https://)",
                                  field->name));
     annotate(r, node, field, NULL);
 }
@@ -508,8 +515,8 @@ static void check_bounds(struct rules *r, const struct schema_field *field, uint
         return;
     const char *message;
     if (field->has_minimum && field->has_maximum)
-        message = printf_arena(r, "\"%s\" must be between %g and %g", field->name,
-                               field->minimum, field->maximum);
+        message = printf_arena(r, "\"%s\" must be between %g and %g", field->name, field->minimum,
+                               field->maximum);
     else if (field->has_minimum)
         message = printf_arena(r, "\"%s\" must be at least %g", field->name, field->minimum);
     else
@@ -539,9 +546,9 @@ static void check_port(struct rules *r, const struct schema_field *field, uint32
         return;
     }
     if (value < 1 || value > 65535)
-        report_at_value(r, "out-of-range", node, pointer,
-                        printf_arena(r, "\"%s\" must be a port number from 1 to 65535",
-                                     field->name));
+        report_at_value(
+            r, "out-of-range", node, pointer,
+            printf_arena(r, "\"%s\" must be a port number from 1 to 65535", field->name));
 }
 
 static void check_format(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -564,9 +571,9 @@ static void check_format(struct rules *r, const struct schema_field *field, uint
     case SCHEMA_FORMAT_NONE: break;
     }
     if (!ok)
-        report_at_value(r, "invalid-format", node, pointer,
-                        printf_arena(r, "\"%s\" must be %s", field->name,
-                                     format_expectation(field->format)));
+        report_at_value(
+            r, "invalid-format", node, pointer,
+            printf_arena(r, "\"%s\" must be %s", field->name, format_expectation(field->format)));
 }
 
 static void check_value(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -577,8 +584,8 @@ static void check_value(struct rules *r, const struct schema_field *field, uint3
         return; /* a syntax error already speaks for it */
     uint32_t actual = node_type(r->doc, node);
     if (!type_accepted(field->types | field->sample_types, actual)) {
-        const char *expected = schema_types_describe(field->types | field->sample_types,
-                                                     &r->a->arena);
+        const char *expected =
+            schema_types_describe(field->types | field->sample_types, &r->a->arena);
         const char *got = actual == SCHEMA_NUMBER ? "a number with a fraction or exponent"
                                                   : schema_types_describe(actual, &r->a->arena);
         report_at_value(r, "type-mismatch", node, pointer,
@@ -594,8 +601,7 @@ static void check_value(struct rules *r, const struct schema_field *field, uint3
         bool representable = true;
         if (n->flags & JSON_FLAG_INTEGER) {
             representable = json_node_int64(r->doc, node, &integer);
-            value = representable ? (double)integer
-                                  : (r->doc->text[n->start] == '-' ? -1 : 1);
+            value = representable ? (double)integer : (r->doc->text[n->start] == '-' ? -1 : 1);
         } else {
             json_node_double(r->doc, node, &value);
         }
@@ -701,8 +707,8 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
                           const struct place *place, const struct schema_field *field)
 {
     bool unconditional = field->required;
-    if (!unconditional && (field->required_when == NULL ||
-                           !evaluate(r, schema, place->node, field->required_when)))
+    if (!unconditional &&
+        (field->required_when == NULL || !evaluate(r, schema, place->node, field->required_when)))
         return;
     uint32_t start, end;
     object_anchor(r->doc, place->node, &start, &end);
@@ -721,8 +727,8 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
     char condition[512] = "";
     describe(field->required_when, false, condition, sizeof condition);
     report(r, "conditional-required", start, end, pointer,
-           printf_arena(r, "missing field \"%s\" (%s): it is required when %s", field->name,
-                        types, condition));
+           printf_arena(r, "missing field \"%s\" (%s): it is required when %s", field->name, types,
+                        condition));
     annotate(r, place->node, field, NULL);
 }
 
@@ -764,8 +770,9 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
                 continue;
             }
             report_at_key(r, "alternate-spelling", m, pointer,
-                          printf_arena(r, "\"%.*s\" is a spelling seen in samples; the documented "
-                                          "name is \"%s\"",
+                          printf_arena(r,
+                                       "\"%.*s\" is a spelling seen in samples; the documented "
+                                       "name is \"%s\"",
                                        (int)key.len, key.ptr, field->name));
             annotate(r, m, field, field->name);
         }
@@ -826,7 +833,10 @@ static void describe_kinds(const struct schema_kind *const *kinds, uint32_t coun
 {
     for (uint32_t i = 0; i < count; i++) {
         char one[160];
-        snprintf(one, sizeof one, "%s%s (%s)", i == 0 ? "" : i + 1 == count ? " or " : ", ",
+        snprintf(one, sizeof one, "%s%s (%s)",
+                 i == 0           ? ""
+                 : i + 1 == count ? " or "
+                                  : ", ",
                  kinds[i]->title, kinds[i]->types[0]);
         append(out, size, one);
     }
@@ -836,7 +846,8 @@ static void describe_kinds(const struct schema_kind *const *kinds, uint32_t coun
 static void check_shared(struct rules *r, const struct schema_kind *const *kinds, uint32_t count,
                          uint32_t config, const char *config_pointer)
 {
-    for (uint32_t m = r->doc->nodes[config].first_child; m != JSON_NONE; m = r->doc->nodes[m].next) {
+    for (uint32_t m = r->doc->nodes[config].first_child; m != JSON_NONE;
+         m = r->doc->nodes[m].next) {
         struct json_str key = json_node_key(r->doc, m);
         const struct schema_field *field = schema_object_field(&kinds[0]->config, key.ptr, key.len);
         for (uint32_t k = 1; field != NULL && k < count; k++) {
@@ -868,8 +879,7 @@ const struct schema_kind *rules_source_kind(struct json_doc *doc, uint32_t sourc
 {
     uint32_t type = json_object_get(doc, source, "type", 4);
     if (type != JSON_NONE && doc->nodes[type].kind == JSON_STRING) {
-        const struct schema_kind *kind =
-            find_kind(registry, settings, json_node_string(doc, type));
+        const struct schema_kind *kind = find_kind(registry, settings, json_node_string(doc, type));
         if (kind != NULL)
             return kind;
     }
@@ -903,20 +913,21 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
             if (tie_count == 1) {
                 kind = tied[0];
                 report_at_value(r, "unknown-kind", type, type_pointer,
-                                printf_arena(r, "unknown type \"%.*s\"; the config looks like %s "
-                                                "(%s), so it is checked as that kind; map the "
-                                                "identifier in srcls.json: \"types\": "
-                                                "{\"%.*s\": \"%s\"}",
-                                             (int)(id.len > 60 ? 60 : id.len), id.ptr,
-                                             kind->title, kind->types[0],
-                                             (int)(id.len > 60 ? 60 : id.len), id.ptr,
-                                             kind->types[0]));
+                                printf_arena(r,
+                                             "unknown type \"%.*s\"; the config looks like %s "
+                                             "(%s), so it is checked as that kind; map the "
+                                             "identifier in srcls.json: \"types\": "
+                                             "{\"%.*s\": \"%s\"}",
+                                             (int)(id.len > 60 ? 60 : id.len), id.ptr, kind->title,
+                                             kind->types[0], (int)(id.len > 60 ? 60 : id.len),
+                                             id.ptr, kind->types[0]));
             } else {
                 const struct json_node *t = &doc->nodes[type];
                 report_as(r, "unknown-kind", DIAG_ERROR, t->start, t->end, type_pointer,
-                          printf_arena(r, "unknown type \"%.*s\", and the config keys do not "
-                                          "identify a kind: see srcls --list-kinds for the known "
-                                          "identifiers, or map it in srcls.json \"types\"",
+                          printf_arena(r,
+                                       "unknown type \"%.*s\", and the config keys do not "
+                                       "identify a kind: see srcls --list-kinds for the known "
+                                       "identifiers, or map it in srcls.json \"types\"",
                                        (int)(id.len > 60 ? 60 : id.len), id.ptr));
                 return NULL;
             }
@@ -937,11 +948,11 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
                    "--list-kinds)");
             return NULL;
         } else {
-            describe_kinds(tied, tie_count < MAX_TIED ? tie_count : MAX_TIED, names,
-                           sizeof names);
+            describe_kinds(tied, tie_count < MAX_TIED ? tie_count : MAX_TIED, names, sizeof names);
             report(r, "unknown-kind", start, end, type_pointer,
-                   printf_arena(r, "no \"type\", and the config keys fit %u kinds equally: %s; "
-                                   "add \"type\" (only what they share is checked)",
+                   printf_arena(r,
+                                "no \"type\", and the config keys fit %u kinds equally: %s; "
+                                "add \"type\" (only what they share is checked)",
                                 tie_count, names));
             check_shared(r, tied, tie_count < MAX_TIED ? tie_count : MAX_TIED, config,
                          config_pointer);

@@ -109,9 +109,7 @@ static void value_of(struct loader *l, struct json_doc *doc, uint32_t node,
         out->type = (n->flags & JSON_FLAG_INTEGER) ? SCHEMA_INTEGER : SCHEMA_NUMBER;
         json_node_double(doc, node, &out->number);
         break;
-    case JSON_NULL:
-        out->type = SCHEMA_NULL;
-        break;
+    case JSON_NULL: out->type = SCHEMA_NULL; break;
     default:
         out->type = 0; /* arrays and objects: kept as text */
         break;
@@ -171,8 +169,7 @@ static enum schema_format format_of(struct loader *l, struct json_doc *doc, uint
 
 /* ---- conditions ---- */
 
-static struct schema_condition *condition_of(struct loader *l, struct json_doc *doc,
-                                             uint32_t node)
+static struct schema_condition *condition_of(struct loader *l, struct json_doc *doc, uint32_t node)
 {
     const struct json_node *n = &doc->nodes[node];
     if (n->kind != JSON_OBJECT) {
@@ -233,8 +230,9 @@ static struct schema_condition *condition_of(struct loader *l, struct json_doc *
     bool needs_field = c->op == COND_IN || c->op == COND_PRESENT || c->op == COND_NON_EMPTY ||
                        c->op == COND_NOT_BEFORE;
     if (!has_op || (needs_field && c->field == NULL))
-        fail(l, doc, node, "a condition needs \"field\" with in/present/nonEmpty/notBefore, or "
-                           "all/any/not");
+        fail(l, doc, node,
+             "a condition needs \"field\" with in/present/nonEmpty/notBefore, or "
+             "all/any/not");
     return c;
 }
 
@@ -543,7 +541,8 @@ static void build_kind(struct loader *l, struct loaded_file *f)
         /* The parent's arrays are copied: omit and merges must not reach back into it. */
         const struct schema_object *from = &parent->kind->config;
         kind->config = *from;
-        kind->config.fields = arena_alloc(l->arena, (from->field_count + 1) * sizeof(*from->fields));
+        kind->config.fields =
+            arena_alloc(l->arena, (from->field_count + 1) * sizeof(*from->fields));
         if (kind->config.fields == NULL)
             return;
         memcpy(kind->config.fields, from->fields, from->field_count * sizeof(*from->fields));
@@ -634,8 +633,11 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
 {
     memset(registry, 0, sizeof *registry);
     arena_init(&registry->arena);
-    struct loader l = {.registry = registry, .arena = &registry->arena, .count = count,
-                       .error = error, .error_size = error_size};
+    struct loader l = {.registry = registry,
+                       .arena = &registry->arena,
+                       .count = count,
+                       .error = error,
+                       .error_size = error_size};
     if (error_size > 0)
         error[0] = '\0';
     l.files = calloc(count + 1, sizeof *l.files);
@@ -650,8 +652,7 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
         f->role = strncmp(files[i].name, "kinds/", 6) == 0    ? FILE_KIND
                   : strncmp(files[i].name, "groups/", 7) == 0 ? FILE_GROUP
                                                               : FILE_OTHER;
-        if (json_parse(&f->doc, files[i].text, files[i].len, NULL) != 0 ||
-            f->doc.error_count > 0) {
+        if (json_parse(&f->doc, files[i].text, files[i].len, NULL) != 0 || f->doc.error_count > 0) {
             fail(&l, NULL, JSON_NONE, "not valid JSON: %s",
                  f->doc.error_count ? f->doc.errors[0].message : "out of memory");
         } else if (f->doc.nodes[f->doc.root].kind != JSON_OBJECT) {
@@ -694,8 +695,8 @@ void schema_registry_free(struct schema_registry *registry)
     memset(registry, 0, sizeof *registry);
 }
 
-const struct schema_kind *schema_find_kind(const struct schema_registry *registry,
-                                           const char *type, size_t len)
+const struct schema_kind *schema_find_kind(const struct schema_registry *registry, const char *type,
+                                           size_t len)
 {
     for (uint32_t k = 0; k < registry->kind_count; k++) {
         const struct schema_kind *kind = &registry->kinds[k];
@@ -707,19 +708,18 @@ const struct schema_kind *schema_find_kind(const struct schema_registry *registr
     return NULL;
 }
 
-const struct schema_field *schema_object_field(const struct schema_object *object,
-                                               const char *name, size_t len)
+const struct schema_field *schema_object_field(const struct schema_object *object, const char *name,
+                                               size_t len)
 {
     for (uint32_t i = 0; object != NULL && i < object->field_count; i++) {
-        if (strlen(object->fields[i].name) == len &&
-            memcmp(object->fields[i].name, name, len) == 0)
+        if (strlen(object->fields[i].name) == len && memcmp(object->fields[i].name, name, len) == 0)
             return &object->fields[i];
     }
     return NULL;
 }
 
-const struct schema_field *schema_object_alias(const struct schema_object *object,
-                                               const char *name, size_t len)
+const struct schema_field *schema_object_alias(const struct schema_object *object, const char *name,
+                                               size_t len)
 {
     for (uint32_t i = 0; object != NULL && i < object->field_count; i++) {
         for (uint32_t a = 0; a < object->fields[i].alias_count; a++) {
@@ -736,9 +736,9 @@ const char *schema_types_describe(uint32_t types, struct arena *arena)
     static const struct {
         uint32_t bit;
         const char *name;
-    } names[] = {{SCHEMA_STRING, "a string"},   {SCHEMA_BOOLEAN, "a boolean"},
+    } names[] = {{SCHEMA_STRING, "a string"},    {SCHEMA_BOOLEAN, "a boolean"},
                  {SCHEMA_INTEGER, "an integer"}, {SCHEMA_NUMBER, "a number"},
-                 {SCHEMA_ARRAY, "an array"},    {SCHEMA_OBJECT, "an object"},
+                 {SCHEMA_ARRAY, "an array"},     {SCHEMA_OBJECT, "an object"},
                  {SCHEMA_NULL, "null"}};
     char buffer[160] = "";
     size_t n = 0, total = 0;
@@ -788,8 +788,7 @@ const char *schema_format_name(enum schema_format format)
     return "none";
 }
 
-int schema_registry_load_embedded(struct schema_registry *registry, char *error,
-                                  size_t error_size)
+int schema_registry_load_embedded(struct schema_registry *registry, char *error, size_t error_size)
 {
     struct schema_file *files = calloc(schema_embedded_count + 1, sizeof *files);
     if (files == NULL)

@@ -1,6 +1,6 @@
-/* schema: the registry of kinds, fields and rules, built from the schema data (the files of schema/,
- * embedded at build time; docs/schema-format.md). Nothing here names a kind or a field: the
- * registry is whatever the data says. */
+/* schema: the registry of kinds, fields and rules, built from the schema data (the files of
+ * schema/, embedded at build time; docs/schema-format.md). Nothing here names a kind or a field:
+ * the registry is whatever the data says. */
 #ifndef SRCLS_SCHEMA_H
 #define SRCLS_SCHEMA_H
 
@@ -53,9 +53,9 @@ enum schema_condition_op {
 struct schema_condition {
     enum schema_condition_op op;
     const char *field;
-    const char *other_field;          /* COND_NOT_BEFORE */
-    bool expect;                      /* COND_PRESENT, COND_NON_EMPTY: true or false */
-    struct schema_value *values;      /* COND_IN */
+    const char *other_field;     /* COND_NOT_BEFORE */
+    bool expect;                 /* COND_PRESENT, COND_NON_EMPTY: true or false */
+    struct schema_value *values; /* COND_IN */
     uint32_t value_count;
     struct schema_condition **children; /* COND_ALL, COND_ANY, COND_NOT */
     uint32_t child_count;
@@ -86,9 +86,9 @@ struct schema_field {
     bool secret, sensitive, sample_only;
     const char **aliases;
     uint32_t alias_count;
-    struct schema_field *items;    /* arrays: the shape of an element */
-    struct schema_object *object;  /* objects: their fields */
-    bool additional_fields;        /* objects: other keys allowed */
+    struct schema_field *items;   /* arrays: the shape of an element */
+    struct schema_object *object; /* objects: their fields */
+    bool additional_fields;       /* objects: other keys allowed */
 };
 
 struct schema_assertion {
@@ -119,8 +119,8 @@ struct schema_kind {
 struct schema_registry {
     struct schema_kind *kinds;
     uint32_t kind_count;
-    struct schema_field source;  /* the top level of a source object */
-    struct schema_field job;     /* the job object */
+    struct schema_field source; /* the top level of a source object */
+    struct schema_field job;    /* the job object */
     const char *job_title;
     struct arena arena;
 };
@@ -137,17 +137,16 @@ struct schema_file {
 int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
                          size_t count, char *error, size_t error_size);
 /* Builds the registry from the schema embedded in the binary. */
-int schema_registry_load_embedded(struct schema_registry *registry, char *error,
-                                  size_t error_size);
+int schema_registry_load_embedded(struct schema_registry *registry, char *error, size_t error_size);
 void schema_registry_free(struct schema_registry *registry);
 
-const struct schema_kind *schema_find_kind(const struct schema_registry *registry,
-                                           const char *type, size_t len);
-const struct schema_field *schema_object_field(const struct schema_object *object,
-                                               const char *name, size_t len);
+const struct schema_kind *schema_find_kind(const struct schema_registry *registry, const char *type,
+                                           size_t len);
+const struct schema_field *schema_object_field(const struct schema_object *object, const char *name,
+                                               size_t len);
 /* The field of which `name` is an alias, or NULL. */
-const struct schema_field *schema_object_alias(const struct schema_object *object,
-                                               const char *name, size_t len);
+const struct schema_field *schema_object_alias(const struct schema_object *object, const char *name,
+                                               size_t len);
 
 /* The JSON text of the field's default, or of an empty value of its type ("data:," for a
  * secret): what completion and fixes insert. Allocated in `arena` when it must be built. */

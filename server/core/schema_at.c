@@ -70,8 +70,7 @@ struct schema_place schema_at_object(struct json_doc *doc, uint32_t node,
         if (p->kind == JSON_OBJECT) {
             struct json_str key = json_node_key(doc, child);
             if (place.source && key.len == 6 && memcmp(key.ptr, "config", 6) == 0) {
-                const struct schema_kind *kind =
-                    rules_source_kind(doc, parent, registry, settings);
+                const struct schema_kind *kind = rules_source_kind(doc, parent, registry, settings);
                 place = (struct schema_place){kind ? &kind->config : NULL, kind, false};
                 element_field = NULL;
                 continue;

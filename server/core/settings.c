@@ -26,8 +26,8 @@ static void note(char *problems, size_t size, const char *line)
     snprintf(problems + used, size - used, "%s%s", used ? "\n" : "", line);
 }
 
-void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node,
-                   char *problems, size_t problems_size)
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
+                   size_t problems_size)
 {
     settings_free(settings);
     settings_init(settings);
@@ -41,7 +41,8 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
     char line[256];
     if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
         uint32_t count = json_child_count(doc, rules);
-        settings->severities = arena_alloc(&settings->arena, (count + 1) * sizeof *settings->severities);
+        settings->severities =
+            arena_alloc(&settings->arena, (count + 1) * sizeof *settings->severities);
         for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
             struct json_str code = json_node_key(doc, m);
             struct json_str value = json_node_string(doc, m);
@@ -73,9 +74,9 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
                 note(problems, problems_size, "a \"types\" entry maps an identifier to a string");
                 continue;
             }
-            settings->types[settings->type_count++] = (struct settings_type){
-                arena_strndup(&settings->arena, id.ptr, id.len),
-                arena_strndup(&settings->arena, kind.ptr, kind.len)};
+            settings->types[settings->type_count++] =
+                (struct settings_type){arena_strndup(&settings->arena, id.ptr, id.len),
+                                       arena_strndup(&settings->arena, kind.ptr, kind.len)};
         }
     }
 }

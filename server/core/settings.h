@@ -33,8 +33,8 @@ void settings_free(struct settings *settings);
 /* Reads `node` (an object of the shape above) into `settings`, replacing what it held. Unknown
  * codes and severities are skipped; problems are appended to `problems` (may be NULL) as a
  * human-readable line each. */
-void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node,
-                   char *problems, size_t problems_size);
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
+                   size_t problems_size);
 /* The severity for `code` after overrides. */
 enum diag_severity settings_severity(const struct settings *settings, const char *code,
                                      enum diag_severity fallback);

@@ -45,8 +45,7 @@ struct builder {
 static struct symbol *children_of(struct builder *b, uint32_t container, uint32_t *count,
                                   unsigned depth);
 
-static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t index,
-                 unsigned depth)
+static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t index, unsigned depth)
 {
     struct json_doc *doc = &b->a->doc;
     const struct json_node *n = &doc->nodes[node];
@@ -90,7 +89,8 @@ static struct symbol *children_of(struct builder *b, uint32_t container, uint32_
         return NULL;
     }
     uint32_t i = 0;
-    for (uint32_t c = doc->nodes[container].first_child; c != JSON_NONE; c = doc->nodes[c].next, i++)
+    for (uint32_t c = doc->nodes[container].first_child; c != JSON_NONE;
+         c = doc->nodes[c].next, i++)
         fill(b, &list[i], c, i, depth);
     return list;
 }

@@ -11,7 +11,7 @@ struct symbol {
     const char *name;
     const char *detail; /* NULL when none; never a value of a secret */
     int kind;
-    uint32_t start, end;                   /* the whole member */
+    uint32_t start, end;                     /* the whole member */
     uint32_t selection_start, selection_end; /* its key (or the value for elements) */
     struct symbol *children;
     uint32_t child_count;

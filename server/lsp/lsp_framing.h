@@ -22,7 +22,7 @@ struct lsp_framing {
     size_t len, cap;
     size_t body_len; /* when in_body: the body's length */
     bool in_body;
-    size_t skip;     /* bytes of an oversized body still to drop */
+    size_t skip; /* bytes of an oversized body still to drop */
     size_t max_body;
 };
 

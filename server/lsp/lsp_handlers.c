@@ -87,8 +87,8 @@ static struct lsp_document *analysed_document(struct lsp_server *s, struct lsp_r
 }
 
 /* The document and the byte offset of params.position, or false after replying. */
-static bool target_offset(struct lsp_server *s, struct lsp_request *req,
-                          struct lsp_document **doc, uint32_t *offset)
+static bool target_offset(struct lsp_server *s, struct lsp_request *req, struct lsp_document **doc,
+                          uint32_t *offset)
 {
     struct text_position pos;
     if (!read_position(req->doc, lsp_get(req->doc, req->params, "position"), &pos)) {
@@ -207,8 +207,7 @@ void lsp_read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t node
 {
     uint32_t inner = lsp_get(doc, node, "srcls");
     char problems[1024] = "";
-    settings_read(&s->settings, doc, inner != JSON_NONE ? inner : node, problems,
-                  sizeof problems);
+    settings_read(&s->settings, doc, inner != JSON_NONE ? inner : node, problems, sizeof problems);
     if (problems[0] != '\0')
         lsp_log(s, 2, "srcls settings: %s", problems);
 }
@@ -360,8 +359,7 @@ static void write_edit(struct lsp_server *s, struct json_writer *w, struct lsp_d
     for (uint32_t i = 0; i < count; i++) {
         json_write_object_begin(w);
         json_write_key(w, "range");
-        lsp_write_range(w, &d->analysis.lines, fixes[i].edit.start, fixes[i].edit.end,
-                        s->encoding);
+        lsp_write_range(w, &d->analysis.lines, fixes[i].edit.start, fixes[i].edit.end, s->encoding);
         json_write_key(w, "newText");
         json_write_string(w, fixes[i].edit.text);
         json_write_object_end(w);

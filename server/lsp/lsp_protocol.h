@@ -19,8 +19,8 @@ struct lsp_request {
     struct lsp_server *server;
     struct json_doc *doc; /* the message */
     struct json_str method;
-    uint32_t params;      /* JSON_NONE when absent */
-    const char *id_text;  /* the id's JSON text; NULL for notifications */
+    uint32_t params;     /* JSON_NONE when absent */
+    const char *id_text; /* the id's JSON text; NULL for notifications */
     size_t id_len;
 };
 

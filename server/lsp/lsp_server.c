@@ -335,8 +335,7 @@ static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
     uint32_t caps = lsp_get(doc, req->params, "capabilities");
-    uint32_t encodings =
-        lsp_get(doc, lsp_get(doc, caps, "general"), "positionEncodings");
+    uint32_t encodings = lsp_get(doc, lsp_get(doc, caps, "general"), "positionEncodings");
     s->encoding = POSITION_UTF16;
     for (uint32_t e = encodings != JSON_NONE && doc->nodes[encodings].kind == JSON_ARRAY
                           ? doc->nodes[encodings].first_child
@@ -351,7 +350,7 @@ static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
     uint32_t trace_value = lsp_get(doc, req->params, "trace");
     s->trace = json_node_string_equals(doc, trace_value, "verbose", 7)    ? 2
                : json_node_string_equals(doc, trace_value, "messages", 8) ? 1
-                                                                         : 0;
+                                                                          : 0;
     uint32_t options = lsp_get(doc, req->params, "initializationOptions");
     if (options != JSON_NONE)
         lsp_read_settings(s, doc, options);
@@ -527,7 +526,7 @@ static void handle_message(struct lsp_server *s, const char *body, size_t len,
             uint32_t value = lsp_get(&doc, req.params, "value");
             s->trace = json_node_string_equals(&doc, value, "verbose", 7)    ? 2
                        : json_node_string_equals(&doc, value, "messages", 8) ? 1
-                                                                           : 0;
+                                                                             : 0;
         } else if (s->state == LSP_STATE_INITIALIZED) {
             const struct method *m =
                 find_method(notifications, sizeof notifications / sizeof notifications[0], name);
@@ -565,8 +564,7 @@ static void handle_message(struct lsp_server *s, const char *body, size_t len,
     }
     if (req.params != JSON_NONE && doc.nodes[req.params].kind != JSON_OBJECT &&
         doc.nodes[req.params].kind != JSON_ARRAY) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_PARAMS,
-                        "params must be an object");
+        lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_PARAMS, "params must be an object");
         goto done;
     }
     s->current = &req;

@@ -16,9 +16,9 @@
 #include "settings.h"
 
 enum lsp_state {
-    LSP_STATE_NEW,          /* before initialize */
-    LSP_STATE_INITIALIZED,  /* after the initialize response */
-    LSP_STATE_SHUT_DOWN,    /* after shutdown: only exit is accepted */
+    LSP_STATE_NEW,         /* before initialize */
+    LSP_STATE_INITIALIZED, /* after the initialize response */
+    LSP_STATE_SHUT_DOWN,   /* after shutdown: only exit is accepted */
 };
 
 struct lsp_server;
@@ -47,9 +47,9 @@ struct lsp_server {
     struct lsp_transport transport;
     enum lsp_state state;
     enum position_encoding encoding;
-    bool snippets;      /* the client takes snippet completions */
-    bool markdown;      /* the client renders Markdown hovers */
-    int trace;          /* 0 off, 1 messages, 2 verbose */
+    bool snippets; /* the client takes snippet completions */
+    bool markdown; /* the client renders Markdown hovers */
+    int trace;     /* 0 off, 1 messages, 2 verbose */
     unsigned debounce_ms;
     struct schema_registry registry;
     struct settings settings;
