@@ -220,6 +220,124 @@ static void test_round_trip_at_every_character_boundary(void **state)
     indexed_free(&t);
 }
 
+/* ---- long lines: checkpoints against the plain walk from the line's start ---- */
+
+static uint32_t naive_width(unsigned char c)
+{
+    return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+}
+
+/* The column of `offset` counted from `start`, character by character, as the index did before
+ * it had checkpoints; the reference the fast path must agree with. */
+static uint32_t naive_column(const char *text, uint32_t start, uint32_t offset,
+                             enum position_encoding encoding)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    if (encoding == POSITION_UTF8) {
+        while (offset > start && (s[offset] & 0xC0) == 0x80)
+            offset--;
+        return offset - start;
+    }
+    uint32_t units = 0;
+    for (uint32_t i = start; i < offset;) {
+        uint32_t width = naive_width(s[i]);
+        if (i + width > offset)
+            break;
+        units += (width == 4 && encoding == POSITION_UTF16) ? 2 : 1;
+        i += width;
+    }
+    return units;
+}
+
+/* The byte of `character` on the line [start, end), walked from its start. */
+static uint32_t naive_offset(const char *text, uint32_t start, uint32_t end, uint32_t character,
+                             enum position_encoding encoding)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    uint32_t units = 0, i = start;
+    while (i < end && units < character) {
+        uint32_t width = naive_width(s[i]);
+        uint32_t cost = (width == 4 && encoding == POSITION_UTF16) ? 2 : 1;
+        if (units + cost > character)
+            break;
+        units += cost;
+        i += width;
+        if (i > end)
+            i = end;
+    }
+    return i;
+}
+
+/* Lines of 0 to 9,000 bytes of 1- to 4-byte characters, with stray continuation bytes and cut
+ * sequences, so that characters straddle the checkpoint blocks in every way: every offset's
+ * position equals the plain walk's, and every character boundary round-trips. */
+static void test_long_lines_agree_with_the_plain_walk(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                         "\x80", "\xE2\x82", "\r\n", "\n", "\r"};
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    uint32_t seed = 12345;
+    while (len + 8 < cap - 1) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t r = (seed >> 16) % 1000;
+        /* Line breaks are rare, so most lines are several blocks long. */
+        size_t pick = r < 3 ? 6 + r : (r % 6);
+        const char *p = pieces[pick];
+        memcpy(text + len, p, strlen(p));
+        len += strlen(p);
+    }
+    text[len] = '\0';
+    struct indexed t;
+    index_text(&t, text);
+    assert_true(t.index.count > 10);
+    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
+        enum position_encoding encoding = (enum position_encoding)e;
+        for (uint32_t offset = 0; offset <= len; offset++) {
+            struct text_position pos = line_index_position(&t.index, offset, encoding);
+            uint32_t start = t.index.starts[pos.line];
+            uint32_t end = pos.line + 1 < t.index.count ? t.index.starts[pos.line + 1] : (uint32_t)len;
+            if (offset < start || offset > end)
+                fail_msg("byte %u placed on line %u [%u, %u)", offset, pos.line, start, end);
+            uint32_t content_end = end;
+            while (content_end > start && pos.line + 1 < t.index.count &&
+                   (text[content_end - 1] == '\n' || text[content_end - 1] == '\r'))
+                content_end--;
+            uint32_t at = offset < content_end ? offset : content_end; /* a break: the line's end */
+            uint32_t want = naive_column(text, start, at, encoding);
+            if (pos.character != want)
+                fail_msg("%s: byte %u: column %u, the plain walk says %u", encoding_name(encoding),
+                         offset, pos.character, want);
+        }
+    }
+    /* And back: every column of every line, and a few past its end (UTF-8 columns are bytes:
+     * no walk, no checkpoints). */
+    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
+        enum position_encoding encoding = (enum position_encoding)e;
+        if (encoding == POSITION_UTF8)
+            continue;
+        for (uint32_t line = 0; line < t.index.count; line++) {
+            uint32_t start = t.index.starts[line];
+            uint32_t end = line + 1 < t.index.count ? t.index.starts[line + 1] : (uint32_t)len;
+            while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+                end--;
+            uint32_t last = naive_column(text, start, end, encoding) + 2;
+            for (uint32_t character = 0; character <= last; character++) {
+                uint32_t want = naive_offset(text, start, end, character, encoding);
+                uint32_t got = line_index_offset(&t.index, (struct text_position){line, character},
+                                                 encoding);
+                if (got != want)
+                    fail_msg("%s: %u:%u -> byte %u, the plain walk says %u",
+                             encoding_name(encoding), line, character, got, want);
+            }
+        }
+    }
+    indexed_free(&t);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_position_past_the_line_end_clamps),
         cmocka_unit_test(test_empty_text),
         cmocka_unit_test(test_round_trip_at_every_character_boundary),
+        cmocka_unit_test(test_long_lines_agree_with_the_plain_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,27 @@
-/* line_index: line starts found in one pass; columns counted within one line on demand. */
+/* line_index: line starts found in one pass; columns counted within one line on demand, from
+ * the nearest checkpoint when the line is long. */
 #include "line_index.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A checkpoint every BLOCK bytes: conversions inside a line scan at most about two blocks. */
+#define BLOCK 512u
+#define NO_MARK UINT32_MAX
+
+/* The first character start at or after a block's first byte (in whichever line it is), with
+ * the columns of its line before it. */
+struct column_mark {
+    uint32_t offset; /* NO_MARK when no character starts in the block (line breaks only) */
+    uint32_t utf16;
+    uint32_t utf32;
+};
+
+struct line_columns {
+    bool built;               /* marks were built, or could not be (then marks is NULL) */
+    struct column_mark *marks; /* one per block */
+};
 
 /* Appends a line start; returns -1 when memory ran out. */
 static int push_start(uint32_t **starts, uint32_t *count, uint32_t *cap, uint32_t start)
@@ -23,8 +41,12 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
 {
     uint32_t cap = 64, count = 0;
     uint32_t *starts = malloc(cap * sizeof *starts);
-    if (starts == NULL)
+    struct line_columns *columns = calloc(1, sizeof *columns);
+    if (starts == NULL || columns == NULL) {
+        free(starts);
+        free(columns);
         return -1;
+    }
     starts[count++] = 0;
     /* memchr finds LF fast; lone CRs, rare, take the byte-by-byte path. */
     bool has_cr = memchr(text, '\r', len) != NULL;
@@ -41,6 +63,7 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
         }
         if (push_start(&starts, &count, &cap, i + 1) != 0) {
             free(starts);
+            free(columns);
             return -1;
         }
     }
@@ -48,12 +71,17 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
     index->len = (uint32_t)len;
     index->starts = starts;
     index->count = count;
+    index->columns = columns;
     return 0;
 }
 
 void line_index_free(struct line_index *index)
 {
+    if (index->columns != NULL)
+        free(index->columns->marks);
+    free(index->columns);
     free(index->starts);
+    index->columns = NULL;
     index->starts = NULL;
     index->count = 0;
 }
@@ -82,6 +110,53 @@ static uint32_t char_bytes(unsigned char c)
     return 1;
 }
 
+/* Walks every line the way the conversions below do, character by character from its start,
+ * and marks each block's first character start. One pass, once per index; when memory runs
+ * out the conversions scan from the line's start instead. */
+static void build_marks(const struct line_index *index)
+{
+    struct line_columns *columns = index->columns;
+    columns->built = true;
+    uint32_t blocks = index->len / BLOCK + 1;
+    struct column_mark *marks = malloc((size_t)blocks * sizeof *marks);
+    if (marks == NULL)
+        return;
+    for (uint32_t b = 0; b < blocks; b++)
+        marks[b].offset = NO_MARK;
+    const unsigned char *s = (const unsigned char *)index->text;
+    for (uint32_t line = 0; line < index->count; line++) {
+        uint32_t i = index->starts[line], end = line_content_end(index, line);
+        uint32_t utf16 = 0, utf32 = 0;
+        while (i < end) {
+            struct column_mark *mark = &marks[i / BLOCK];
+            if (mark->offset == NO_MARK)
+                *mark = (struct column_mark){i, utf16, utf32};
+            uint32_t width = char_bytes(s[i]);
+            utf16 += width == 4 ? 2 : 1;
+            utf32++;
+            i += width;
+        }
+    }
+    columns->marks = marks;
+}
+
+/* The marks, built on first use; NULL when the line from `start` to `end` is short enough to
+ * scan or memory ran out. */
+static const struct column_mark *marks_for(const struct line_index *index, uint32_t start,
+                                           uint32_t end)
+{
+    if (end - start <= 2 * BLOCK || index->columns == NULL)
+        return NULL;
+    if (!index->columns->built)
+        build_marks(index);
+    return index->columns->marks;
+}
+
+static uint32_t mark_units(const struct column_mark *mark, enum position_encoding encoding)
+{
+    return encoding == POSITION_UTF16 ? mark->utf16 : mark->utf32;
+}
+
 struct text_position line_index_position(const struct line_index *index, uint32_t offset,
                                          enum position_encoding encoding)
 {
@@ -105,8 +180,23 @@ struct text_position line_index_position(const struct line_index *index, uint32_
             offset--; /* inside a character: count from its start */
         return (struct text_position){line, offset - index->starts[line]};
     }
-    uint32_t units = 0;
-    for (uint32_t i = index->starts[line]; i < offset;) {
+    uint32_t units = 0, from = index->starts[line];
+    const struct column_mark *marks = marks_for(index, from, offset);
+    /* The nearest mark of this line at or before offset: in offset's block, or (when offset
+     * comes before that block's first character) in an earlier one. */
+    for (uint32_t b = offset / BLOCK; marks != NULL; b--) {
+        const struct column_mark *mark = &marks[b];
+        if (mark->offset != NO_MARK && mark->offset <= offset) {
+            if (mark->offset >= from) {
+                units = mark_units(mark, encoding);
+                from = mark->offset;
+            }
+            break;
+        }
+        if (b == 0 || b * BLOCK <= index->starts[line])
+            break;
+    }
+    for (uint32_t i = from; i < offset;) {
         uint32_t width = char_bytes(s[i]);
         if (i + width > offset)
             break; /* offset inside a character */
@@ -134,6 +224,28 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
     }
     const unsigned char *s = (const unsigned char *)index->text;
     uint32_t units = 0, i = start;
+    const struct column_mark *marks = marks_for(index, start, end);
+    if (marks != NULL) {
+        /* The last mark of this line whose column is at most the one asked for: columns grow
+         * with offsets, so a binary search over the line's blocks finds it. */
+        uint32_t lo = start / BLOCK, hi = end / BLOCK;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo + 1) / 2;
+            const struct column_mark *mark = &marks[mid];
+            bool before = mark->offset != NO_MARK && mark->offset < end &&
+                          (mark->offset < start || mark_units(mark, encoding) <= position.character);
+            if (before)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        const struct column_mark *mark = &marks[lo];
+        if (mark->offset != NO_MARK && mark->offset >= start && mark->offset < end &&
+            mark_units(mark, encoding) <= position.character) {
+            units = mark_units(mark, encoding);
+            i = mark->offset;
+        }
+    }
     while (i < end && units < position.character) {
         uint32_t width = char_bytes(s[i]);
         uint32_t cost = (width == 4 && encoding == POSITION_UTF16) ? 2 : 1;

@@ -17,16 +17,24 @@ struct text_position {
     uint32_t character;
 };
 
+struct line_columns; /* column checkpoints for long lines (line_index.c) */
+
 struct line_index {
     const char *text; /* not owned */
     uint32_t len;
     uint32_t *starts; /* owned: byte offset of each line's first byte */
     uint32_t count;
+    /* owned: filled on the first UTF-16 or code-point conversion inside a long line, so that
+     * every later one costs a bounded scan instead of one from the line's start (a minified
+     * file is one line: without them, N diagnostics on it cost N times the line). */
+    struct line_columns *columns;
 };
 
 /* Builds the index of `text`; returns 0, or -1 when memory ran out. */
 int line_index_build(struct line_index *index, const char *text, size_t len);
 void line_index_free(struct line_index *index);
+/* Invariant: every conversion costs O(log lines + LINE_INDEX_BLOCK), whatever the line's
+ * length; the checkpoints cost one pass over the text, once. */
 /* The position of byte `offset` (clamped to the text; an offset inside a multi-byte character
  * counts from that character's start). */
 struct text_position line_index_position(const struct line_index *index, uint32_t offset,

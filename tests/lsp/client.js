@@ -10,8 +10,11 @@
 //                         its stdout, for malformed framing, non-JSON bodies and exact counting
 //                         of responses.
 //
-// Both register a t.after() hook that kills the child, so a failing or timed-out test never
-// leaves a server behind; every wait has a timeout, so no test can hang.
+// Both register a t.after() hook that ends the child: it closes the server's stdin, lets it exit
+// (which must happen within 2 s, and not by a signal, and without a sanitizer report on stderr
+// when SRCLS_BINARY is a sanitizer build: otherwise the hook fails the test), and kills it if it
+// is still there. A failing or timed-out test never leaves a server behind; every wait has a
+// timeout, so no test can hang.
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -145,6 +148,35 @@ async function killChild(proc, exit) {
     try { proc.kill('SIGKILL'); } catch { /* gone */ }
   }
   await waitExit(proc, exit, 2000);
+}
+
+const SANITIZER_MARKERS = ['AddressSanitizer', 'LeakSanitizer', 'UndefinedBehaviorSanitizer', 'runtime error:', 'MemorySanitizer', 'ThreadSanitizer'];
+
+function sanitizerReport(stderr) {
+  return SANITIZER_MARKERS.some((m) => stderr.includes(m)) ? stderr.slice(0, 6000) : null;
+}
+
+// The end of every session (run by t.after): EOF on the server's stdin, then the server must be
+// gone within 2 s, not by a signal, and without a sanitizer report. Kills it in any case.
+async function finishChild(session) {
+  const { proc, exit } = session;
+  let st = await waitExit(proc, exit, 0);
+  if (!st) {
+    try { proc.stdin.end(); } catch { /* gone */ }
+    st = await waitExit(proc, exit, 2000);
+  }
+  if (session.conn) {
+    try { session.conn.dispose(); } catch { /* already disposed */ }
+  }
+  if (!st) {
+    await killChild(proc, exit);
+    throw new Error('the server did not exit within 2 s of its stdin closing');
+  }
+  if (st.signal) {
+    throw new Error(`the server died by signal ${st.signal}; stderr:\n${session.stderr().slice(0, 4000)}`);
+  }
+  const report = sanitizerReport(session.stderr());
+  if (report) throw new Error(`sanitizer report on the server's stderr:\n${report}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,7 +446,7 @@ class LspClient {
 // opts: encodings (client's positionEncodings), snippets, trace, capabilities, env.
 async function startClient(t, opts = {}) {
   const client = new LspClient(spawnServer(opts.env), opts);
-  if (t && t.after) t.after(() => client.dispose());
+  if (t && t.after) t.after(() => finishChild(client));
   if (opts.initialize !== false) await client.initialize();
   return client;
 }
@@ -576,7 +608,7 @@ class RawSession {
 
 async function startRaw(t, opts = {}) {
   const raw = new RawSession(spawnServer(opts.env));
-  if (t && t.after) t.after(() => raw.dispose());
+  if (t && t.after) t.after(() => finishChild(raw));
   return raw;
 }
 
@@ -719,6 +751,7 @@ function summarize(diags) {
 
 module.exports = {
   BINARY,
+  sanitizerReport,
   SOURCE_ROOT,
   EXAMPLES,
   ErrorCodes,
