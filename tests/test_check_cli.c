@@ -8,194 +8,14 @@
 
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_harness.h"
 #include "json_doc.h"
 #include "json_pointer.h"
-
-#define MAX_ARGS 16
-
-static char workdir[4096]; /* the scratch directory: every test's files, srcls's cwd */
-
-/* ---- files ---- */
-
-static void write_file(const char *relative, const char *content)
-{
-    char path[8192];
-    snprintf(path, sizeof path, "%s/%s", workdir, relative);
-    for (char *slash = strchr(path + strlen(workdir) + 1, '/'); slash != NULL;
-         slash = strchr(slash + 1, '/')) {
-        *slash = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            fail_msg("mkdir %s: %s", path, strerror(errno));
-        *slash = '/';
-    }
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        fail_msg("cannot write %s: %s", path, strerror(errno));
-    fputs(content, f);
-    fclose(f);
-}
-
-/* The whole file, NUL-terminated, owned by the caller; NULL when it cannot be read. */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        len += fread(buf + len, 1, cap - len - 1, f);
-        if (len < cap - 1)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (grown == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf != NULL)
-        buf[len] = '\0';
-    return buf;
-}
-
-/* The text of a documented example, which must check clean. */
-static char *example(const char *name)
-{
-    const char *root = getenv("SRCLS_SOURCE_ROOT");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/docs/examples/%s", root ? root : ".", name);
-    char *text = read_all(path);
-    if (text == NULL)
-        fail_msg("cannot read %s (is SRCLS_SOURCE_ROOT set?)", path);
-    return text;
-}
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *dir = opendir(path);
-        struct dirent *entry;
-        while (dir != NULL && (entry = readdir(dir)) != NULL) {
-            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-                continue;
-            char child[8192];
-            snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
-            remove_tree(child);
-        }
-        if (dir != NULL)
-            closedir(dir);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-/* ---- running srcls ---- */
-
-struct run {
-    int exit_status; /* -1 when srcls did not exit normally (a crash) */
-    char *out, *err;
-};
-
-static void run_free(struct run *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* Runs `srcls args...` in the scratch directory with `input` on its standard input. */
-static struct run run_srcls(const char *input, const char *const *args)
-{
-    const char *binary = getenv("SRCLS_BINARY");
-    if (binary == NULL)
-        fail_msg("SRCLS_BINARY is not set: run the tests through meson test");
-    char in_path[8192], out_path[8192], err_path[8192];
-    snprintf(in_path, sizeof in_path, "%s/.stdin", workdir);
-    snprintf(out_path, sizeof out_path, "%s/.stdout", workdir);
-    snprintf(err_path, sizeof err_path, "%s/.stderr", workdir);
-    write_file(".stdin", input ? input : "");
-
-    char *argv[MAX_ARGS + 2];
-    int argc = 0;
-    argv[argc++] = (char *)binary;
-    for (; args[argc - 1] != NULL; argc++) {
-        assert_true(argc <= MAX_ARGS);
-        argv[argc] = (char *)args[argc - 1];
-    }
-    argv[argc] = NULL;
-
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int in = open(in_path, O_RDONLY);
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || out < 0 || err < 0 || chdir(workdir) != 0 || dup2(in, 0) < 0 ||
-            dup2(out, 1) < 0 || dup2(err, 2) < 0)
-            _exit(126);
-        execv(binary, argv);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            fail_msg("waitpid: %s", strerror(errno));
-    }
-    struct run r = {
-        .exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-        .out = read_all(out_path),
-        .err = read_all(err_path),
-    };
-    assert_non_null(r.out);
-    assert_non_null(r.err);
-    if (r.exit_status == -1)
-        fail_msg("srcls was killed by signal %d; stderr:\n%s", WTERMSIG(status), r.err);
-    if (r.exit_status == 126 || r.exit_status == 127)
-        fail_msg("cannot run %s", binary);
-    return r;
-}
-
-static bool has_line(const char *output, const char *line)
-{
-    size_t len = strlen(line);
-    for (const char *at = strstr(output, line); at != NULL; at = strstr(at + 1, line)) {
-        if ((at == output || at[-1] == '\n') && at[len] == '\n')
-            return true;
-    }
-    return false;
-}
-
-static void assert_line(const struct run *r, const char *line)
-{
-    if (!has_line(r->out, line))
-        fail_msg("no line\n  %s\nin the output:\n%s", line, r->out);
-}
-
-static void assert_exit(const struct run *r, int expected)
-{
-    if (r->exit_status != expected)
-        fail_msg("exit status %d, expected %d; stdout:\n%s\nstderr:\n%s", r->exit_status, expected,
-                 r->out, r->err);
-}
 
 /* ---- the JSON output, read back ---- */
 
@@ -251,15 +71,13 @@ static const char missing_comma_line[] =
 static int setup(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(workdir, sizeof workdir, "%s/srcls-test-check-cli-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(workdir) == NULL ? -1 : 0;
+    return scratch_create("check-cli");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(workdir);
+    scratch_remove();
     return 0;
 }
 

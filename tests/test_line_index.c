@@ -274,8 +274,9 @@ static uint32_t naive_offset(const char *text, uint32_t start, uint32_t end, uin
 static void test_long_lines_agree_with_the_plain_walk(void **state)
 {
     (void)state;
-    static const char *const pieces[] = {"a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
-                                         "\x80", "\xE2\x82", "\r\n", "\n", "\r"};
+    static const char *const pieces[] = {"a",    "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                         "\x80", "\xE2\x82", "\r\n",         "\n",
+                                         "\r"};
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
     assert_non_null(text);
@@ -298,7 +299,8 @@ static void test_long_lines_agree_with_the_plain_walk(void **state)
         for (uint32_t offset = 0; offset <= len; offset++) {
             struct text_position pos = line_index_position(&t.index, offset, encoding);
             uint32_t start = t.index.starts[pos.line];
-            uint32_t end = pos.line + 1 < t.index.count ? t.index.starts[pos.line + 1] : (uint32_t)len;
+            uint32_t end =
+                pos.line + 1 < t.index.count ? t.index.starts[pos.line + 1] : (uint32_t)len;
             if (offset < start || offset > end)
                 fail_msg("byte %u placed on line %u [%u, %u)", offset, pos.line, start, end);
             uint32_t content_end = end;
@@ -326,8 +328,8 @@ static void test_long_lines_agree_with_the_plain_walk(void **state)
             uint32_t last = naive_column(text, start, end, encoding) + 2;
             for (uint32_t character = 0; character <= last; character++) {
                 uint32_t want = naive_offset(text, start, end, character, encoding);
-                uint32_t got = line_index_offset(&t.index, (struct text_position){line, character},
-                                                 encoding);
+                uint32_t got =
+                    line_index_offset(&t.index, (struct text_position){line, character}, encoding);
                 if (got != want)
                     fail_msg("%s: %u:%u -> byte %u, the plain walk says %u",
                              encoding_name(encoding), line, character, got, want);

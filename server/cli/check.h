@@ -15,8 +15,8 @@ struct check_options {
     bool fix; /* apply the safe fixes in place (atomically) before reporting */
 };
 
-/* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths
- * (after reporting everything that could be read). */
+/* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths or
+ * files that --fix could not rewrite (after reporting everything that could be read). */
 int check_run(const struct check_options *options);
 
 #endif

@@ -56,7 +56,8 @@ static const char help_text[] =
     "Exit status of --check:\n"
     "  0  no diagnostic of severity error\n"
     "  1  at least one error\n"
-    "  2  usage error, or a path that could not be read (the others are still checked)\n"
+    "  2  usage error, a path that could not be read, or a file --fix could not rewrite\n"
+    "     (the others are still checked)\n"
     "\n"
     "Docs: docs/ in the source tree, or https://github.com/ (see README.md).\n";
 

@@ -1,0 +1,52 @@
+/* cli_harness: what the command-line tests share — a scratch directory, files in it, and the
+ * real binary ($SRCLS_BINARY) run there with its exit status and output captured. For cmocka
+ * tests: failures are reported with fail_msg. */
+#ifndef SRCLS_CLI_HARNESS_H
+#define SRCLS_CLI_HARNESS_H
+
+#include <stdbool.h>
+
+/* Creates the scratch directory `$TMPDIR/srcls-test-NAME-XXXXXX` and makes it the current
+ * directory of the tests (and of srcls). Returns 0, or -1 when it cannot be made. */
+int scratch_create(const char *name);
+/* Leaves the scratch directory and removes it with everything in it. */
+void scratch_remove(void);
+/* The scratch directory's absolute path. */
+const char *scratch_dir(void);
+
+/* Writes `content` to the scratch file `relative`, making its parent directories. */
+void write_file(const char *relative, const char *content);
+/* The whole file, NUL-terminated, owned by the caller; NULL when it cannot be read. */
+char *read_all(const char *path);
+/* The text of a documented example (docs/examples/NAME), owned by the caller. */
+char *example(const char *name);
+/* Removes `path`, and everything in it if it is a directory; never follows a link. */
+void remove_tree(const char *path);
+
+struct run {
+    int exit_status; /* srcls's exit status; a crash or a timeout fails the test */
+    char *out, *err;
+    double seconds; /* wall-clock time srcls took */
+};
+
+struct run_options {
+    const char *input;      /* standard input's text (NULL: empty) */
+    const char *stdin_path; /* or this file as standard input (e.g. "/dev/zero") */
+    bool as_nobody;         /* when the tests run as root: run srcls as user and group 65534 */
+    unsigned timeout;       /* seconds before srcls is killed by SIGALRM (0: 60) */
+};
+
+#define NOBODY_ID 65534
+
+/* Runs `srcls args...` (args ends with NULL) in the scratch directory. */
+struct run run_srcls_with(const struct run_options *options, const char *const *args);
+/* The same with `input` (NULL: nothing) on its standard input. */
+struct run run_srcls(const char *input, const char *const *args);
+void run_free(struct run *r);
+
+/* Whether `output` has `line` as a whole line. */
+bool has_line(const char *output, const char *line);
+void assert_line(const struct run *r, const char *line);
+void assert_exit(const struct run *r, int expected);
+
+#endif
