@@ -1009,6 +1009,66 @@ static void test_symbols_label_the_config_with_its_kind_and_list_its_members(voi
     analysed_free(&d);
 }
 
+/* Walks the outline and fails when any name or detail holds `text`. */
+static void assert_no_symbol_quotes(const struct symbol *list, uint32_t count, const char *text)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        assert_lacks(list[i].name, text);
+        assert_lacks(list[i].detail, text);
+        assert_no_symbol_quotes(list[i].children, list[i].child_count, text);
+    }
+}
+
+/* A string after a secret's value with no ',' between may be the rest of the secret: the
+ * outline keeps the member the parser recovered (its range leads to the error), but not its
+ * text; and no diagnostic quotes it, in a message or a pointer. */
+static void test_symbols_and_diagnostics_never_show_a_string_after_a_secret_value(void **state)
+{
+    (void)state;
+    static const char *const documents[] = {
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\"}}",
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": 1}}",
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": {\"x\": "
+        "1}}}",
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"VALUE\": 1}}",
+        "{\"config\": {\"hostname\": \"h\", \"password\": \"data:,a\" \"VALUE\"}}",
+    };
+    for (size_t i = 0; i < sizeof documents / sizeof documents[0]; i++) {
+        struct analysed d;
+        analyse(&d, documents[i]);
+        for (uint32_t k = 0; k < d.a.diags.count; k++) {
+            assert_lacks(d.a.diags.items[k].message, "VALUE");
+            assert_lacks(d.a.diags.items[k].pointer, "VALUE");
+        }
+        assert_no_diagnostic(&d, "unknown-field", "/config/VALUE");
+        struct arena arena;
+        arena_init(&arena);
+        uint32_t count = 0;
+        struct symbol *top = symbols_of(&d.a, &registry, NULL, &arena, &count);
+        assert_no_symbol_quotes(top, count, "VALUE");
+        const struct symbol *config = symbol_named(top, count, "config");
+        const struct symbol *recovered =
+            symbol_named(config->children, config->child_count, "(not shown)");
+        uint32_t key = (uint32_t)(strstr(documents[i], "\"VALUE\"") - documents[i]);
+        assert_int_equal(recovered->selection_start, key);
+        arena_free(&arena);
+        analysed_free(&d);
+    }
+}
+
+/* A recovered key that names a field is checked as that field: the pointer then quotes the
+ * schema, not the document. */
+static void test_a_recovered_key_that_names_a_field_is_still_checked(void **state)
+{
+    (void)state;
+    struct analysed d;
+    analyse(&d, "{\"type\": \"RELATIONAL_DB\", \"config\": {\"username\": \"u\" \"password\": "
+                "\"plain\"}}");
+    diagnostic_at(&d, "secret-not-encoded", "/config/password");
+    assert_no_diagnostic(&d, "missing-required", "/config/password");
+    analysed_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1048,6 +1108,8 @@ int main(void)
         cmocka_unit_test(test_hover_on_a_secret_value_never_shows_the_value),
         cmocka_unit_test(test_hover_outside_anything_known_is_empty),
         cmocka_unit_test(test_symbols_label_the_config_with_its_kind_and_list_its_members),
+        cmocka_unit_test(test_symbols_and_diagnostics_never_show_a_string_after_a_secret_value),
+        cmocka_unit_test(test_a_recovered_key_that_names_a_field_is_still_checked),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -183,6 +183,25 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* The suite's test_parsing directory, into `buffer`; false (saying why on stderr) when it is
+ * absent, as on a clone without ../shared/testdata. */
+static bool test_suite_dir(char *buffer, size_t size)
+{
+    const char *testdata = getenv("SRCLS_TESTDATA");
+    snprintf(buffer, size, "%s/JSONTestSuite/test_parsing",
+             testdata ? testdata : "(SRCLS_TESTDATA not set)");
+    DIR *dir = testdata ? opendir(buffer) : NULL;
+    if (dir == NULL) {
+        fprintf(stderr,
+                "JSONTestSuite not found at %s: the conformance tests are skipped (they need "
+                "../shared/testdata next to the source tree, or SRCLS_TESTDATA)\n",
+                buffer);
+        return false;
+    }
+    closedir(dir);
+    return true;
+}
+
 /* Parses every `<prefix>_*.json` of the suite and lists the files that break `expectation`:
  * 'y' parses with no error and a root, 'n' gets at least one error, 'i' merely must not crash
  * or read out of bounds (which the sanitizer build checks). Every parse keeps the tree sound.
@@ -190,17 +209,10 @@ static char *read_file(const char *path, size_t *len)
  * does not count as an error of a 'y' file. */
 static void run_test_suite(char prefix)
 {
-    const char *testdata = getenv("SRCLS_TESTDATA");
     char dir_path[4096];
-    snprintf(dir_path, sizeof dir_path, "%s/JSONTestSuite/test_parsing",
-             testdata ? testdata : "(SRCLS_TESTDATA not set)");
-    DIR *dir = testdata ? opendir(dir_path) : NULL;
-    if (dir == NULL) {
-        print_message("JSONTestSuite not found at %s: skipping the conformance test (it needs "
-                      "../shared/testdata next to the source tree)\n",
-                      dir_path);
-        skip();
-    }
+    DIR *dir = test_suite_dir(dir_path, sizeof dir_path) ? opendir(dir_path) : NULL;
+    if (dir == NULL)
+        fail_msg("cannot open %s", dir_path); /* main checked it: only a race gets here */
     char failures[4096] = "";
     size_t failures_len = 0;
     unsigned checked = 0, failed = 0;
@@ -659,6 +671,93 @@ static void test_ranges_skip_whitespace_and_bom(void **state)
     parsed_free(&p);
 }
 
+/* ---- encodings ---- */
+
+/* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes), after a byte order mark when `bom`;
+ * returns the number of bytes. */
+static size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, char *out)
+{
+    size_t n = 0, count = strlen(ascii);
+    for (size_t i = bom ? 0 : 1; i <= count; i++) {
+        uint32_t code = i == 0 ? 0xFEFFu : (unsigned char)ascii[i - 1];
+        for (size_t b = 0; b < unit; b++) {
+            size_t significance = big_endian ? unit - 1 - b : b;
+            out[n++] = (char)((code >> (8 * significance)) & 0xFF);
+        }
+    }
+    return n;
+}
+
+/* JSON is UTF-8 (RFC 8259, section 8.1). A UTF-16 or UTF-32 document, with its byte order mark
+ * or without (told by the zero bytes of its ASCII characters, RFC 4627 section 3), gets one error
+ * that names its encoding and the one to convert to, and no tree: no cascade of syntax errors,
+ * no keys read from every other byte. */
+static void test_utf16_and_utf32_documents_get_one_error_naming_the_encoding(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *ascii;
+        size_t unit;
+        bool big_endian, bom;
+        const char *encoding;
+    } cases[] = {
+        {"{\"a\": \"b\"}", 2, false, true, "UTF-16LE"},
+        {"{\"a\": \"b\"}", 2, true, true, "UTF-16BE"},
+        {"{\"a\": \"b\"}", 2, false, false, "UTF-16LE"},
+        {"{\"a\": \"b\"}", 2, true, false, "UTF-16BE"},
+        {" \n[]", 2, false, false, "UTF-16LE"},
+        {"1", 2, false, false, "UTF-16LE"},
+        {"1", 2, true, false, "UTF-16BE"},
+        {"", 2, false, true, "UTF-16LE"},
+        {"{}", 4, false, true, "UTF-32LE"},
+        {"{}", 4, true, true, "UTF-32BE"},
+        {"{}", 4, false, false, "UTF-32LE"},
+        {"{}", 4, true, false, "UTF-32BE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char bytes[64];
+        size_t len =
+            encode_wide(cases[i].ascii, cases[i].unit, cases[i].big_endian, cases[i].bom, bytes);
+        struct parsed p;
+        parse_bytes(&p, bytes, len, NULL);
+        if (p.doc.error_count != 1)
+            fail_msg("case %zu: %u errors, expected one", i, p.doc.error_count);
+        const struct json_error *e = &p.doc.errors[0];
+        char expected[256];
+        snprintf(expected, sizeof expected,
+                 "the document is %s (judging by its %s), but JSON must be UTF-8 (RFC 8259, "
+                 "section 8.1): convert it, for example with iconv -f %s -t UTF-8",
+                 cases[i].encoding, cases[i].bom ? "byte order mark" : "zero bytes",
+                 cases[i].encoding);
+        assert_string_equal(e->message, expected);
+        assert_int_equal(e->code, JSON_ERROR_SYNTAX);
+        assert_int_equal(e->start, 0);
+        assert_int_equal(e->end, cases[i].unit); /* the byte order mark, or the first character */
+        assert_int_equal(p.doc.root, JSON_NONE);
+        assert_int_equal(p.doc.node_count, 0);
+        parsed_free(&p);
+    }
+}
+
+/* UTF-8 stays UTF-8: its byte order mark is skipped, and a NUL byte that is not in the pattern
+ * of UTF-16 or UTF-32 is an ordinary syntax error. */
+static void test_utf8_documents_are_not_taken_for_utf16(void **state)
+{
+    (void)state;
+    struct parsed p;
+    parse(&p, "\xEF\xBB\xBF{\"a\": \"\xC3\xA9\"}");
+    assert_int_equal(p.doc.error_count, 0);
+    parsed_free(&p);
+    parse_bytes(&p, "{}\0", 3, NULL);
+    assert_int_equal(p.doc.error_count, 1);
+    assert_null(strstr(p.doc.errors[0].message, "UTF-16"));
+    assert_non_null(json_node_at(&p.doc, p.doc.root));
+    parsed_free(&p);
+    parse_bytes(&p, "\0\0", 2, NULL);
+    assert_null(strstr(p.doc.errors[0].message, "UTF-"));
+    parsed_free(&p);
+}
+
 /* ---- numbers ---- */
 
 static void test_big_number_keeps_its_text(void **state)
@@ -946,6 +1045,102 @@ static void test_messages_never_quote_values(void **state)
     }
 }
 
+/* Text after a string value with no ',' between may be the rest of that value (a secret typed
+ * in two pieces, or with a '"' inside): the parser keeps it as a member for the editor, marks
+ * its key as recovered, and no message quotes it. */
+static void test_string_after_a_string_value_is_a_recovered_key_never_quoted(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "{\"password\": \"data:,a\" \"VALUE\"}",
+        "{\"password\": \"data:,a\" \"VALUE\", \"b\": 1}",
+        "{\"password\": \"data:,a\"\n  \"VALUE\"\n}",
+        "{\"password\": \"data:,a\" \"VALUE\": 1}",
+        "{\"password\": \"data:,a\" \"VALUE\" \"VALUE\"}",
+        "{\"password\": \"data:,a\" \"VALUE\" 1}",
+        "{\"password\": \"data:,a\" \"VALUE\" \"VALUE\": 1}",
+        "{\"password\": \"data:,a\" \"VALUE\": 1 \"VALUE\": 2}",
+        "{\"password\": \"data:,a\" \"VALUE\", \"VALUE\": 2}",
+        "{\"password\": \"data:,a\" \"VALUE\": \"b\": 1}",
+        "{\"password\": \"data:,a\"VALUE\"}",
+        "{\"password\": \"data:,a\"VALUE\", \"b\": 1}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        struct parsed p;
+        parse(&p, texts[i]);
+        assert_tree_sound(&p);
+        assert_true(p.doc.error_count > 0);
+        assert_string_equal(p.doc.errors[0].message,
+                            "expected ',' or '}' after the value of \"password\"");
+        for (uint32_t k = 0; k < p.doc.error_count; k++) {
+            if (strstr(p.doc.errors[k].message, "VALUE") != NULL)
+                fail_msg("for %s: the message \"%s\" quotes the string after the value", texts[i],
+                         p.doc.errors[k].message);
+        }
+        uint32_t password = member(&p, p.doc.root, "password", JSON_STRING);
+        assert_false(node(&p, password)->flags & JSON_FLAG_KEY_RECOVERED);
+        uint32_t after = node(&p, password)->next;
+        assert_true(node(&p, after)->flags & JSON_FLAG_KEY_RECOVERED);
+        parsed_free(&p);
+    }
+
+    /* A stray string is one error (the missing ','), kept as a member without a value. */
+    struct parsed p;
+    parse(&p, "{\"password\": \"data:,a\" \"VALUE\"}");
+    assert_int_equal(p.doc.error_count, 1);
+    assert_int_equal(p.doc.errors[0].start, 22);
+    assert_int_equal(p.doc.errors[0].end, 22);
+    uint32_t stray = node(&p, member(&p, p.doc.root, "password", JSON_STRING))->next;
+    assert_int_equal(node(&p, stray)->kind, JSON_INVALID);
+    assert_key_range(node(&p, stray), 23, 30);
+    parsed_free(&p);
+
+    /* Recovered keys are guesses: they take no part in duplicate keys. */
+    parse(&p, "{\"a\": \"x\" \"a\"}");
+    assert_int_equal(count_errors(&p, JSON_ERROR_DUPLICATE_KEY), 0);
+    assert_int_equal(p.doc.error_count, 1);
+    parsed_free(&p);
+}
+
+/* After a number, literal, object or array, a string without a ',' before it cannot continue
+ * the value: it is the next key, and messages name it. */
+static void test_key_after_a_value_that_is_not_a_string_is_not_recovered(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "{\"port\": 8080 \"host\": \"db\"}",
+        "{\"port\": true \"host\": \"db\"}",
+        "{\"port\": {} \"host\": \"db\"}",
+        "{\"port\": [] \"host\": \"db\"}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        struct parsed p;
+        parse(&p, texts[i]);
+        uint32_t host = member(&p, p.doc.root, "host", JSON_STRING);
+        assert_false(node(&p, host)->flags & JSON_FLAG_KEY_RECOVERED);
+        assert_int_equal(p.doc.error_count, 1);
+        parsed_free(&p);
+    }
+}
+
+/* `"a": "b": 1` makes the value "b" a key: it may be a secret, so it is recovered too. */
+static void test_value_turned_key_before_a_colon_is_recovered(void **state)
+{
+    (void)state;
+    struct parsed p;
+    parse(&p, "{\"password\": \"SECRET\": 1, \"password\": 2}");
+    uint32_t secret = json_object_get(&p.doc, p.doc.root, "SECRET", 6);
+    assert_true(node(&p, secret)->flags & JSON_FLAG_KEY_RECOVERED);
+    for (uint32_t k = 0; k < p.doc.error_count; k++)
+        assert_null(strstr(p.doc.errors[k].message, "SECRET"));
+    parsed_free(&p);
+
+    parse(&p, "{\"a\": \"SECRET\": \"b\" \"c\"}");
+    for (uint32_t k = 0; k < p.doc.error_count; k++)
+        assert_null(strstr(p.doc.errors[k].message, "SECRET"));
+    parsed_free(&p);
+}
+
 static void test_messages_name_keys_without_control_characters(void **state)
 {
     (void)state;
@@ -978,12 +1173,23 @@ static void test_messages_shorten_long_keys_between_characters(void **state)
     parsed_free(&p);
 }
 
-int main(void)
+/* Without arguments: the parser's own tests. With --json-test-suite: the JSONTestSuite
+ * conformance tests (meson's `json_test_suite`), which exit 77, meson's SKIP, when the suite's
+ * files are absent, so a clone without them shows SKIP there and OK here. */
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--json-test-suite") == 0) {
+        const struct CMUnitTest suite[] = {
+            cmocka_unit_test(test_suite_y_files_parse_without_errors),
+            cmocka_unit_test(test_suite_n_files_are_rejected),
+            cmocka_unit_test(test_suite_i_files_parse_without_crashing),
+        };
+        char dir_path[4096];
+        if (!test_suite_dir(dir_path, sizeof dir_path))
+            return 77;
+        return cmocka_run_group_tests_name("JSONTestSuite", suite, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_suite_y_files_parse_without_errors),
-        cmocka_unit_test(test_suite_n_files_are_rejected),
-        cmocka_unit_test(test_suite_i_files_parse_without_crashing),
         cmocka_unit_test(test_recovery_reports_exact_first_error),
         cmocka_unit_test(test_missing_comma_keeps_both_members),
         cmocka_unit_test(test_missing_colon_keeps_the_value),
@@ -1003,6 +1209,8 @@ int main(void)
         cmocka_unit_test(test_distinct_keys_are_not_duplicates),
         cmocka_unit_test(test_ranges_are_exact_bytes_after_multibyte_text),
         cmocka_unit_test(test_ranges_skip_whitespace_and_bom),
+        cmocka_unit_test(test_utf16_and_utf32_documents_get_one_error_naming_the_encoding),
+        cmocka_unit_test(test_utf8_documents_are_not_taken_for_utf16),
         cmocka_unit_test(test_big_number_keeps_its_text),
         cmocka_unit_test(test_int64_boundaries),
         cmocka_unit_test(test_fraction_or_exponent_is_not_an_integer),
@@ -1015,6 +1223,9 @@ int main(void)
         cmocka_unit_test(test_max_size_option),
         cmocka_unit_test(test_max_errors_caps_and_counts_the_rest),
         cmocka_unit_test(test_messages_never_quote_values),
+        cmocka_unit_test(test_string_after_a_string_value_is_a_recovered_key_never_quoted),
+        cmocka_unit_test(test_key_after_a_value_that_is_not_a_string_is_not_recovered),
+        cmocka_unit_test(test_value_turned_key_before_a_colon_is_recovered),
         cmocka_unit_test(test_messages_name_keys_without_control_characters),
         cmocka_unit_test(test_messages_shorten_long_keys_between_characters),
     };

@@ -38,7 +38,9 @@ enum document_kind analysis_classify(struct json_doc *doc)
     return DOCUMENT_UNKNOWN;
 }
 
-/* The innermost node whose value range holds `offset`, for the pointer of a syntax error. */
+/* The innermost node whose value range holds `offset`, for the pointer of a syntax error. A
+ * member whose key the parser recovered is not entered: its key may be the continuation of a
+ * secret value, and a pointer would quote it. */
 static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
 {
     uint32_t node = doc->root, found = JSON_NONE;
@@ -52,7 +54,8 @@ static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
         for (uint32_t c = n->first_child; c != JSON_NONE; c = doc->nodes[c].next) {
             const struct json_node *child = &doc->nodes[c];
             uint32_t child_from = child->key_start != JSON_NONE ? child->key_start : child->start;
-            if (offset >= child_from && offset <= child->end) {
+            if (offset >= child_from && offset <= child->end &&
+                !(child->flags & JSON_FLAG_KEY_RECOVERED)) {
                 next = c;
                 break;
             }

@@ -34,6 +34,12 @@ enum json_node_flag {
     JSON_FLAG_KEY_BARE = 1u << 4,         /* key written without quotes (an error) */
     JSON_FLAG_UNCLOSED = 1u << 5,         /* object or array without its closing bracket */
     JSON_FLAG_INTEGER = 1u << 6,          /* number without fraction or exponent */
+    /* Member whose key the parser took, while recovering, from text that may be part of a value:
+     * a key right after a string value with no ',' between (`"pw": "data:,a" "b"`, or
+     * `"pw": "data:,a"b"`), or a string value followed by ':' (`"pw": "data:,a": 1`). The value
+     * may be a secret and the key its continuation, so no output quotes such a key: messages,
+     * pointers and the outline leave it out, and the rules do not report it as unknown. */
+    JSON_FLAG_KEY_RECOVERED = 1u << 7,
 };
 
 struct json_node {

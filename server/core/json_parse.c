@@ -4,7 +4,10 @@
  * with a range and a message, makes the smallest repair that keeps the rest of the tree useful
  * (a missing comma or colon, a missing value, an unquoted key, an unclosed bracket), and goes
  * on. Nodes are written into one growing array; nothing is allocated per character. Messages
- * never quote document values (they may be secrets), only keys. */
+ * never quote document values (they may be secrets), only keys, and not the keys that recovery
+ * took from text that may belong to a value (JSON_FLAG_KEY_RECOVERED).
+ *
+ * A document in UTF-16 or UTF-32 gets one error that names its encoding, and no tree. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,9 +129,14 @@ static void syntax_error(struct parser *p, uint32_t start, uint32_t end, const c
     add_error(p, JSON_ERROR_SYNTAX, start, end, JSON_NONE, JSON_NONE, "%s", buffer);
 }
 
-/* Writes the member key of `node` for a message: `"port"`, shortened and without controls. */
+/* Writes the member key of `node` for a message: `"port"`, shortened and without controls; a
+ * recovered key, which may be a secret's continuation, is not shown. */
 static void describe_key(struct parser *p, uint32_t node, char *out, size_t out_size)
 {
+    if (p->doc->nodes[node].flags & JSON_FLAG_KEY_RECOVERED) {
+        snprintf(out, out_size, "(not shown)");
+        return;
+    }
     struct json_str key = json_node_key(p->doc, node);
     size_t n = 0, i = 0;
     out[n++] = '"';
@@ -430,6 +438,8 @@ static void report_duplicate(struct parser *p, uint32_t first, uint32_t later)
               key);
 }
 
+/* Duplicates among the members of `object`. Recovered keys take no part: they are guesses, and
+ * may be a value's text. */
 static void check_duplicate_keys(struct parser *p, uint32_t object, uint32_t members)
 {
     struct json_doc *doc = p->doc;
@@ -440,8 +450,12 @@ static void check_duplicate_keys(struct parser *p, uint32_t object, uint32_t mem
          * definition, as with the hash table below. */
         uint32_t first = doc->nodes[object].first_child;
         for (uint32_t b = doc->nodes[first].next; b != JSON_NONE; b = doc->nodes[b].next) {
+            if (doc->nodes[b].flags & JSON_FLAG_KEY_RECOVERED)
+                continue;
             struct json_str kb = json_node_key(doc, b);
             for (uint32_t a = first; a != b; a = doc->nodes[a].next) {
+                if (doc->nodes[a].flags & JSON_FLAG_KEY_RECOVERED)
+                    continue;
                 struct json_str ka = json_node_key(doc, a);
                 if (ka.len == kb.len && memcmp(ka.ptr, kb.ptr, ka.len) == 0) {
                     report_duplicate(p, a, b);
@@ -465,6 +479,8 @@ static void check_duplicate_keys(struct parser *p, uint32_t object, uint32_t mem
     }
     memset(p->dup_table, 0xff, cap * sizeof *p->dup_table);
     for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED)
+            continue;
         struct json_str key = json_node_key(doc, m);
         uint32_t slot = hash_bytes(key.ptr, key.len) & (cap - 1);
         for (;;) {
@@ -523,11 +539,15 @@ static void parse_member_value(struct parser *p, uint32_t member, uint32_t objec
     skip_ws(p);
     if (at_end(p) || p->s[p->pos] != ':') {
         describe_key(p, member, key, sizeof key);
-        uint32_t key_end = p->doc->nodes[member].key_end;
+        const struct json_node *n = &p->doc->nodes[member];
+        uint32_t key_end = n->key_end;
         if (!at_end(p) && is_value_start(p->s[p->pos])) {
             syntax_error(p, key_end, p->pos, "expected ':' after the key %s", key);
         } else {
-            syntax_error(p, key_end, key_end, "expected ':' and a value after the key %s", key);
+            /* A recovered string with nothing after it is stray text, most likely the rest of
+             * the value before: the missing ',' reported there says all. */
+            if (!(n->flags & JSON_FLAG_KEY_RECOVERED))
+                syntax_error(p, key_end, key_end, "expected ':' and a value after the key %s", key);
             make_missing_value(p, member, key_end);
             return;
         }
@@ -557,6 +577,7 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
     bool want_member = true;
     char key[KEY_IN_MESSAGE_MAX + 8];
     while (!p->halted) {
+        bool recovered = false; /* the next key follows a string value without a ',' */
         skip_ws(p);
         if (at_end(p)) {
             add_error(p, JSON_ERROR_SYNTAX, p->pos, p->pos, open, open + 1,
@@ -593,6 +614,9 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
                 skip_word(p); /* a stray ':' or bracket: drop it */
                 continue;
             }
+            /* Text right after a string value may be the rest of that value (a secret typed
+             * in two pieces, or with a '"' inside): its key is marked, and never quoted. */
+            recovered = p->doc->nodes[last].kind == JSON_STRING;
             want_member = true;
         }
         if (c == ',') {
@@ -621,6 +645,8 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
         if (member == JSON_NONE)
             break;
         parse_key(p, member);
+        if (recovered)
+            p->doc->nodes[member].flags |= JSON_FLAG_KEY_RECOVERED;
         parse_member_value(p, member, object);
         append_child(p, object, &last, member);
         members++;
@@ -644,7 +670,7 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
             struct json_node *s = &p->doc->nodes[split];
             s->key_start = key_start;
             s->key_end = key_end;
-            s->flags |= escaped;
+            s->flags |= (uint8_t)(escaped | JSON_FLAG_KEY_RECOVERED);
             parse_member_value(p, split, object);
             append_child(p, object, &last, split);
             members++;
@@ -738,6 +764,58 @@ static uint32_t parse_value(struct parser *p, uint32_t parent, uint32_t reuse)
 
 /* ---- the document ---- */
 
+/* An encoding JSON must not use (RFC 8259, section 8.1: UTF-8 only), told from its byte order
+ * mark or, without one, from the zero bytes of ASCII characters (RFC 4627, section 3). */
+struct wide_encoding {
+    const char *name;
+    uint32_t bom; /* length of the byte order mark; 0 when there is none */
+};
+
+static bool detect_wide_encoding(const unsigned char *s, uint32_t len, struct wide_encoding *out)
+{
+    static const struct {
+        const char *bytes;
+        uint32_t len;
+        const char *name;
+    } marks[] = {
+        /* UTF-32LE before UTF-16LE: their marks start alike. */
+        {"\x00\x00\xFE\xFF", 4, "UTF-32BE"},
+        {"\xFF\xFE\x00\x00", 4, "UTF-32LE"},
+        {"\xFE\xFF", 2, "UTF-16BE"},
+        {"\xFF\xFE", 2, "UTF-16LE"},
+    };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        if (len >= marks[i].len && memcmp(s, marks[i].bytes, marks[i].len) == 0) {
+            *out = (struct wide_encoding){marks[i].name, marks[i].len};
+            return true;
+        }
+    }
+    /* JSON text starts with an ASCII character, and UTF-8 JSON holds no zero byte at all. */
+    const char *name = NULL;
+    if (len >= 4 && !s[0] && !s[1] && !s[2] && s[3])
+        name = "UTF-32BE";
+    else if (len >= 4 && s[0] && !s[1] && !s[2] && !s[3])
+        name = "UTF-32LE";
+    else if (len >= 2 && !s[0] && s[1])
+        name = "UTF-16BE";
+    else if (len >= 2 && s[0] && !s[1])
+        name = "UTF-16LE";
+    if (name == NULL)
+        return false;
+    *out = (struct wide_encoding){name, 0};
+    return true;
+}
+
+static void report_wide_encoding(struct parser *p, const struct wide_encoding *e)
+{
+    uint32_t unit = e->name[4] == '3' ? 4 : 2;
+    uint32_t end = e->bom ? e->bom : (unit < p->len ? unit : p->len);
+    syntax_error(p, 0, end,
+                 "the document is %s (judging by its %s), but JSON must be UTF-8 (RFC 8259, "
+                 "section 8.1): convert it, for example with iconv -f %s -t UTF-8",
+                 e->name, e->bom ? "byte order mark" : "zero bytes", e->name);
+}
+
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                const struct json_parse_options *options)
 {
@@ -766,6 +844,11 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
         return p.out_of_memory ? -1 : 0;
     }
     p.len = doc->len = (uint32_t)len;
+    struct wide_encoding wide;
+    if (detect_wide_encoding(p.s, p.len, &wide)) {
+        report_wide_encoding(&p, &wide);
+        return p.out_of_memory ? -1 : 0;
+    }
     p.closers = malloc(p.options.max_depth);
     if (p.closers == NULL)
         return -1;

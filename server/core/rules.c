@@ -8,6 +8,7 @@
  * quote the value of a secret or sensitive field. */
 #include "rules.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -761,14 +762,21 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
     for (uint32_t m = doc->nodes[place->node].first_child; m != JSON_NONE && !r->failed;
          m = doc->nodes[m].next) {
         struct json_str key = json_node_key(doc, m);
-        const char *pointer = json_pointer_append(&r->a->arena, place->pointer, key.ptr, key.len);
         const struct schema_field *field = schema_object_field(schema, key.ptr, key.len);
+        const struct schema_field *alias =
+            field ? NULL : schema_object_alias(schema, key.ptr, key.len);
+        /* A key the parser recovered from text that may continue a value is checked only when
+         * it names a field (so the pointer quotes the schema, not the document); otherwise its
+         * syntax error speaks for it, and an unknown-field would be noise. */
+        if (field == NULL && alias == NULL && (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED))
+            continue;
+        const char *pointer = json_pointer_append(&r->a->arena, place->pointer, key.ptr, key.len);
+        if (field == NULL && alias == NULL) {
+            check_unknown_member(r, schema, additional, place, m, pointer);
+            continue;
+        }
         if (field == NULL) {
-            field = schema_object_alias(schema, key.ptr, key.len);
-            if (field == NULL) {
-                check_unknown_member(r, schema, additional, place, m, pointer);
-                continue;
-            }
+            field = alias;
             report_at_key(r, "alternate-spelling", m, pointer,
                           printf_arena(r,
                                        "\"%.*s\" is a spelling seen in samples; the documented "
@@ -797,24 +805,32 @@ static void check_object(struct rules *r, const struct schema_object *schema, bo
 /* ---- kinds ---- */
 
 /* Kind inference: a kind scores +1 for each config key it defines and -1 for each it does
- * not. Returns the number of kinds tied for the best positive score, writing them to `best`. */
+ * not; the best score wins, whatever its sign, so keys no kind defines (which cost every kind
+ * the same) do not stop a kind from being recognised. A kind that defines none of the keys is
+ * not a candidate; a recovered key (JSON_FLAG_KEY_RECOVERED) counts only when the kind defines
+ * it, as check_object checks it only then. Returns the number of kinds tied for the best score,
+ * writing them to `best`. */
 static uint32_t infer_kinds(struct json_doc *doc, const struct schema_registry *registry,
                             uint32_t config, const struct schema_kind **best, uint32_t best_cap)
 {
-    int best_score = 0;
+    int best_score = INT_MIN;
     uint32_t count = 0;
     if (config == JSON_NONE || doc->nodes[config].kind != JSON_OBJECT)
         return 0;
     for (uint32_t k = 0; k < registry->kind_count; k++) {
         const struct schema_kind *kind = &registry->kinds[k];
         int score = 0;
+        bool defines_one = false;
         for (uint32_t m = doc->nodes[config].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
             struct json_str key = json_node_key(doc, m);
             bool known = schema_object_field(&kind->config, key.ptr, key.len) ||
                          schema_object_alias(&kind->config, key.ptr, key.len);
+            if (!known && (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED))
+                continue;
             score += known ? 1 : -1;
+            defines_one |= known;
         }
-        if (score <= 0 || score < best_score)
+        if (!defines_one || score < best_score)
             continue;
         if (score > best_score) {
             best_score = score;
@@ -861,6 +877,44 @@ static void check_shared(struct rules *r, const struct schema_kind *const *kinds
 }
 
 #define MAX_TIED 32
+
+/* A source of `kind` without a `config` member: when the kind requires fields, one
+ * missing-required for `config` that names them (their own pointers would be inside an object
+ * that is not there). */
+static void check_missing_config(struct rules *r, const struct schema_kind *kind, uint32_t source,
+                                 const char *config_pointer)
+{
+    uint32_t required = 0;
+    for (uint32_t i = 0; i < kind->config.field_count; i++) {
+        if (kind->config.fields[i].required)
+            required++;
+    }
+    if (required == 0)
+        return; /* a config left out takes every default */
+    char fields[512] = "";
+    uint32_t listed = 0;
+    for (uint32_t i = 0; i < kind->config.field_count; i++) {
+        const struct schema_field *f = &kind->config.fields[i];
+        if (!f->required)
+            continue;
+        listed++;
+        append(fields, sizeof fields, listed == 1 ? "" : listed == required ? " and " : ", ");
+        append(fields, sizeof fields, "\"");
+        append(fields, sizeof fields, f->name);
+        append(fields, sizeof fields, "\"");
+    }
+    const struct schema_field *config =
+        schema_object_field(r->registry->source.object, "config", 6);
+    const char *types = schema_types_describe(config ? config->types : SCHEMA_OBJECT, &r->a->arena);
+    uint32_t start, end;
+    object_anchor(r->doc, source, &start, &end);
+    report(r, "missing-required", start, end, config_pointer,
+           printf_arena(r,
+                        "missing required field \"config\" (%s) for %s (%s): the kind requires "
+                        "%s in it",
+                        types, kind->title, kind->types[0], fields));
+    annotate(r, source, config, NULL);
+}
 
 /* A kind by identifier: the kinds' own, then the settings' mappings. */
 static const struct schema_kind *find_kind(const struct schema_registry *registry,
@@ -959,8 +1013,13 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t source, 
             return NULL;
         }
     }
-    if (kind == NULL || config == JSON_NONE)
+    if (kind == NULL)
         return kind;
+    if (config == JSON_NONE) {
+        if (json_object_get(doc, source, "config", 6) == JSON_NONE)
+            check_missing_config(r, kind, source, config_pointer);
+        return kind;
+    }
     struct place place = {config, config_pointer, NULL};
     char title[200];
     snprintf(title, sizeof title, "%s (%s)", kind->title, kind->types[0]);

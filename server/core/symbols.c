@@ -45,14 +45,24 @@ struct builder {
 static struct symbol *children_of(struct builder *b, uint32_t container, uint32_t *count,
                                   unsigned depth);
 
+/* The name of a member: its key, or a placeholder for a key the parser guessed while
+ * recovering (it may be the continuation of a secret value). */
+static const char *member_name(struct builder *b, uint32_t node)
+{
+    struct json_doc *doc = &b->a->doc;
+    if (doc->nodes[node].flags & JSON_FLAG_KEY_RECOVERED)
+        return "(not shown)";
+    struct json_str key = json_node_key(doc, node);
+    return key.len ? arena_strndup(b->arena, key.ptr, key.len) : "\"\"";
+}
+
 static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t index, unsigned depth)
 {
     struct json_doc *doc = &b->a->doc;
     const struct json_node *n = &doc->nodes[node];
     memset(s, 0, sizeof *s);
     if (n->key_start != JSON_NONE) {
-        struct json_str key = json_node_key(doc, node);
-        s->name = key.len ? arena_strndup(b->arena, key.ptr, key.len) : "\"\"";
+        s->name = member_name(b, node);
         s->start = n->key_start;
         s->selection_start = n->key_start;
         s->selection_end = n->key_end;
