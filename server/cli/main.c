@@ -12,6 +12,8 @@
 
 #include "check.h"
 #include "json_doc.h"
+#include "json_pointer.h"
+#include "line_index.h"
 #include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
@@ -87,10 +89,49 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* Writes "srcls: PATH:LINE:COL: message" for the first syntax error of a configuration. */
+static void report_config_syntax(const char *path, struct json_doc *doc, const char *text,
+                                 size_t len)
+{
+    struct line_index lines;
+    if (doc->error_count == 0 || line_index_build(&lines, text, len) != 0) {
+        fprintf(stderr, "srcls: %s: %s\n", path,
+                doc->error_count ? doc->errors[0].message : "out of memory");
+        return;
+    }
+    struct text_position at = line_index_position(&lines, doc->errors[0].start, POSITION_UTF32);
+    fprintf(stderr, "srcls: %s:%u:%u: %s\n", path, at.line + 1, at.character + 1,
+            doc->errors[0].message);
+    line_index_free(&lines);
+}
+
+/* Appends a problem line for each "types" entry that names no kind. */
+static void check_config_types(const struct settings *settings,
+                               const struct schema_registry *registry, char *problems,
+                               size_t size)
+{
+    for (uint32_t i = 0; i < settings->type_count; i++) {
+        const char *kind = settings->types[i].kind_type;
+        if (schema_find_kind(registry, kind, strlen(kind)) != NULL)
+            continue;
+        struct arena scratch;
+        arena_init(&scratch);
+        const char *id = settings->types[i].id;
+        const char *pointer = json_pointer_append(&scratch, "/types", id, strlen(id));
+        size_t used = strlen(problems);
+        snprintf(problems + used, size - used,
+                 "%s%s: \"%s\" is the type of no kind (srcls --list-kinds lists them)",
+                 used ? "\n" : "", pointer ? pointer : "/types", kind);
+        arena_free(&scratch);
+    }
+}
+
 /* Reads the project configuration: `--config FILE`, else the nearest srcls.json upwards from
- * the first path (or the current directory). Its problems go to stderr. Returns 0, or -1 when
- * a file named with --config cannot be read or is not valid JSON. */
-static int load_config(const char *explicit_path, const char *first_path, struct settings *out)
+ * the first path (or the current directory). Each problem goes to stderr as "srcls: FILE:LINE:COL:
+ * ..." (syntax) or "srcls: FILE: POINTER: ..." (settings). Returns 0, or -1 when the file cannot
+ * be read or has any problem: a configuration is never half applied. */
+static int load_config(const char *explicit_path, const char *first_path,
+                       const struct schema_registry *registry, struct settings *out)
 {
     char path[4096 + 16];
     if (explicit_path != NULL) {
@@ -128,15 +169,21 @@ static int load_config(const char *explicit_path, const char *first_path, struct
     struct json_doc doc;
     json_parse(&doc, text, len, NULL);
     int status = 0;
-    if (doc.error_count > 0 || doc.root == JSON_NONE || doc.nodes[doc.root].kind != JSON_OBJECT) {
-        fprintf(stderr, "srcls: %s: %s\n", path,
-                doc.error_count ? doc.errors[0].message : "the configuration must be an object");
+    if (doc.error_count > 0 || doc.root == JSON_NONE) {
+        report_config_syntax(path, &doc, text, len);
+        status = -1;
+    } else if (doc.nodes[doc.root].kind != JSON_OBJECT) {
+        fprintf(stderr, "srcls: %s: the configuration must be an object\n", path);
         status = -1;
     } else {
         char problems[2048] = "";
         settings_read(out, &doc, doc.root, problems, sizeof problems);
-        if (problems[0] != '\0')
-            fprintf(stderr, "srcls: %s: %s\n", path, problems);
+        check_config_types(out, registry, problems, sizeof problems);
+        for (char *line = problems, *end; *line != '\0'; line = end + (*end != '\0')) {
+            end = line + strcspn(line, "\n");
+            fprintf(stderr, "srcls: %s: %.*s\n", path, (int)(end - line), line);
+            status = -1;
+        }
     }
     json_doc_free(&doc);
     return status;
@@ -263,7 +310,7 @@ int main(int argc, char **argv)
     }
     struct settings settings;
     settings_init(&settings);
-    if (load_config(config_path, paths[0], &settings) != 0) {
+    if (load_config(config_path, paths[0], &registry, &settings) != 0) {
         settings_free(&settings);
         schema_registry_free(&registry);
         status = 2;

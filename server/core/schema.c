@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
 #include "json_doc.h"
 #include "json_pointer.h"
 #include "schema_embedded.h"
@@ -36,25 +37,83 @@ struct loader {
     const char *current; /* file name, for messages */
 };
 
-static void fail(struct loader *l, struct json_doc *doc, uint32_t node, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
+/* 1-based line and column (in code points) of byte `offset` of `text`. */
+static void line_column(const char *text, uint32_t offset, unsigned *line, unsigned *column)
+{
+    *line = 1;
+    *column = 1;
+    for (uint32_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *column = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            ++*column;
+        }
+    }
+}
 
-static void fail(struct loader *l, struct json_doc *doc, uint32_t node, const char *format, ...)
+static void fail_message(struct loader *l, const char *place, const char *format, va_list args)
 {
     if (l->failed)
         return;
     l->failed = true;
     char message[256];
-    va_list args;
-    va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
-    va_end(args);
+    snprintf(l->error, l->error_size, "schema/%s%s: %s", l->current ? l->current : "?", place,
+             message);
+}
+
+static void fail(struct loader *l, struct json_doc *doc, uint32_t node, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail_file(struct loader *l, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static void fail_syntax(struct loader *l, const struct json_doc *doc, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The one place that names the file, the position and the JSON Pointer of a bad value:
+ * "schema/kinds/03-x.json:7:17 at /fields/port/type: unknown type name". */
+static void fail(struct loader *l, struct json_doc *doc, uint32_t node, const char *format, ...)
+{
+    if (l->failed)
+        return;
     struct arena scratch;
     arena_init(&scratch);
-    const char *pointer = doc ? json_pointer_of(doc, node, &scratch) : NULL;
-    snprintf(l->error, l->error_size, "schema/%s%s%s: %s", l->current ? l->current : "?",
-             pointer && *pointer ? " at " : "", pointer && *pointer ? pointer : "", message);
+    const char *pointer = json_pointer_of(doc, node, &scratch);
+    unsigned line, column;
+    line_column(doc->text, doc->nodes[node].start, &line, &column);
+    char place[512];
+    snprintf(place, sizeof place, ":%u:%u at %s", line, column,
+             pointer == NULL ? "?"
+             : *pointer      ? pointer
+                             : "the top level");
     arena_free(&scratch);
+    va_list args;
+    va_start(args, format);
+    fail_message(l, place, format, args);
+    va_end(args);
+}
+
+/* An error about a whole file: "schema/job.json: ...". */
+static void fail_file(struct loader *l, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fail_message(l, "", format, args);
+    va_end(args);
+}
+
+/* A syntax error, where no value has a pointer: "schema/job.json:3:5: not valid JSON: ...". */
+static void fail_syntax(struct loader *l, const struct json_doc *doc, const char *format, ...)
+{
+    unsigned line = 1, column = 1;
+    if (doc->error_count > 0)
+        line_column(doc->text, doc->errors[0].start, &line, &column);
+    char place[64];
+    snprintf(place, sizeof place, ":%u:%u", line, column);
+    va_list args;
+    va_start(args, format);
+    fail_message(l, place, format, args);
+    va_end(args);
 }
 
 static const char *copy_str(struct loader *l, struct json_str s)
@@ -75,6 +134,15 @@ static const char *string_of(struct loader *l, struct json_doc *doc, uint32_t no
         return NULL;
     }
     return copy_str(l, json_node_string(doc, node));
+}
+
+/* Whether `node` is an array; fails, naming `what`, when it is not. */
+static bool array_of(struct loader *l, struct json_doc *doc, uint32_t node, const char *what)
+{
+    if (doc->nodes[node].kind == JSON_ARRAY)
+        return true;
+    fail(l, doc, node, "%s must be an array", what);
+    return false;
 }
 
 static bool bool_of(struct loader *l, struct json_doc *doc, uint32_t node, const char *what)
@@ -188,6 +256,12 @@ static struct schema_condition *condition_of(struct loader *l, struct json_doc *
             c->field = string_of(l, doc, m, "field");
             continue;
         }
+        if (has_op) {
+            fail(l, doc, m,
+                 "a condition has one operator (in, present, nonEmpty, notBefore, all, "
+                 "any or not)");
+            return NULL;
+        }
         has_op = true;
         if (str_eq(key, "in")) {
             c->op = COND_IN;
@@ -257,7 +331,7 @@ static void apply_fields(struct loader *l, struct json_doc *doc, uint32_t node,
                          struct schema_object *object)
 {
     if (doc->nodes[node].kind != JSON_OBJECT) {
-        fail(l, doc, node, "\"fields\" must be an object");
+        fail(l, doc, node, "fields must be an object of field entries");
         return;
     }
     uint32_t count = object->field_count + json_child_count(doc, node);
@@ -366,6 +440,8 @@ static void apply_field(struct loader *l, struct json_doc *doc, uint32_t node,
         } else if (str_eq(key, "additionalFields")) {
             field->additional_fields = bool_of(l, doc, m, "additionalFields");
         } else if (str_eq(key, "aliases")) {
+            if (!array_of(l, doc, m, "\"aliases\""))
+                return;
             field->alias_count = json_child_count(doc, m);
             field->aliases = arena_alloc(l->arena, (field->alias_count + 1) * sizeof(char *));
             uint32_t i = 0;
@@ -414,11 +490,17 @@ static void apply_assertions(struct loader *l, struct json_doc *doc, uint32_t no
     for (uint32_t e = doc->nodes[node].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
         struct schema_assertion *a = &list[object->assertion_count++];
         memset(a, 0, sizeof *a);
+        if (doc->nodes[e].kind != JSON_OBJECT) {
+            fail(l, doc, e, "an assertion is an object");
+            return;
+        }
         for (uint32_t m = doc->nodes[e].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
             struct json_str key = json_node_key(doc, m);
-            if (str_eq(key, "code"))
+            if (str_eq(key, "code")) {
                 a->code = string_of(l, doc, m, "code");
-            else if (str_eq(key, "field"))
+                if (a->code != NULL && code_find(a->code) == NULL)
+                    fail(l, doc, m, "unknown diagnostic code (docs/rules.md lists them)");
+            } else if (str_eq(key, "field"))
                 a->field = string_of(l, doc, m, "field");
             else if (str_eq(key, "when"))
                 a->when = condition_of(l, doc, m);
@@ -454,10 +536,25 @@ static void include_group(struct loader *l, struct json_doc *doc, uint32_t entry
         name_node = json_object_get(doc, entry, "group", 5);
         only = json_object_get(doc, entry, "only", 4);
         override = json_object_get(doc, entry, "override", 8);
+        for (uint32_t m = doc->nodes[entry].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+            if (m != name_node && m != only && m != override) {
+                fail(l, doc, m, "unknown key in an include entry (group, only, override)");
+                return;
+            }
+        }
         if (name_node == JSON_NONE) {
             fail(l, doc, entry, "an include entry needs \"group\"");
             return;
         }
+        if (only != JSON_NONE && !array_of(l, doc, only, "\"only\""))
+            return;
+    } else if (doc->nodes[entry].kind != JSON_STRING) {
+        fail(l, doc, entry, "an include entry is a group name or an object with \"group\"");
+        return;
+    }
+    if (doc->nodes[name_node].kind != JSON_STRING) {
+        fail(l, doc, name_node, "a group name must be a string");
+        return;
     }
     struct json_str name = json_node_string(doc, name_node);
     struct loaded_file *group = find_file(l, FILE_GROUP, name.ptr, name.len);
@@ -465,17 +562,22 @@ static void include_group(struct loader *l, struct json_doc *doc, uint32_t entry
         fail(l, doc, name_node, "no group of that name in schema/groups/");
         return;
     }
+    /* check_group made sure the group has its fields. */
     uint32_t fields = json_object_get(&group->doc, group->doc.root, "fields", 6);
-    if (fields == JSON_NONE) {
-        fail(l, doc, name_node, "the group has no \"fields\"");
-        return;
-    }
     uint32_t before = object->field_count;
     const char *current = l->current;
     l->current = group->file->name;
     apply_fields(l, &group->doc, fields, object);
     l->current = current;
     if (only != JSON_NONE) {
+        for (uint32_t e = doc->nodes[only].first_child; e != JSON_NONE && !l->failed;
+             e = doc->nodes[e].next) {
+            struct json_str wanted = json_node_string(doc, e);
+            if (doc->nodes[e].kind != JSON_STRING)
+                fail(l, doc, e, "\"only\" lists field names");
+            else if (json_object_get(&group->doc, fields, wanted.ptr, wanted.len) == JSON_NONE)
+                fail(l, doc, e, "\"only\" names a field the group does not have");
+        }
         uint32_t kept = before;
         for (uint32_t i = before; i < object->field_count; i++) {
             bool keep = false;
@@ -496,7 +598,14 @@ static void include_group(struct loader *l, struct json_doc *doc, uint32_t entry
 static void omit_fields(struct loader *l, struct json_doc *doc, uint32_t node,
                         struct schema_object *object)
 {
-    for (uint32_t e = doc->nodes[node].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+    if (!array_of(l, doc, node, "\"omit\""))
+        return;
+    for (uint32_t e = doc->nodes[node].first_child; e != JSON_NONE && !l->failed;
+         e = doc->nodes[e].next) {
+        if (doc->nodes[e].kind != JSON_STRING) {
+            fail(l, doc, e, "\"omit\" lists field names");
+            return;
+        }
         struct json_str name = json_node_string(doc, e);
         uint32_t kept = 0;
         bool found = false;
@@ -518,17 +627,19 @@ static void build_kind(struct loader *l, struct loaded_file *f)
 {
     if (f->state == 2 || l->failed)
         return;
-    if (f->state == 1) {
-        fail(l, &f->doc, f->doc.root, "\"extends\" forms a cycle");
-        return;
-    }
     f->state = 1;
+    l->current = f->file->name;
     struct json_doc *doc = &f->doc;
     uint32_t root = doc->root;
     struct schema_kind *kind = f->kind;
     kind->stem = f->stem;
 
     uint32_t extends = json_object_get(doc, root, "extends", 7);
+    if (extends != JSON_NONE && doc->nodes[extends].kind != JSON_NULL &&
+        doc->nodes[extends].kind != JSON_STRING) {
+        fail(l, doc, extends, "\"extends\" must be the file stem of a kind, or null");
+        return;
+    }
     if (extends != JSON_NONE && doc->nodes[extends].kind == JSON_STRING) {
         struct json_str stem = json_node_string(doc, extends);
         struct loaded_file *parent = find_file(l, FILE_KIND, stem.ptr, stem.len);
@@ -536,7 +647,13 @@ static void build_kind(struct loader *l, struct loaded_file *f)
             fail(l, doc, extends, "\"extends\" names no kind in schema/kinds/");
             return;
         }
+        if (parent->state == 1) {
+            fail(l, doc, extends, "\"extends\" forms a cycle");
+            return;
+        }
         build_kind(l, parent);
+        if (l->failed)
+            return;
         l->current = f->file->name;
         /* The parent's arrays are copied: omit and merges must not reach back into it. */
         const struct schema_object *from = &parent->kind->config;
@@ -561,6 +678,8 @@ static void build_kind(struct loader *l, struct loaded_file *f)
         } else if (str_eq(key, "description")) {
             kind->description = string_of(l, doc, m, "description");
         } else if (str_eq(key, "types")) {
+            if (!array_of(l, doc, m, "\"types\""))
+                break;
             kind->type_count = json_child_count(doc, m);
             kind->types = arena_alloc(l->arena, (kind->type_count + 1) * sizeof(char *));
             uint32_t i = 0;
@@ -569,7 +688,9 @@ static void build_kind(struct loader *l, struct loaded_file *f)
             if (kind->type_count == 0)
                 fail(l, doc, m, "a kind needs at least one type identifier");
         } else if (str_eq(key, "include")) {
-            for (uint32_t e = v->first_child; e != JSON_NONE; e = doc->nodes[e].next)
+            if (!array_of(l, doc, m, "\"include\""))
+                break;
+            for (uint32_t e = v->first_child; e != JSON_NONE && !l->failed; e = doc->nodes[e].next)
                 include_group(l, doc, e, &kind->config);
         } else if (str_eq(key, "omit")) {
             omit_fields(l, doc, m, &kind->config);
@@ -581,8 +702,8 @@ static void build_kind(struct loader *l, struct loaded_file *f)
             fail(l, doc, m, "unknown key in a kind file");
         }
     }
-    if (kind->title == NULL || kind->types == NULL)
-        fail(l, doc, root, "a kind needs \"title\" and \"types\"");
+    if (kind->number == 0 || kind->title == NULL || kind->types == NULL)
+        fail(l, doc, root, "a kind needs \"kind\", \"title\" and \"types\"");
     f->state = 2;
 }
 
@@ -609,6 +730,50 @@ static void build_document(struct loader *l, struct loaded_file *f, struct schem
             out->additional_fields = bool_of(l, doc, m, "additionalFields");
         else if (!str_eq(key, "notes") && !str_eq(key, "title"))
             fail(l, doc, m, "unknown key");
+    }
+}
+
+/* A group file: {"group": NAME, "description": ..., "fields": {...}} (and "notes"). */
+static void check_group(struct loader *l, struct loaded_file *f)
+{
+    struct json_doc *doc = &f->doc;
+    for (uint32_t m = doc->nodes[doc->root].first_child; m != JSON_NONE && !l->failed;
+         m = doc->nodes[m].next) {
+        struct json_str key = json_node_key(doc, m);
+        if (str_eq(key, "group") || str_eq(key, "description"))
+            string_of(l, doc, m, str_eq(key, "group") ? "group" : "description");
+        else if (!str_eq(key, "fields") && !str_eq(key, "notes"))
+            fail(l, doc, m, "unknown key in a group file");
+    }
+    if (json_object_get(doc, doc->root, "fields", 6) == JSON_NONE)
+        fail(l, doc, doc->root, "a group needs \"fields\"");
+}
+
+/* Two kinds with one number or one type identifier: the later file is the one named. */
+static void check_kinds_distinct(struct loader *l)
+{
+    for (size_t i = 0; i < l->count && !l->failed; i++) {
+        struct loaded_file *f = &l->files[i];
+        if (f->role != FILE_KIND)
+            continue;
+        l->current = f->file->name;
+        struct json_doc *doc = &f->doc;
+        for (size_t j = 0; j < i && !l->failed; j++) {
+            const struct loaded_file *earlier = &l->files[j];
+            if (earlier->role != FILE_KIND)
+                continue;
+            if (earlier->kind->number == f->kind->number)
+                fail(l, doc, json_object_get(doc, doc->root, "kind", 4),
+                     "kind %d is also schema/%s", f->kind->number, earlier->file->name);
+            uint32_t types = json_object_get(doc, doc->root, "types", 5);
+            for (uint32_t t = 0; t < f->kind->type_count && !l->failed; t++) {
+                for (uint32_t u = 0; u < earlier->kind->type_count; u++) {
+                    if (strcmp(f->kind->types[t], earlier->kind->types[u]) == 0)
+                        fail(l, doc, json_array_get(doc, types, t),
+                             "the type identifier is also one of schema/%s", earlier->file->name);
+                }
+            }
+        }
     }
 }
 
@@ -652,11 +817,18 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
         f->role = strncmp(files[i].name, "kinds/", 6) == 0    ? FILE_KIND
                   : strncmp(files[i].name, "groups/", 7) == 0 ? FILE_GROUP
                                                               : FILE_OTHER;
-        if (json_parse(&f->doc, files[i].text, files[i].len, NULL) != 0 || f->doc.error_count > 0) {
-            fail(&l, NULL, JSON_NONE, "not valid JSON: %s",
-                 f->doc.error_count ? f->doc.errors[0].message : "out of memory");
+        if (f->role == FILE_OTHER && strcmp(files[i].name, "source.json") != 0 &&
+            strcmp(files[i].name, "job.json") != 0) {
+            fail_file(&l, "not a schema file (source.json, job.json, groups/NAME.json, "
+                          "kinds/NN-NAME.json)");
+        } else if (json_parse(&f->doc, files[i].text, files[i].len, NULL) != 0 ||
+                   f->doc.error_count > 0) {
+            fail_syntax(&l, &f->doc, "not valid JSON: %s",
+                        f->doc.error_count ? f->doc.errors[0].message : "out of memory");
         } else if (f->doc.nodes[f->doc.root].kind != JSON_OBJECT) {
             fail(&l, &f->doc, f->doc.root, "a schema file holds one object");
+        } else if (f->role == FILE_GROUP) {
+            check_group(&l, f);
         }
         kinds += f->role == FILE_KIND;
     }
@@ -676,8 +848,11 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
         else if (strcmp(f->stem, "job") == 0)
             build_document(&l, f, &registry->job, &registry->job_title);
     }
-    if (!l.failed && (registry->source.object == NULL || registry->job.object == NULL))
-        fail(&l, NULL, JSON_NONE, "source.json and job.json are both needed");
+    check_kinds_distinct(&l);
+    if (!l.failed && (registry->source.object == NULL || registry->job.object == NULL)) {
+        l.current = registry->source.object == NULL ? "source.json" : "job.json";
+        fail_file(&l, "missing (the schema needs source.json and job.json)");
+    }
     for (size_t i = 0; i < count; i++)
         json_doc_free(&l.files[i].doc);
     free(l.files);

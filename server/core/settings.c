@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "codes.h"
+#include "json_pointer.h"
 
 void settings_init(struct settings *settings)
 {
@@ -18,12 +19,19 @@ void settings_free(struct settings *settings)
     memset(settings, 0, sizeof *settings);
 }
 
-static void note(char *problems, size_t size, const char *line)
+/* Appends "POINTER: what", the JSON Pointer of `node` in its document, as a line. */
+static void note(char *problems, size_t size, struct json_doc *doc, uint32_t node,
+                 const char *what)
 {
     if (problems == NULL || size == 0)
         return;
+    struct arena scratch;
+    arena_init(&scratch);
+    const char *pointer = json_pointer_of(doc, node, &scratch);
     size_t used = strlen(problems);
-    snprintf(problems + used, size - used, "%s%s", used ? "\n" : "", line);
+    snprintf(problems + used, size - used, "%s%s: %s", used ? "\n" : "",
+             pointer == NULL ? "?" : pointer, what);
+    arena_free(&scratch);
 }
 
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
@@ -39,6 +47,19 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
         rules = json_object_get(doc, node, "severity", 8);
     uint32_t types = json_object_get(doc, node, "types", 5);
     char line[256];
+    for (uint32_t m = n->first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (!json_node_key_equals(doc, m, "rules", 5) &&
+            !json_node_key_equals(doc, m, "severity", 8) &&
+            !json_node_key_equals(doc, m, "types", 5))
+            note(problems, problems_size, doc, m,
+                 "unknown setting (the settings are \"rules\" and \"types\")");
+    }
+    if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, rules,
+             "must be an object mapping a code to a severity");
+    if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, types,
+             "must be an object mapping a type identifier to a kind's type");
     if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
         uint32_t count = json_child_count(doc, rules);
         settings->severities =
@@ -53,11 +74,11 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
             const struct code_info *info = code_find(code_text);
             if (info == NULL || severity < 0) {
                 snprintf(line, sizeof line,
-                         info == NULL ? "unknown code \"%s\" in rules"
-                                      : "\"%s\": severity must be error, warning, information, "
-                                        "hint or off",
+                         info == NULL ? "unknown code \"%s\""
+                                      : "the severity of \"%s\" must be error, warning, "
+                                        "information, hint or off",
                          code_text);
-                note(problems, problems_size, line);
+                note(problems, problems_size, doc, m, line);
                 continue;
             }
             settings->severities[settings->severity_count++] =
@@ -71,7 +92,8 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
             struct json_str id = json_node_key(doc, m);
             struct json_str kind = json_node_string(doc, m);
             if (doc->nodes[m].kind != JSON_STRING) {
-                note(problems, problems_size, "a \"types\" entry maps an identifier to a string");
+                note(problems, problems_size, doc, m,
+                     "a \"types\" entry maps an identifier to a kind's type (a string)");
                 continue;
             }
             settings->types[settings->type_count++] =
