@@ -340,6 +340,19 @@ static void test_sarif_unreadable_path_keeps_the_other_results_and_exits_2(void 
     parse_output(&doc, &r);
     assert_int_equal(json_child_count(&doc, sarif_results(&doc)), 1);
     sarif_result(&doc, "unknown-field", "/config/acessKey");
+    /* The unreadable path is not lost: the run says it did not succeed, with a notification
+     * that names the path, and stderr says so too. */
+    uint32_t invocation = node_at(&doc, doc.root, "/runs/0/invocations/0", JSON_OBJECT);
+    assert_int_equal(doc.nodes[json_object_get(&doc, invocation, "executionSuccessful", 19)].kind,
+                     JSON_FALSE);
+    uint32_t notes = node_at(&doc, invocation, "/toolExecutionNotifications", JSON_ARRAY);
+    assert_int_equal(json_child_count(&doc, notes), 1);
+    uint32_t uri =
+        node_at(&doc, notes, "/0/locations/0/physicalLocation/artifactLocation/uri", JSON_STRING);
+    assert_true(json_node_string_equals(&doc, uri, "missing.json", 12));
+    uint32_t level = node_at(&doc, notes, "/0/level", JSON_STRING);
+    assert_true(json_node_string_equals(&doc, level, "error", 5));
+    assert_non_null(strstr(r.err, "missing.json: cannot read: No such file or directory"));
     json_doc_free(&doc);
     run_free(&r);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "json_write.h"
 
 struct report_summary {
     unsigned files;
@@ -27,6 +28,10 @@ struct reporter {
     FILE *out;
     bool color;
     unsigned files_seen;
+    /* What a format keeps for its end (SARIF's notifications of unreadable paths); zeroed by
+     * report_select, freed by the format's end. */
+    struct json_writer deferred;
+    unsigned deferred_count;
 };
 
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name

@@ -102,11 +102,52 @@ static unsigned long fingerprint(const char *path, const char *code, const char 
     return h & 0xffffffffffffUL;
 }
 
+/* An unreadable path: a tool execution notification at the end of the run (SARIF 2.1.0
+ * §3.20.21), so that code scanning shows it, and a line on stderr for the person at the
+ * terminal. */
+static void sarif_unreadable(struct reporter *self, const struct checked_file *file)
+{
+    fprintf(stderr, "srcls: %s: %s\n", file->path, file->read_error);
+    char uri[4096];
+    relative_uri(file->path, uri, sizeof uri);
+    struct json_writer *w = &self->deferred;
+    if (self->deferred_count++ == 0)
+        json_writer_init(w, 0);
+    else
+        json_write_bytes(w, ",", 1);
+    json_write_object_begin(w);
+    json_write_key(w, "level");
+    json_write_string(w, "error");
+    json_write_key(w, "message");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, file->read_error);
+    json_write_object_end(w);
+    json_write_key(w, "locations");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "physicalLocation");
+    json_write_object_begin(w);
+    json_write_key(w, "artifactLocation");
+    json_write_object_begin(w);
+    json_write_key(w, "uri");
+    json_write_string(w, uri);
+    json_write_key(w, "uriBaseId");
+    json_write_string(w, "%SRCROOT%");
+    json_write_object_end(w);
+    json_write_object_end(w);
+    json_write_object_end(w);
+    json_write_array_end(w);
+    json_write_object_end(w);
+}
+
 static void sarif_file(struct reporter *self, const struct checked_file *file)
 {
     const struct analysis *a = file->analysis;
-    if (file->read_error != NULL || a == NULL)
-        return; /* unreadable paths are on stderr and in the exit status */
+    if (file->read_error != NULL || a == NULL) {
+        sarif_unreadable(self, file);
+        return;
+    }
     char uri[4096];
     relative_uri(file->path, uri, sizeof uri);
     struct json_writer w;
@@ -176,10 +217,19 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
     json_writer_free(&w);
 }
 
+/* Closes the results and says in `invocations` whether every path could be read, with a
+ * notification for each that could not. */
 static void sarif_end(struct reporter *self, const struct report_summary *s)
 {
-    (void)s;
-    fputs("]}]}\n", self->out);
+    fprintf(self->out, "],\"invocations\":[{\"executionSuccessful\":%s",
+            s->unreadable == 0 ? "true" : "false");
+    if (self->deferred_count > 0) {
+        fputs(",\"toolExecutionNotifications\":[", self->out);
+        fwrite(self->deferred.buf, 1, self->deferred.len, self->out);
+        fputs("]", self->out);
+        json_writer_free(&self->deferred);
+    }
+    fputs("}]}]}\n", self->out);
 }
 
 void report_sarif_init(struct reporter *reporter)
