@@ -565,6 +565,62 @@ static void parse_member_value(struct parser *p, uint32_t member, uint32_t objec
     parse_value(p, object, member);
 }
 
+/* After the value of `last`, neither ',' nor '}' but `c`: reports the missing ',' and returns
+ * whether a member may start here; otherwise drops the stray character or word. */
+static bool missing_comma(struct parser *p, uint32_t last, unsigned char c)
+{
+    char key[KEY_IN_MESSAGE_MAX + 8];
+    describe_key(p, last, key, sizeof key);
+    uint32_t after = p->doc->nodes[last].end;
+    syntax_error(p, after, after, "expected ',' or '}' after the value of %s", key);
+    bool starts_member = c == '"' || is_value_start(c) || (c >= 'A' && c <= 'Z') ||
+                         (c >= 'a' && c <= 'z') || c == '_' || c == '$';
+    if (!starts_member)
+        skip_word(p); /* a stray ':' or bracket: drop it */
+    return starts_member;
+}
+
+/* Something that cannot start a key where a member should be: reported and skipped. A '{' or
+ * '[' is parsed, for recovery, and not linked; returns whether a value was consumed so. */
+static bool skip_non_key(struct parser *p, uint32_t object, unsigned char c)
+{
+    syntax_error(p, p->pos, p->pos + 1, "expected a key (a string in double quotes)");
+    if (c == ':' || c == ']') {
+        p->pos++;
+        return false;
+    }
+    parse_value(p, object, JSON_NONE);
+    return true;
+}
+
+/* `"a": "b": 1` is a value still being typed for "a" and a member "b": when `member`'s string
+ * value is followed by ':', gives it a missing value and returns a new member "b" (its key
+ * recovered: it may be a secret's text) with the value after the ':'; JSON_NONE otherwise. */
+static uint32_t split_value_turned_key(struct parser *p, uint32_t object, uint32_t member)
+{
+    struct json_node *m = &p->doc->nodes[member];
+    skip_ws(p);
+    if (at_end(p) || p->s[p->pos] != ':' || m->kind != JSON_STRING ||
+        (m->flags & JSON_FLAG_UNTERMINATED) || p->halted)
+        return JSON_NONE;
+    char key[KEY_IN_MESSAGE_MAX + 8];
+    uint32_t key_start = m->start, key_end = m->end;
+    uint8_t escaped = (m->flags & JSON_FLAG_ESCAPED) ? JSON_FLAG_KEY_ESCAPED : 0;
+    describe_key(p, member, key, sizeof key);
+    syntax_error(p, key_start, key_start, "expected a value for the key %s", key);
+    m->flags &= (uint8_t) ~(JSON_FLAG_ESCAPED);
+    make_missing_value(p, member, key_start);
+    uint32_t split = new_node(p, JSON_INVALID, key_start, object);
+    if (split == JSON_NONE)
+        return JSON_NONE;
+    struct json_node *n = &p->doc->nodes[split];
+    n->key_start = key_start;
+    n->key_end = key_end;
+    n->flags |= (uint8_t)(escaped | JSON_FLAG_KEY_RECOVERED);
+    parse_member_value(p, split, object);
+    return split;
+}
+
 static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
 {
     uint32_t open = p->pos;
@@ -575,7 +631,6 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
     uint32_t last = JSON_NONE, members = 0;
     uint32_t pending_comma = JSON_NONE; /* position of a comma that still wants a member */
     bool want_member = true;
-    char key[KEY_IN_MESSAGE_MAX + 8];
     while (!p->halted) {
         bool recovered = false; /* the next key follows a string value without a ',' */
         skip_ws(p);
@@ -605,15 +660,8 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
                 want_member = true;
                 continue;
             }
-            describe_key(p, last, key, sizeof key);
-            uint32_t after = p->doc->nodes[last].end;
-            syntax_error(p, after, after, "expected ',' or '}' after the value of %s", key);
-            bool starts_member = c == '"' || is_value_start(c) || (c >= 'A' && c <= 'Z') ||
-                                 (c >= 'a' && c <= 'z') || c == '_' || c == '$';
-            if (!starts_member) {
-                skip_word(p); /* a stray ':' or bracket: drop it */
+            if (!missing_comma(p, last, c))
                 continue;
-            }
             /* Text right after a string value may be the rest of that value (a secret typed
              * in two pieces, or with a '"' inside): its key is marked, and never quoted. */
             recovered = p->doc->nodes[last].kind == JSON_STRING;
@@ -625,20 +673,10 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
             continue;
         }
         if (c == '{' || c == '[' || c == ']' || c == ':') {
-            syntax_error(p, p->pos, p->pos + 1, "expected a key (a string in double quotes)");
-            if (c == ':') {
-                p->pos++;
-                continue;
+            if (skip_non_key(p, object, c)) {
+                pending_comma = JSON_NONE;
+                want_member = last == JSON_NONE;
             }
-            if (c == ']') {
-                p->pos++;
-                continue;
-            }
-            parse_value(p, object, JSON_NONE); /* parsed for recovery, not linked */
-            pending_comma = JSON_NONE;
-            want_member = false;
-            if (last == JSON_NONE)
-                want_member = true;
             continue;
         }
         uint32_t member = new_node(p, JSON_INVALID, p->pos, object);
@@ -652,26 +690,8 @@ static uint32_t parse_object(struct parser *p, uint32_t parent, uint32_t reuse)
         members++;
         pending_comma = JSON_NONE;
         want_member = false;
-        /* `"a": "b": 1` is a value still being typed for "a" and a member "b": split them. */
-        struct json_node *m = &p->doc->nodes[member];
-        skip_ws(p);
-        if (!at_end(p) && p->s[p->pos] == ':' && m->kind == JSON_STRING &&
-            !(m->flags & JSON_FLAG_UNTERMINATED) && !p->halted) {
-            uint32_t key_start = m->start, key_end = m->end;
-            uint8_t escaped = (m->flags & JSON_FLAG_ESCAPED) ? JSON_FLAG_KEY_ESCAPED : 0;
-            uint32_t value_at = m->start;
-            describe_key(p, member, key, sizeof key);
-            syntax_error(p, value_at, value_at, "expected a value for the key %s", key);
-            m->flags &= (uint8_t) ~(JSON_FLAG_ESCAPED);
-            make_missing_value(p, member, value_at);
-            uint32_t split = new_node(p, JSON_INVALID, key_start, object);
-            if (split == JSON_NONE)
-                break;
-            struct json_node *s = &p->doc->nodes[split];
-            s->key_start = key_start;
-            s->key_end = key_end;
-            s->flags |= (uint8_t)(escaped | JSON_FLAG_KEY_RECOVERED);
-            parse_member_value(p, split, object);
+        uint32_t split = split_value_turned_key(p, object, member);
+        if (split != JSON_NONE) {
             append_child(p, object, &last, split);
             members++;
         }
