@@ -107,8 +107,7 @@ static void report_config_syntax(const char *path, struct json_doc *doc, const c
 
 /* Appends a problem line for each "types" entry that names no kind. */
 static void check_config_types(const struct settings *settings,
-                               const struct schema_registry *registry, char *problems,
-                               size_t size)
+                               const struct schema_registry *registry, char *problems, size_t size)
 {
     for (uint32_t i = 0; i < settings->type_count; i++) {
         const char *kind = settings->types[i].kind_type;
@@ -217,115 +216,123 @@ static int run_reference(const char *action, const char *arg)
     return status;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct cli_options {
+    bool check, fix;
+    const char *config_path;
+    const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
+    const char *format, *color;
+    const char **paths; /* owned */
+    int path_count;
+};
+
+enum parse_outcome { PARSE_RUN, PARSE_DONE, PARSE_FAILED };
+
+/* Reads argv into `o`; PARSE_DONE after --help or --version, PARSE_FAILED after a usage error
+ * (already reported). */
+static enum parse_outcome parse_options(int argc, char **argv, struct cli_options *o)
 {
-    bool check = false, stdio = false, fix = false;
-    const char *config_path = NULL;
-    const char *action = NULL, *action_arg = NULL;
-    const char *format = "text";
-    const char *color = "auto";
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    int path_count = 0;
     bool only_paths = false;
-    if (paths == NULL)
-        return 2;
-    int status = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value;
         if (only_paths || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            paths[path_count++] = arg;
+            o->paths[o->path_count++] = arg;
         } else if (strcmp(arg, "--") == 0) {
             only_paths = true;
         } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             fputs(help_text, stdout);
-            goto done;
+            return PARSE_DONE;
         } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
             printf("srcls %s\n", SRCLS_VERSION);
-            goto done;
+            return PARSE_DONE;
         } else if (strcmp(arg, "--list-kinds") == 0) {
-            action = "list-kinds";
+            o->action = "list-kinds";
         } else if ((value = option_value(argc, argv, &i, "--explain")) != NULL) {
-            action = "explain";
-            action_arg = value;
+            o->action = "explain";
+            o->action_arg = value;
         } else if ((value = option_value(argc, argv, &i, "--generate-docs")) != NULL) {
-            action = "generate-docs";
-            action_arg = value;
+            o->action = "generate-docs";
+            o->action_arg = value;
         } else if (strcmp(arg, "--fix") == 0) {
-            fix = true;
+            o->fix = true;
         } else if ((value = option_value(argc, argv, &i, "--config")) != NULL) {
-            config_path = value;
+            o->config_path = value;
         } else if (strcmp(arg, "--check") == 0) {
-            check = true;
+            o->check = true;
         } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
-            format = value;
+            o->format = value;
         } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
-            color = value;
-        } else if (strcmp(arg, "--stdio") == 0) {
-            stdio = true;
-        } else {
-            status = usage_error("unknown option '%s'", arg);
-            goto done;
+            o->color = value;
+        } else if (strcmp(arg, "--stdio") != 0) { /* --stdio: the server, the default anyway */
+            usage_error("unknown option '%s'", arg);
+            return PARSE_FAILED;
         }
     }
-    if (action != NULL) {
-        status = run_reference(action, action_arg);
-        goto done;
-    }
-    if (!check) {
-        if (path_count > 0) {
-            status = usage_error("paths need --check (got '%s')", paths[0]);
-        } else {
-            (void)stdio; /* the language server is the default */
-            status = lsp_server_run();
-        }
-        goto done;
-    }
-    if (path_count == 0) {
-        status = usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
-        goto done;
-    }
+    return PARSE_RUN;
+}
+
+/* `srcls --check`: the output format, the schema, the configuration, then the walk. */
+static int run_check(const struct cli_options *o)
+{
+    if (o->path_count == 0)
+        return usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
     bool use_color;
-    if (strcmp(color, "always") == 0)
+    if (strcmp(o->color, "always") == 0)
         use_color = true;
-    else if (strcmp(color, "never") == 0)
+    else if (strcmp(o->color, "never") == 0)
         use_color = false;
-    else if (strcmp(color, "auto") == 0)
+    else if (strcmp(o->color, "auto") == 0)
         use_color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
-    else {
-        status = usage_error("--color takes auto, always or never (got '%s')", color);
-        goto done;
-    }
+    else
+        return usage_error("--color takes auto, always or never (got '%s')", o->color);
     struct reporter reporter;
-    if (!report_select(&reporter, format, stdout, use_color)) {
-        status = usage_error("--format takes text, json, sarif or github (got '%s')", format);
-        goto done;
-    }
+    if (!report_select(&reporter, o->format, stdout, use_color))
+        return usage_error("--format takes text, json, sarif or github (got '%s')", o->format);
     struct schema_registry registry;
     char error[512];
     if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
         fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
-        status = 2;
-        goto done;
+        return 2;
     }
     struct settings settings;
     settings_init(&settings);
-    if (load_config(config_path, paths[0], &registry, &settings) != 0) {
-        settings_free(&settings);
-        schema_registry_free(&registry);
-        status = 2;
-        goto done;
+    int status = 2;
+    if (load_config(o->config_path, o->paths[0], &registry, &settings) == 0) {
+        struct check_options options = {.paths = o->paths,
+                                        .path_count = o->path_count,
+                                        .reporter = &reporter,
+                                        .registry = &registry,
+                                        .settings = &settings,
+                                        .fix = o->fix};
+        status = check_run(&options);
     }
-    struct check_options options = {.paths = paths,
-                                    .path_count = path_count,
-                                    .reporter = &reporter,
-                                    .registry = &registry,
-                                    .settings = &settings,
-                                    .fix = fix};
-    status = check_run(&options);
     settings_free(&settings);
     schema_registry_free(&registry);
-done:
-    free(paths);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_options o = {.format = "text", .color = "auto"};
+    o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
+    if (o.paths == NULL)
+        return 2;
+    int status = 0;
+    switch (parse_options(argc, argv, &o)) {
+    case PARSE_DONE: break;
+    case PARSE_FAILED: status = 2; break;
+    case PARSE_RUN:
+        if (o.action != NULL)
+            status = run_reference(o.action, o.action_arg);
+        else if (o.check)
+            status = run_check(&o);
+        else if (o.path_count > 0)
+            status = usage_error("paths need --check (got '%s')", o.paths[0]);
+        else
+            status = lsp_server_run();
+        break;
+    }
+    free(o.paths);
     return status;
 }
