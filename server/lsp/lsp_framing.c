@@ -68,11 +68,11 @@ static bool header_start(const char *buf, size_t len)
     return i == len || (i > 0 && buf[i] == ':');
 }
 
-/* Where the next "Content-Length" starts after the first byte, or the start of a tail that may
- * be its beginning, or `len`. */
-static size_t next_content_length(const char *buf, size_t len)
+/* Where the first "Content-Length" starts, or the start of a tail that may be its beginning, or
+ * `len`. */
+static size_t find_content_length(const char *buf, size_t len)
 {
-    for (size_t i = 1; i < len; i++) {
+    for (size_t i = 0; i < len; i++) {
         size_t n = len - i < sizeof content_length - 1 ? len - i : sizeof content_length - 1;
         if (strncasecmp(buf + i, content_length, n) == 0)
             return i;
@@ -148,23 +148,36 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
             f->in_body = false;
             continue;
         }
+        if (f->resync) {
+            /* The state survives feeds so that where the stream resumes does not depend on how
+             * it was split: a tail that may begin "Content-Length" waits for more bytes. */
+            consume(f, find_content_length(f->buf, f->len));
+            if (f->len < sizeof content_length - 1)
+                return 0;
+            f->resync = false;
+        }
         if (!header_start(f->buf, f->len)) {
             /* The body of a message whose header was dropped, or stray bytes: its length is
              * unknown, so resume at the next Content-Length rather than read it as a header. */
             if (!dropped)
                 sink->error(sink->context, "bytes outside a message: dropped");
             dropped = true;
-            consume(f, next_content_length(f->buf, f->len));
+            consume(f, 1);
+            f->resync = true;
             continue;
         }
         const char *end = find_header_end(f->buf, f->len);
-        if (end == NULL) {
-            if (f->len > LSP_FRAMING_MAX_HEADER) {
-                sink->error(sink->context, "a message header longer than 8 KiB: dropped");
-                f->len = 0;
-            }
-            return 0;
+        /* Too long when no terminator starts within the first 8 KiB, which is known once 8 KiB
+         * and 3 bytes are buffered: the same verdict however the bytes arrived. */
+        if (end != NULL ? (size_t)(end - f->buf) >= LSP_FRAMING_MAX_HEADER
+                        : f->len >= LSP_FRAMING_MAX_HEADER + 3) {
+            sink->error(sink->context, "a message header longer than 8 KiB: dropped");
+            consume(f, 1);
+            f->resync = true;
+            continue;
         }
+        if (end == NULL)
+            return 0;
         const char *why = NULL;
         long long length = parse_headers(f->buf, end, &why);
         size_t header_len = (size_t)(end - f->buf) + 4;

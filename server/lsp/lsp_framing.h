@@ -24,6 +24,7 @@ struct lsp_framing {
     bool in_body;
     size_t skip; /* bytes of an oversized body still to drop */
     size_t max_body;
+    bool resync; /* after bytes that are no header: dropping up to the next Content-Length */
 };
 
 void lsp_framing_init(struct lsp_framing *framing, size_t max_body);

@@ -692,3 +692,64 @@ int lsp_server_run(void)
     free(s);
     return code;
 }
+
+/* ---- in memory (tests, fuzzing) ---- */
+
+struct lsp_server *
+lsp_server_new_in_memory(uv_loop_t *loop, const struct schema_registry *registry,
+                         void (*write)(void *context, const char *data, size_t len), void *context)
+{
+    struct lsp_server *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->loop = loop;
+    s->debounce_ms = DEBOUNCE_MS;
+    settings_init(&s->settings);
+    char error[512];
+    if (registry != NULL) {
+        /* A shallow copy: the handlers only read the registry. */
+        s->registry = *registry;
+        s->registry_borrowed = true;
+    } else if (schema_registry_load_embedded(&s->registry, error, sizeof error) != 0) {
+        free(s);
+        return NULL;
+    }
+    uv_idle_init(loop, &s->idle);
+    s->idle.data = s;
+    /* The transport is never started: no fds, and lsp_transport_close has nothing to close. */
+    lsp_framing_init(&s->transport.framing, 0);
+    s->transport.sink = (struct lsp_framing_sink){on_message, on_framing_error, s};
+    s->transport.reading = true;
+    s->transport.capture = write;
+    s->transport.capture_context = context;
+    return s;
+}
+
+void lsp_server_feed(struct lsp_server *s, const char *data, size_t len)
+{
+    lsp_framing_feed(&s->transport.framing, data, len, &s->transport.sink);
+    if (s->queue_len > 0)
+        on_idle(&s->idle);
+    for (struct lsp_document *d = s->documents; d != NULL; d = d->next) {
+        if (uv_is_active((uv_handle_t *)&d->debounce)) {
+            uv_timer_stop(&d->debounce);
+            publish(s, d, false);
+        }
+    }
+}
+
+int lsp_server_free_in_memory(struct lsp_server *s)
+{
+    on_eof(s);
+    uv_run(s->loop, UV_RUN_DEFAULT); /* the close callbacks free the documents */
+    for (size_t i = 0; i < s->queue_len; i++)
+        free(s->queue[i].body);
+    free(s->queue);
+    int code = s->exit_code;
+    lsp_transport_free(&s->transport);
+    if (!s->registry_borrowed)
+        schema_registry_free(&s->registry);
+    settings_free(&s->settings);
+    free(s);
+    return code;
+}

@@ -128,6 +128,11 @@ int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len)
     memcpy(w->data + header_len, body, len);
     w->len = (size_t)header_len + len;
     w->transport = t;
+    if (t->capture != NULL) {
+        t->capture(t->capture_context, w->data, w->len);
+        free(w);
+        return 0;
+    }
     uv_buf_t buf = uv_buf_init(w->data, (unsigned)w->len);
     if (t->out_type == UV_NAMED_PIPE || t->out_type == UV_TTY) {
         if (t->closed) {

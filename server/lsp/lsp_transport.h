@@ -25,6 +25,10 @@ struct lsp_transport {
     void *eof_context;
     bool reading, closed;
     size_t pending_writes;
+    /* When set, lsp_transport_send hands each framed message here instead of writing out_fd:
+     * a server without stdio, for tests and fuzzing (lsp_server_new_in_memory). */
+    void (*capture)(void *context, const char *data, size_t len);
+    void *capture_context;
 };
 
 /* Starts reading `in_fd`; each message body goes to `sink`, end of input to `on_eof`. Returns

@@ -1,0 +1,25 @@
+/* fuzz: what the fuzz targets share — the libFuzzer entry point they define and a check that,
+ * unlike assert, stays on in every build type: a broken invariant must crash the fuzzer (and
+ * fail the replay test) whether or not NDEBUG is set. */
+#ifndef SRCLS_FUZZ_H
+#define SRCLS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Defined by each target; called by libFuzzer or by replay_main.c, once per input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static inline _Noreturn void fuzz_fail(const char *condition, const char *file, int line)
+{
+    fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, condition);
+    abort();
+}
+
+/* Checks an invariant; prints it and aborts when it does not hold. A macro only to name the
+ * condition and the line. */
+#define FUZZ_CHECK(condition) ((condition) ? (void)0 : fuzz_fail(#condition, __FILE__, __LINE__))
+
+#endif
