@@ -57,8 +57,8 @@ static void test_no_format_quotes_a_string_after_a_secret_value(void **state)
         "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"ZZVALUE\": 1}}\n",
         "{\"config\": {\"hostname\": \"h\", \"password\": \"data:,a\" \"ZZVALUE\"}}\n",
         "[{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"ZZVALUE\"}}]\n",
-        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\"ZZVALUE\", \"port\": "
-        "1}}\n",
+        ("{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\"ZZVALUE\", \"port\": "
+         "1}}\n"),
     };
     for (size_t i = 0; i < sizeof documents / sizeof documents[0]; i++) {
         write_bytes("leak.source.json", documents[i], strlen(documents[i]));

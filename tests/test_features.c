@@ -1028,8 +1028,8 @@ static void test_symbols_and_diagnostics_never_show_a_string_after_a_secret_valu
     static const char *const documents[] = {
         "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\"}}",
         "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": 1}}",
-        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": {\"x\": "
-        "1}}}",
+        ("{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": {\"x\": "
+         "1}}}"),
         "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"VALUE\": 1}}",
         "{\"config\": {\"hostname\": \"h\", \"password\": \"data:,a\" \"VALUE\"}}",
     };
