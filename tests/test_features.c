@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "codes.h"
 #include "complete.h"
 #include "fix.h"
 #include "format.h"
@@ -90,7 +91,7 @@ static void print_diagnostics(const struct analysed *d)
 {
     fprintf(stderr, "in: %s\n", d->text);
     for (uint32_t i = 0; i < d->a.diags.count; i++)
-        fprintf(stderr, "  %s at \"%s\": %s\n", d->a.diags.items[i].code,
+        fprintf(stderr, "  %s at \"%s\": %s\n", code_name(d->a.diags.items[i].code),
                 d->a.diags.items[i].pointer, d->a.diags.items[i].message);
 }
 
@@ -98,7 +99,7 @@ static void print_diagnostics(const struct analysed *d)
 static int diagnostic_index(const struct analysed *d, const char *code, const char *pointer)
 {
     for (uint32_t i = 0; i < d->a.diags.count; i++) {
-        if (strcmp(d->a.diags.items[i].code, code) == 0 &&
+        if (strcmp(code_name(d->a.diags.items[i].code), code) == 0 &&
             strcmp(d->a.diags.items[i].pointer, pointer) == 0)
             return (int)i;
     }

@@ -48,7 +48,7 @@
 #define MAX_ITEMS 128
 #define MAX_TOKENS 512
 #define MAX_GROUPS 16
-#define MAX_KINDS 25
+#define MAX_KINDS 99 /* the highest kind number the walk holds, not how many there are */
 
 /* ---- what the reference says about one field ---- */
 
@@ -1765,9 +1765,10 @@ static void test_the_schema_encodes_the_api_reference(void **state)
     for (int k = 1; k <= MAX_KINDS; k++) {
         if (dump != NULL && *dump != '\0' && kinds[k].number != 0)
             dump_kind(&kinds[k]);
-        check_kind(k);
+        if (kinds[k].number != 0 || schema_kind_numbered(k) != NULL)
+            check_kind(k);
     }
-    if (kind_sections != MAX_KINDS || registry.kind_count != (uint32_t)kind_sections)
+    if (registry.kind_count != (uint32_t)kind_sections)
         mismatch(0, "", "kinds", "the reference has %d kind sections, the schema %u kinds",
                  kind_sections, registry.kind_count);
     read_job();
@@ -1801,7 +1802,7 @@ static void test_the_schema_encodes_the_api_reference(void **state)
             count.groups, count.reverse, count.job_fields, count.job_enum_values,
             count.source_fields, count.limits, failures);
     assert_int_equal(failures, 0);
-    assert_int_equal(count.kinds, MAX_KINDS);
+    assert_int_equal(count.kinds, registry.kind_count);
 }
 
 /* The whole program is about the reference: without it, exit 77 so that meson says SKIP. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "schema_embedded.h"
 
 /* ---- a schema in memory ---- */
 
@@ -38,8 +39,8 @@ static const struct {
     {"groups/G.json",
      "{\"group\": \"G\", \"description\": \"Shared.\", "
      "\"fields\": {\"g1\": {\"type\": \"string\"}, \"g2\": {\"type\": \"integer\"}}}"},
-    {"kinds/01-a.json", "{\"kind\": 1, \"title\": \"A\", \"types\": [\"A\"], \"extends\": null, "
-                        "\"include\": [\"G\"], \"fields\": {\"port\": {\"type\": \"integer\"}}}"},
+    {"kinds/01-a.json", "{\"kind\": 1, \"title\": \"A\", \"types\": [\"A\"], \"include\": [\"G\"], "
+                        "\"fields\": {\"port\": {\"type\": \"integer\"}}}"},
     {"kinds/02-b.json",
      "{\"kind\": 2, \"title\": \"B\", \"types\": [\"B\"], \"extends\": \"01-a\", \"fields\": {}}"},
 };
@@ -134,7 +135,11 @@ static void test_embedded_schema_loads_every_kind(void **state)
     char error[512] = "";
     if (schema_registry_load_embedded(&registry, error, sizeof error) != 0)
         fail_msg("the embedded schema does not load: %s", error);
-    assert_int_equal(registry.kind_count, 25);
+    unsigned kind_files = 0; /* one kind per file of schema/kinds/, however many there are */
+    for (unsigned i = 0; i < schema_embedded_count; i++)
+        kind_files += strncmp(schema_embedded_files[i].name, "kinds/", 6) == 0;
+    assert_true(kind_files > 0);
+    assert_int_equal(registry.kind_count, kind_files);
     for (uint32_t k = 0; k < registry.kind_count; k++) {
         const struct schema_kind *kind = &registry.kinds[k];
         assert_int_equal(kind->number, (int)k + 1); /* sorted by number, none missing */
@@ -184,6 +189,102 @@ static void test_valid_small_schema_loads_with_inheritance_groups_and_conditions
     assert_non_null(schema_object_field(&c->config, "g1", 2));
     assert_null(schema_object_field(&c->config, "g2", 2));
     assert_int_equal(c->config.field_count, 5);
+    schema_registry_free(&registry);
+}
+
+/* Loads the baseline with up to two files added; fails the test when it does not load. */
+static void load_with(struct schema_registry *registry, const char *name, const char *text,
+                      const char *name2, const char *text2)
+{
+    struct schema_set set;
+    set_baseline(&set);
+    set_file(&set, name, text);
+    if (name2 != NULL)
+        set_file(&set, name2, text2);
+    char error[512] = "";
+    int status = schema_registry_load(registry, set.files, set.count, error, sizeof error);
+    set_free(&set);
+    if (status != 0)
+        fail_msg("the schema does not load: %s", error);
+}
+
+/* "extends" and "omit" may be left out (the baseline's 01-a has neither); null and [] still
+ * mean none. */
+static void test_extends_omit_and_include_are_optional(void **state)
+{
+    (void)state;
+    struct schema_registry registry;
+    load_with(
+        &registry, "kinds/03-c.json",
+        "{\"kind\": 3, \"title\": \"C\", \"types\": [\"C\"], \"extends\": null, \"omit\": [], "
+        "\"include\": [], \"fields\": {\"x\": {\"type\": \"string\"}}}",
+        "kinds/04-d.json", "{\"kind\": 4, \"title\": \"D\", \"types\": [\"D\"]}");
+    assert_int_equal(schema_find_kind(&registry, "A", 1)->config.field_count, 3);
+    assert_int_equal(schema_find_kind(&registry, "C", 1)->config.field_count, 1);
+    assert_int_equal(schema_find_kind(&registry, "D", 1)->config.field_count, 0);
+    schema_registry_free(&registry);
+}
+
+/* The parent, then include, then omit, then the kind's own fields, as docs/schema-format.md
+ * says, whatever the order of the keys: 04-d is 03-c with its keys reversed. */
+static void test_resolution_order_does_not_depend_on_key_order(void **state)
+{
+    (void)state;
+    struct schema_registry registry;
+    load_with(&registry, "kinds/03-c.json",
+              "{\"kind\": 3, \"title\": \"C\", \"types\": [\"C\"], \"extends\": \"02-b\", "
+              "\"include\": [\"G\"], \"omit\": [\"g1\"], \"fields\": {\"g2\": {\"type\": "
+              "\"string\"}}}",
+              "kinds/04-d.json",
+              "{\"fields\": {\"g2\": {\"type\": \"string\"}}, \"omit\": [\"g1\"], \"include\": "
+              "[\"G\"], \"extends\": \"02-b\", \"types\": [\"D\"], \"title\": \"D\", \"kind\": 4}");
+    for (const char *type = "C"; type != NULL; type = *type == 'C' ? "D" : NULL) {
+        const struct schema_kind *kind = schema_find_kind(&registry, type, 1);
+        assert_non_null(kind);
+        assert_int_equal(kind->config.field_count, 2); /* port and g2 */
+        assert_non_null(schema_object_field(&kind->config, "port", 4));
+        assert_null(schema_object_field(&kind->config, "g1", 2));
+        const struct schema_field *g2 = schema_object_field(&kind->config, "g2", 2);
+        assert_non_null(g2);
+        assert_int_equal(g2->types, SCHEMA_STRING); /* the kind's own entry, merged last */
+    }
+    schema_registry_free(&registry);
+}
+
+static void assert_values(const struct schema_value *values, uint32_t count, const char *expected)
+{
+    char got[64] = "";
+    for (uint32_t i = 0; i < count; i++) {
+        strncat(got, i ? " " : "", sizeof got - strlen(got) - 1);
+        strncat(got, values[i].text, sizeof got - strlen(got) - 1);
+    }
+    assert_string_equal(got, expected);
+}
+
+/* noOtherThan's other values come from the field's enum in each kind, in enum order: a child
+ * kind that changes the enum gets its own, and the parent keeps its. */
+static void test_no_other_than_takes_the_other_values_from_each_kinds_enum(void **state)
+{
+    (void)state;
+    struct schema_registry registry;
+    load_with(&registry, "kinds/03-c.json",
+              "{\"kind\": 3, \"title\": \"C\", \"types\": [\"C\"], \"fields\": {\"key\": "
+              "{\"applicable\": {\"all\": [{\"field\": \"mode\", \"noOtherThan\": [\"B\"]}]}}, "
+              "\"mode\": {\"type\": \"string\", \"enum\": [\"A\", \"B\", \"C\"]}}}",
+              "kinds/04-d.json",
+              "{\"kind\": 4, \"title\": \"D\", \"types\": [\"D\"], \"extends\": \"03-c\", "
+              "\"fields\": {\"mode\": {\"enum\": [\"E\", \"B\", \"A\", \"D\"]}}}");
+    const char *expected[][2] = {{"C", "A C"}, {"D", "E A D"}};
+    for (size_t k = 0; k < 2; k++) {
+        const struct schema_kind *kind = schema_find_kind(&registry, expected[k][0], 1);
+        const struct schema_condition *all =
+            schema_object_field(&kind->config, "key", 3)->applicable;
+        assert_int_equal(all->op, COND_ALL);
+        const struct schema_condition *c = all->children[0];
+        assert_int_equal(c->op, COND_NO_OTHER_THAN);
+        assert_values(c->values, c->value_count, "B");
+        assert_values(c->others, c->other_count, expected[k][1]);
+    }
     schema_registry_free(&registry);
 }
 
@@ -253,8 +354,17 @@ static void test_kind_file_errors_name_the_key(void **state)
          "schema/kinds/01-a.json:1:1 at the top level: a kind needs \"kind\", \"title\" and "
          "\"types\""},
         /* two kinds with one number, or one type identifier: the later file is named */
-        {"kinds/02-b.json", "{\"kind\": 1, \"title\": \"B\", \"types\": [\"B\"]}", NULL, NULL,
-         "schema/kinds/02-b.json:1:10 at /kind: kind 1 is also schema/kinds/01-a.json"},
+        {"kinds/01-b.json", "{\"kind\": 1, \"title\": \"B\", \"types\": [\"B\"]}", NULL, NULL,
+         "schema/kinds/01-b.json:1:10 at /kind: kind 1 is also schema/kinds/01-a.json"},
+        /* the number that starts the file name is the kind's */
+        {"kinds/02-b.json", "{\"kind\": 3, \"title\": \"B\", \"types\": [\"B\"]}", NULL, NULL,
+         "schema/kinds/02-b.json:1:10 at /kind: \"kind\" is 3, but the file name starts with 02"},
+        {"kinds/b.json", "{\"kind\": 3, \"title\": \"B\", \"types\": [\"B\"]}", NULL, NULL,
+         "schema/kinds/b.json:1:10 at /kind: the file name must start with the kind number and a "
+         "dash (kinds/03-NAME.json)"},
+        {"kinds/3b.json", "{\"kind\": 3, \"title\": \"B\", \"types\": [\"B\"]}", NULL, NULL,
+         "schema/kinds/3b.json:1:10 at /kind: the file name must start with the kind number and a "
+         "dash (kinds/03-NAME.json)"},
         {"kinds/02-b.json", "{\"kind\": 2, \"title\": \"B\", \"types\": [\"B\", \"A\"]}", NULL,
          NULL,
          "schema/kinds/02-b.json:1:42 at /types/1: the type identifier is also one of "
@@ -459,16 +569,85 @@ static void test_condition_errors_name_the_condition_key(void **state)
          "schema/kinds/01-a.json:1:100 at /fields/port/required/equals: unknown condition key"},
         {"kinds/01-a.json", REQUIRED("{\"in\": [\"A\"]}"), NULL, NULL,
          "schema/kinds/01-a.json:1:75 at /fields/port/required: a condition needs \"field\" with "
-         "in/present/nonEmpty/notBefore, or all/any/not"},
+         "in/noOtherThan/present/nonEmpty/notBefore, or all/any/not"},
         {"kinds/01-a.json", REQUIRED("{\"field\": \"x\"}"), NULL, NULL,
          "schema/kinds/01-a.json:1:75 at /fields/port/required: a condition needs \"field\" with "
-         "in/present/nonEmpty/notBefore, or all/any/not"},
+         "in/noOtherThan/present/nonEmpty/notBefore, or all/any/not"},
         {"kinds/01-a.json", REQUIRED("{\"field\": \"x\", \"in\": [\"A\"], \"present\": true}"),
          NULL, NULL,
          "schema/kinds/01-a.json:1:114 at /fields/port/required/present: a condition has one "
-         "operator (in, present, nonEmpty, notBefore, all, any or not)"},
+         "operator (in, noOtherThan, present, nonEmpty, notBefore, all, any or not)"},
     };
 #undef REQUIRED
+    ASSERT_MESSAGES(cases);
+}
+
+static void test_no_other_than_errors_point_where_the_condition_is_written(void **state)
+{
+    (void)state;
+    /* 01-a with the enum field `mode` and a field `key` whose `applicable` is the argument */
+#define APPLICABLE(condition)                                                                      \
+    "{\"kind\": 1, \"title\": \"A\", \"types\": [\"A\"], \"fields\": {\"mode\": {\"enum\": "       \
+    "[\"A\", \"B\", \"C\"]}, \"key\": {\"applicable\": " condition "}}}"
+    static const struct broken_case cases[] = {
+        {"kinds/01-a.json", APPLICABLE("{\"field\": \"mood\", \"noOtherThan\": [\"A\"]}"), NULL,
+         NULL,
+         "schema/kinds/01-a.json:1:121 at /fields/key/applicable/field: \"noOtherThan\" needs "
+         "\"mood\" to be a field here, with an enum"},
+        {"kinds/01-a.json", APPLICABLE("{\"field\": \"key\", \"noOtherThan\": [\"A\"]}"), NULL,
+         NULL,
+         "schema/kinds/01-a.json:1:121 at /fields/key/applicable/field: \"noOtherThan\" needs an "
+         "enum, and \"key\" has none"},
+        {"kinds/01-a.json", APPLICABLE("{\"field\": \"mode\", \"noOtherThan\": [\"A\", \"D\"]}"),
+         NULL, NULL,
+         "schema/kinds/01-a.json:1:150 at /fields/key/applicable/noOtherThan/1: \"D\" is not one "
+         "of the enum values of \"mode\""},
+        {"kinds/01-a.json", APPLICABLE("{\"all\": [{\"field\": \"mode\", \"noOtherThan\": [1]}]}"),
+         NULL, NULL,
+         "schema/kinds/01-a.json:1:154 at /fields/key/applicable/all/0/noOtherThan/0: 1 is not "
+         "one of the enum values of \"mode\""},
+        {"kinds/01-a.json",
+         APPLICABLE("{\"field\": \"mode\", \"noOtherThan\": [\"C\", \"B\", \"A\"]}"), NULL, NULL,
+         "schema/kinds/01-a.json:1:144 at /fields/key/applicable/noOtherThan: \"noOtherThan\" "
+         "lists every enum value of \"mode\": the condition always holds"},
+        {"kinds/01-a.json", APPLICABLE("{\"field\": \"mode\", \"noOtherThan\": \"A\"}"), NULL, NULL,
+         "schema/kinds/01-a.json:1:144 at /fields/key/applicable/noOtherThan: \"noOtherThan\" "
+         "takes a non-empty array of values"},
+        {"kinds/01-a.json", APPLICABLE("{\"field\": \"mode\", \"noOtherThan\": []}"), NULL, NULL,
+         "schema/kinds/01-a.json:1:144 at /fields/key/applicable/noOtherThan: \"noOtherThan\" "
+         "takes a non-empty array of values"},
+        {"kinds/01-a.json", APPLICABLE("{\"noOtherThan\": [\"A\"]}"), NULL, NULL,
+         "schema/kinds/01-a.json:1:111 at /fields/key/applicable: a condition needs \"field\" "
+         "with in/noOtherThan/present/nonEmpty/notBefore, or all/any/not"},
+        /* the values are the enum of the kind that has the field: a child kind that changes
+         * the enum is checked too, and the error is where the condition is written */
+        {"kinds/01-a.json",
+         "{\"kind\": 1, \"title\": \"A\", \"types\": [\"A\"], \"fields\": {\"mode\": {\"enum\": "
+         "[\"A\", \"B\"]}, \"key\": {\"applicable\": {\"field\": \"mode\", \"noOtherThan\": "
+         "[\"B\"]}}}}",
+         "kinds/02-b.json",
+         "{\"kind\": 2, \"title\": \"B\", \"types\": [\"B\"], \"extends\": \"01-a\", \"fields\": "
+         "{\"mode\": {\"enum\": [\"A\", \"C\"]}}}",
+         "schema/kinds/01-a.json:1:140 at /fields/key/applicable/noOtherThan/0: \"B\" is not one "
+         "of the enum values of \"mode\" (as resolved for schema/kinds/02-b.json)"},
+        /* a group's condition is resolved in each kind that includes it */
+        {"groups/G.json",
+         "{\"group\": \"G\", \"fields\": {\"g1\": {\"applicable\": {\"field\": \"mode\", "
+         "\"noOtherThan\": [\"A\"]}}}}",
+         NULL, NULL,
+         "schema/groups/G.json:1:58 at /fields/g1/applicable/field: \"noOtherThan\" needs "
+         "\"mode\" to be a field here, with an enum (as resolved for schema/kinds/01-a.json)"},
+        /* and so are assertions */
+        {"job.json",
+         "{\"title\": \"Job\", \"fields\": {\"jobState\": {\"type\": \"string\"}}, "
+         "\"assertions\": [{\"code\": \"job-inconsistent\", \"field\": \"jobState\", \"when\": "
+         "{\"field\": \"jobState\", \"noOtherThan\": [\"FAILED\"]}, \"expect\": {\"field\": "
+         "\"jobState\", \"present\": true}, \"message\": \"m\"}]}",
+         NULL, NULL,
+         "schema/job.json:1:145 at /assertions/0/when/field: \"noOtherThan\" needs an enum, and "
+         "\"jobState\" has none"},
+    };
+#undef APPLICABLE
     ASSERT_MESSAGES(cases);
 }
 
@@ -560,6 +739,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_embedded_schema_loads_every_kind),
         cmocka_unit_test(test_valid_small_schema_loads_with_inheritance_groups_and_conditions),
+        cmocka_unit_test(test_extends_omit_and_include_are_optional),
+        cmocka_unit_test(test_resolution_order_does_not_depend_on_key_order),
+        cmocka_unit_test(test_no_other_than_takes_the_other_values_from_each_kinds_enum),
         cmocka_unit_test(test_unparsable_files_name_file_line_and_column),
         cmocka_unit_test(test_misplaced_or_missing_files_are_named),
         cmocka_unit_test(test_kind_file_errors_name_the_key),
@@ -567,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_include_and_group_errors_name_the_file_they_are_in),
         cmocka_unit_test(test_field_errors_name_the_field_key),
         cmocka_unit_test(test_condition_errors_name_the_condition_key),
+        cmocka_unit_test(test_no_other_than_errors_point_where_the_condition_is_written),
         cmocka_unit_test(test_assertion_errors_name_the_assertion_key),
         cmocka_unit_test(test_document_file_errors_name_source_or_job),
         cmocka_unit_test(test_error_message_fits_a_small_buffer),

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "codes.h"
-#include "rules.h"
+#include "condition.h"
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out)
 {
@@ -20,17 +20,18 @@ void reference_list_kinds(const struct schema_registry *registry, FILE *out)
             registry->job_title ? registry->job_title : "Query job");
 }
 
-int reference_explain(const char *code, FILE *out)
+int reference_explain(const char *name, FILE *out)
 {
-    const struct code_info *info = code_find(code);
-    if (info == NULL) {
-        fprintf(stderr, "srcls: unknown code '%s'; the codes are:", code);
-        for (unsigned i = 0; i < code_count; i++)
-            fprintf(stderr, " %s", code_table[i].code);
+    int code = code_parse(name);
+    if (code < 0) {
+        fprintf(stderr, "srcls: unknown code '%s'; the codes are:", name);
+        for (int i = 0; i < CODE_COUNT; i++)
+            fprintf(stderr, " %s", code_name((enum diag_code)i));
         fputc('\n', stderr);
         return 2;
     }
-    fprintf(out, "%s (default severity: %s)\n\n%s.\n\n%s\n\nExample:\n\n    %s\n", info->code,
+    const struct code_info *info = code_info((enum diag_code)code);
+    fprintf(out, "%s (default severity: %s)\n\n%s.\n\n%s\n\nExample:\n\n    %s\n", info->name,
             diag_severity_name(info->severity), info->summary, info->explanation, info->example);
     return 0;
 }
@@ -85,14 +86,14 @@ static void field_rows(FILE *out, const struct schema_field *fields, uint32_t co
         if (f->required) {
             fputs("required", out);
         } else if (f->required_when) {
-            rules_describe_condition(f->required_when, condition, sizeof condition);
+            condition_describe(f->required_when, condition, sizeof condition);
             fputs("when ", out);
             cell(out, condition);
         } else {
             fputs("optional", out);
         }
         if (f->applicable) {
-            rules_describe_condition(f->applicable, condition, sizeof condition);
+            condition_describe(f->applicable, condition, sizeof condition);
             fputs("; applies when ", out);
             cell(out, condition);
         }
@@ -162,10 +163,10 @@ void reference_docs_rules(FILE *out)
           "Generated from the code table by `srcls --generate-docs rules`; `srcls --explain "
           "CODE` prints the same text. Severities can be changed per project.\n\n",
           out);
-    for (unsigned i = 0; i < code_count; i++) {
-        const struct code_info *c = &code_table[i];
+    for (int code = 0; code < CODE_COUNT; code++) {
+        const struct code_info *c = code_info((enum diag_code)code);
         fprintf(out,
                 "## `%s`\n\nDefault severity: %s. %s.\n\n%s\n\nExample:\n\n```json\n%s\n```\n\n",
-                c->code, diag_severity_name(c->severity), c->summary, c->explanation, c->example);
+                c->name, diag_severity_name(c->severity), c->summary, c->explanation, c->example);
     }
 }

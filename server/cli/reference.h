@@ -10,7 +10,7 @@
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out);
 /* Returns 0, or 2 when the code is unknown (with the known codes on stderr). */
-int reference_explain(const char *code, FILE *out);
+int reference_explain(const char *name, FILE *out);
 void reference_docs_kinds(const struct schema_registry *registry, FILE *out);
 void reference_docs_rules(FILE *out);
 

@@ -3,6 +3,7 @@
  * summary line, since GitHub shows only the first few annotations of a step. */
 #include <string.h>
 
+#include "codes.h"
 #include "report.h"
 
 /* Writes `text` escaped for a workflow command: %, CR and LF always; ':' and ',' too in a
@@ -61,7 +62,7 @@ static void github_file(struct reporter *self, const struct checked_file *file)
         put_escaped(out, file->path, true);
         fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,title=", start.line + 1, end.line + 1,
                 start.character + 1, end.character + 1);
-        put_escaped(out, d->code, true);
+        put_escaped(out, code_name(d->code), true);
         fputs("::", out);
         put_escaped(out, d->message, false);
         fputc('\n', out);

@@ -1,6 +1,7 @@
 /* report_json: PRODUCT.md's JSON output, one object on stdout, streamed file by file. */
 #include <string.h>
 
+#include "codes.h"
 #include "json_write.h"
 #include "report.h"
 
@@ -74,7 +75,7 @@ static void json_file(struct reporter *self, const struct checked_file *file)
         const struct diagnostic *d = &a->diags.items[i];
         json_write_object_begin(&w);
         json_write_key(&w, "code");
-        json_write_string(&w, d->code);
+        json_write_string(&w, code_name(d->code));
         json_write_key(&w, "severity");
         json_write_string(&w, diag_severity_name(d->severity));
         json_write_key(&w, "message");

@@ -39,11 +39,11 @@ static void sarif_begin(struct reporter *self)
     json_write_string(&w, SRCLS_VERSION);
     json_write_key(&w, "rules");
     json_write_array_begin(&w);
-    for (unsigned i = 0; i < code_count; i++) {
-        const struct code_info *c = &code_table[i];
+    for (int code = 0; code < CODE_COUNT; code++) {
+        const struct code_info *c = code_info((enum diag_code)code);
         json_write_object_begin(&w);
         json_write_key(&w, "id");
-        json_write_string(&w, c->code);
+        json_write_string(&w, c->name);
         json_write_key(&w, "shortDescription");
         json_write_object_begin(&w);
         json_write_key(&w, "text");
@@ -160,12 +160,9 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
             json_write_bytes(&w, ",", 1);
         json_write_object_begin(&w);
         json_write_key(&w, "ruleId");
-        json_write_string(&w, d->code);
-        const struct code_info *info = code_find(d->code);
-        if (info != NULL) {
-            json_write_key(&w, "ruleIndex");
-            json_write_int(&w, info - code_table);
-        }
+        json_write_string(&w, code_name(d->code));
+        json_write_key(&w, "ruleIndex"); /* the rules above are listed in code order */
+        json_write_int(&w, d->code);
         json_write_key(&w, "level");
         json_write_string(&w, sarif_level(d->severity));
         json_write_key(&w, "message");
@@ -205,7 +202,7 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_string(&w, d->pointer);
         json_write_object_end(&w);
         char print[32];
-        snprintf(print, sizeof print, "%012lx", fingerprint(uri, d->code, d->pointer));
+        snprintf(print, sizeof print, "%012lx", fingerprint(uri, code_name(d->code), d->pointer));
         json_write_key(&w, "partialFingerprints");
         json_write_object_begin(&w);
         json_write_key(&w, "srclsPointer/v1");

@@ -2,6 +2,7 @@
  * related places and a summary line. Columns count characters, 1-based. */
 #include <string.h>
 
+#include "codes.h"
 #include "report.h"
 
 static const char *severity_color(enum diag_severity severity)
@@ -45,9 +46,9 @@ static void text_file(struct reporter *self, const struct checked_file *file)
         const char *name = diag_severity_name(d->severity);
         if (self->color)
             fprintf(self->out, "%s%s:\033[0m %s [%s]\n", severity_color(d->severity), name,
-                    d->message, d->code);
+                    d->message, code_name(d->code));
         else
-            fprintf(self->out, "%s: %s [%s]\n", name, d->message, d->code);
+            fprintf(self->out, "%s: %s [%s]\n", name, d->message, code_name(d->code));
         if (d->related_message != NULL && d->related_start != UINT32_MAX) {
             print_location(self, file->path, &a->lines, d->related_start);
             fprintf(self->out, "note: %s\n", d->related_message);

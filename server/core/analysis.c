@@ -3,20 +3,11 @@
 
 #include <string.h>
 
+#include "codes.h"
+#include "envelope.h"
 #include "json_pointer.h"
 #include "rules.h"
 #include "settings.h"
-
-static bool is_source_object(struct json_doc *doc, uint32_t node)
-{
-    const struct json_node *n = json_node_at(doc, node);
-    if (n == NULL || n->kind != JSON_OBJECT)
-        return false;
-    const struct json_node *config = json_node_at(doc, json_object_get(doc, node, "config", 6));
-    const struct json_node *type = json_node_at(doc, json_object_get(doc, node, "type", 4));
-    return (config != NULL && config->kind == JSON_OBJECT) ||
-           (type != NULL && type->kind == JSON_STRING);
-}
 
 enum document_kind analysis_classify(struct json_doc *doc)
 {
@@ -24,13 +15,13 @@ enum document_kind analysis_classify(struct json_doc *doc)
     if (root == NULL)
         return DOCUMENT_UNKNOWN;
     if (root->kind == JSON_OBJECT) {
-        if (json_object_get(doc, doc->root, "jobState", 8) != JSON_NONE)
+        if (envelope_is_job(doc, doc->root))
             return DOCUMENT_JOB;
-        return is_source_object(doc, doc->root) ? DOCUMENT_SOURCE : DOCUMENT_UNKNOWN;
+        return envelope_is_source(doc, doc->root) ? DOCUMENT_SOURCE : DOCUMENT_UNKNOWN;
     }
     if (root->kind == JSON_ARRAY && root->first_child != JSON_NONE) {
         for (uint32_t e = root->first_child; e != JSON_NONE; e = doc->nodes[e].next) {
-            if (!is_source_object(doc, e))
+            if (!envelope_is_source(doc, e))
                 return DOCUMENT_UNKNOWN;
         }
         return DOCUMENT_BULK;
@@ -70,9 +61,11 @@ static int add_parse_errors(struct analysis *a)
     for (uint32_t i = 0; i < a->doc.error_count; i++) {
         const struct json_error *e = &a->doc.errors[i];
         const char *pointer = json_pointer_of(&a->doc, innermost_at(&a->doc, e->start), &a->arena);
+        enum diag_code code =
+            e->code == JSON_ERROR_DUPLICATE_KEY ? CODE_DUPLICATE_KEY : CODE_JSON_SYNTAX;
         struct diagnostic d = {
-            .code = e->code == JSON_ERROR_DUPLICATE_KEY ? "duplicate-key" : "json-syntax",
-            .severity = DIAG_ERROR,
+            .code = code,
+            .severity = code_info(code)->severity,
             .start = e->start,
             .end = e->end,
             .related_start = e->related_start,
@@ -91,8 +84,8 @@ static int add_parse_errors(struct analysis *a)
         uint32_t at = a->doc.len;
         const char *message =
             arena_printf(&a->arena, "%u more syntax errors not shown", a->doc.errors_dropped);
-        struct diagnostic d = {.code = "json-syntax",
-                               .severity = DIAG_ERROR,
+        struct diagnostic d = {.code = CODE_JSON_SYNTAX,
+                               .severity = code_info(CODE_JSON_SYNTAX)->severity,
                                .start = at,
                                .end = at,
                                .related_start = JSON_NONE,
@@ -135,14 +128,15 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
         const struct json_node *root = &out->doc.nodes[out->doc.root];
         uint32_t end = root->start + 1 <= root->end ? root->start + 1 : root->end;
         struct diagnostic d = {
-            .code = "unknown-document",
-            .severity = DIAG_WARNING,
+            .code = CODE_UNKNOWN_DOCUMENT,
+            .severity = code_info(CODE_UNKNOWN_DOCUMENT)->severity,
             .start = root->start,
             .end = end,
             .related_start = JSON_NONE,
             .related_end = JSON_NONE,
-            .message = "not a source or job document: a source has a \"config\" object or a "
-                       "\"type\" string at the top level, a job has \"jobState\"",
+            .message = "not a source or job document: a source has a \"" ENVELOPE_CONFIG
+                       "\" object or a \"" ENVELOPE_TYPE "\" string at the top level, a job has "
+                       "\"" ENVELOPE_JOB_STATE "\"",
             .pointer = "",
             .node = JSON_NONE,
         };

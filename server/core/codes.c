@@ -1,103 +1,249 @@
-/* codes: every diagnostic code, its default severity and its explanation. */
+/* codes: every diagnostic code, its default severity, its explanation and its fix. */
 #include "codes.h"
 
 #include <string.h>
 
-#include "rules.h"
+#include "envelope.h"
+#include "fix.h"
+#include "secret.h"
 
-const struct code_info code_table[] = {
-    {"json-syntax", DIAG_ERROR, "the document is not valid JSON (RFC 8259)",
-     "The text breaks the JSON grammar: a missing comma or colon, an unquoted key, a trailing "
-     "comma, a comment, an unterminated string. srcls recovers and keeps checking the rest, so "
-     "fix the first syntax error first: later ones may follow from it.",
-     "{\"name\": \"lake\" \"config\": {}}"},
-    {"duplicate-key", DIAG_ERROR, "a key appears twice in one object",
-     "Only one of the two values takes effect, and which one depends on the reader. Remove one "
-     "of them; the note points at the first definition.",
-     "{\"config\": {\"port\": \"443\", \"port\": \"9200\"}}"},
-    {"unknown-document", DIAG_WARNING, "a file named explicitly is neither a source nor a job",
-     "A source document has a \"config\" object or a \"type\" string at the top level (or is an "
-     "array of such objects); a job document has \"jobState\". Check that the right file was "
-     "named.",
-     "{\"settings\": {}}"},
-    {"unknown-kind", DIAG_WARNING, "the kind of a source is unknown or ambiguous",
-     "An unknown \"type\" is an error when the config keys identify no kind, a warning when they "
-     "do (the source is then checked as that kind; map the identifier in srcls.json \"types\"). "
-     "Without \"type\", config keys that fit several kinds equally are a warning, and only what "
-     "those kinds share is checked. Add the right \"type\" (srcls --list-kinds).",
-     "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}"},
-    {"kind-inferred", DIAG_HINT, "no \"type\": the kind was inferred from the config keys",
-     "The source has no \"type\"; srcls picked the kind whose fields fit the config keys best "
-     "and checks against it. Add the \"type\" it names to make that explicit.",
-     "{\"config\": {\"path\": \"/mnt/exports\"}}"},
-    {"unknown-field", DIAG_WARNING, "a key the kind does not define",
-     "The service ignores or rejects keys it does not know; a misspelled key means the setting "
-     "you meant is not set. The message suggests the nearest known name.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"acessKey\": \"AKIA...\"}}"},
-    {"alternate-spelling", DIAG_INFORMATION, "a key spelled as in a sample, not as documented",
-     "The reference's samples use this spelling, and srcls accepts it as the documented field; "
-     "prefer the documented name.",
-     "{\"type\": \"CLOUDB_BLOB_STORAGE\", \"config\": {\"credentialsType\": \"ACCESS_KEY\"}}"},
-    {"type-mismatch", DIAG_ERROR, "a value of the wrong JSON type",
-     "The field takes the type(s) the message lists (and, where the reference notes samples "
-     "that differ, the sample's type too). Quote a string, unquote a number or boolean.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": \"yes\"}}"},
-    {"missing-required", DIAG_ERROR, "a required field is absent",
-     "The kind needs this field in every source. Add it; completion in the editor offers it "
-     "with its default.",
-     "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {}}"},
-    {"conditional-required", DIAG_ERROR, "a field required by another field's value is absent",
-     "Another field's value makes this one necessary (an access key when credentialType is "
-     "ACCESS_KEY, a region when overwriteRegion is true). Add it, or change the other field.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": \"ACCESS_KEY\"}}"},
-    {"not-applicable", DIAG_WARNING, "a field that has no effect under the current settings",
-     "The field only matters under other settings (a password with anonymous access, a cache "
-     "size with caching off). Remove it, or change the setting it depends on.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"isCachingEnabled\": false, "
-     "\"maxCacheSpacePct\": 50}}"},
-    {"invalid-enum", DIAG_ERROR, "a value outside the field's allowed values",
-     "The message lists the allowed values; values are case-sensitive.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": \"access_key\"}}"},
-    {"out-of-range", DIAG_ERROR, "a number outside its bounds",
-     "Percentages are 1 to 100, ports 1 to 65535, counts, sizes and timeouts at least 0.",
-     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"maxCacheSpacePct\": 150}}"},
-    {"invalid-format", DIAG_ERROR, "a string that does not have the field's format",
-     "UUIDs are 8-4-4-4-12 hexadecimal digits; timestamps are UTC with milliseconds and Z "
-     "(2024-05-01T12:30:00.000Z); ports are digits; namespace names have no periods or spaces.",
-     "{\"jobState\": \"RUNNING\", \"startedAt\": \"2024-05-01 12:30\"}"},
-    {"secret-not-encoded", DIAG_ERROR, "a secret field holds bare plaintext",
-     "Secret fields take \"data:,<plaintext>\", \"data:;base64,<base64>\" (required when the "
-     "plaintext has a colon), the placeholder $SERVICE_EXISTING_VALUE$ that responses carry, or "
-     "a secret-store reference (arn:, vault:, https://). srcls never prints the value.",
-     "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"hunter2\"}}"},
-    {"secret-needs-base64", DIAG_ERROR, "\"data:,\" plaintext that contains a colon",
-     "Plaintext with a colon must be base64-encoded and written as \"data:;base64,<base64>\" "
-     "(for example: printf %s 'user:pw' | base64).",
-     "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"data:,a:b\"}}"},
-    {"invalid-base64", DIAG_ERROR, "\"data:;base64,\" with a payload that is not base64",
-     "After \"data:;base64,\" comes standard base64: A-Z a-z 0-9 + /, padded with = to a "
-     "multiple of 4 characters.",
-     "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"data:;base64,@@@\"}}"},
-    {"job-inconsistent", DIAG_WARNING, "job fields that contradict jobState",
-     "A FAILED job needs an errorMessage; errorMessage and cancellationReason are empty outside "
-     "FAILED and CANCELED; a running job has no endedAt; endedAt is not before startedAt; a "
-     "FAILED or CANCELED job returned no rows.",
-     "{\"jobState\": \"FAILED\", \"errorMessage\": \"\"}"},
+/* Indexed by code: SARIF's ruleIndex and the order of docs/rules.md are this order. */
+static const struct code_info code_table[CODE_COUNT] = {
+    [CODE_JSON_SYNTAX] =
+        {
+            .name = "json-syntax",
+            .severity = DIAG_ERROR,
+            .summary = "the document is not valid JSON (RFC 8259)",
+            .explanation =
+                "The text breaks the JSON grammar: a missing comma or colon, an unquoted key, a "
+                "trailing comma, a comment, an unterminated string. srcls recovers and keeps "
+                "checking the rest, so fix the first syntax error first: later ones may follow "
+                "from it.",
+            .example = "{\"name\": \"lake\" \"config\": {}}",
+            .fix = NULL,
+        },
+    [CODE_DUPLICATE_KEY] =
+        {
+            .name = "duplicate-key",
+            .severity = DIAG_ERROR,
+            .summary = "a key appears twice in one object",
+            .explanation =
+                "Only one of the two values takes effect, and which one depends on the reader. "
+                "Remove one of them; the note points at the first definition.",
+            .example = "{\"config\": {\"port\": \"443\", \"port\": \"9200\"}}",
+            .fix = NULL,
+        },
+    [CODE_UNKNOWN_DOCUMENT] =
+        {
+            .name = "unknown-document",
+            .severity = DIAG_WARNING,
+            .summary = "a file named explicitly is neither a source nor a job",
+            .explanation =
+                "A source document has a \"" ENVELOPE_CONFIG "\" object or a \"" ENVELOPE_TYPE
+                "\" string at the top level (or is an array of such objects); a job document has "
+                "\"" ENVELOPE_JOB_STATE "\". Check that the right file was named.",
+            .example = "{\"settings\": {}}",
+            .fix = NULL,
+        },
+    [CODE_UNKNOWN_KIND] =
+        {
+            .name = "unknown-kind",
+            .severity = DIAG_WARNING,
+            .summary = "the kind of a source is unknown or ambiguous",
+            .explanation =
+                "An unknown \"type\" is an error when the config keys identify no kind, a warning "
+                "when they do (the source is then checked as that kind; map the identifier in "
+                "srcls.json \"types\"). Without \"type\", config keys that fit several kinds "
+                "equally are a warning, and only what those kinds share is checked. Add the right "
+                "\"type\" (srcls --list-kinds).",
+            .example = "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}",
+            .fix = NULL,
+        },
+    [CODE_KIND_INFERRED] =
+        {
+            .name = "kind-inferred",
+            .severity = DIAG_HINT,
+            .summary = "no \"type\": the kind was inferred from the config keys",
+            .explanation =
+                "The source has no \"type\"; srcls picked the kind whose fields fit the config "
+                "keys best and checks against it. Add the \"type\" it names to make that explicit.",
+            .example = "{\"config\": {\"path\": \"/mnt/exports\"}}",
+            .fix = fix_add_type,
+        },
+    [CODE_UNKNOWN_FIELD] =
+        {
+            .name = "unknown-field",
+            .severity = DIAG_WARNING,
+            .summary = "a key the kind does not define",
+            .explanation =
+                "The service ignores or rejects keys it does not know; a misspelled key means the "
+                "setting you meant is not set. The message suggests the nearest known name.",
+            .example =
+                "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"acessKey\": \"AKIA...\"}}",
+            .fix = fix_rename_key,
+        },
+    [CODE_ALTERNATE_SPELLING] =
+        {
+            .name = "alternate-spelling",
+            .severity = DIAG_INFORMATION,
+            .summary = "a key spelled as in a sample, not as documented",
+            .explanation = "The reference's samples use this spelling, and srcls accepts it as the "
+                           "documented field; prefer the documented name.",
+            .example = "{\"type\": \"CLOUDB_BLOB_STORAGE\", \"config\": {\"credentialsType\": "
+                       "\"ACCESS_KEY\"}}",
+            .fix = fix_documented_spelling,
+        },
+    [CODE_TYPE_MISMATCH] =
+        {
+            .name = "type-mismatch",
+            .severity = DIAG_ERROR,
+            .summary = "a value of the wrong JSON type",
+            .explanation =
+                "The field takes the type(s) the message lists (and, where the reference notes "
+                "samples that differ, the sample's type too). Quote a string, unquote a number or "
+                "boolean.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": \"yes\"}}",
+            .fix = fix_value_type,
+        },
+    [CODE_MISSING_REQUIRED] =
+        {
+            .name = "missing-required",
+            .severity = DIAG_ERROR,
+            .summary = "a required field is absent",
+            .explanation =
+                "The kind needs this field in every source. Add it; completion in the editor "
+                "offers it with its default.",
+            .example = "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {}}",
+            .fix = fix_add_member,
+        },
+    [CODE_CONDITIONAL_REQUIRED] =
+        {
+            .name = "conditional-required",
+            .severity = DIAG_ERROR,
+            .summary = "a field required by another field's value is absent",
+            .explanation =
+                "Another field's value makes this one necessary (an access key when "
+                "credentialType is ACCESS_KEY, a region when overwriteRegion is true). Add it, or "
+                "change the other field.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
+                       "\"ACCESS_KEY\"}}",
+            .fix = fix_add_member,
+        },
+    [CODE_NOT_APPLICABLE] =
+        {
+            .name = "not-applicable",
+            .severity = DIAG_WARNING,
+            .summary = "a field that has no effect under the current settings",
+            .explanation =
+                "The field only matters under other settings (a password with anonymous access, a "
+                "cache size with caching off). Remove it, or change the setting it depends on.",
+            .example =
+                "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"isCachingEnabled\": false, "
+                "\"maxCacheSpacePct\": 50}}",
+            .fix = fix_remove_member,
+        },
+    [CODE_INVALID_ENUM] =
+        {
+            .name = "invalid-enum",
+            .severity = DIAG_ERROR,
+            .summary = "a value outside the field's allowed values",
+            .explanation = "The message lists the allowed values; values are case-sensitive.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
+                       "\"access_key\"}}",
+            .fix = fix_enum_value,
+        },
+    [CODE_OUT_OF_RANGE] =
+        {
+            .name = "out-of-range",
+            .severity = DIAG_ERROR,
+            .summary = "a number outside its bounds",
+            .explanation =
+                "Percentages are 1 to 100, ports 1 to 65535, counts, sizes and timeouts at "
+                "least 0.",
+            .example =
+                "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"maxCacheSpacePct\": 150}}",
+            .fix = NULL,
+        },
+    [CODE_INVALID_FORMAT] =
+        {
+            .name = "invalid-format",
+            .severity = DIAG_ERROR,
+            .summary = "a string that does not have the field's format",
+            .explanation =
+                "UUIDs are 8-4-4-4-12 hexadecimal digits; timestamps are UTC with milliseconds "
+                "and Z (2024-05-01T12:30:00.000Z); ports are digits; namespace names have no "
+                "periods or spaces.",
+            .example = "{\"jobState\": \"RUNNING\", \"startedAt\": \"2024-05-01 12:30\"}",
+            .fix = NULL,
+        },
+    [CODE_SECRET_NOT_ENCODED] =
+        {
+            .name = "secret-not-encoded",
+            .severity = DIAG_ERROR,
+            .summary = "a secret field holds bare plaintext",
+            .explanation =
+                "Secret fields take \"" SECRET_PLAIN_PREFIX "<plaintext>\", \"" SECRET_BASE64_PREFIX
+                "<base64>\" (required when the plaintext has a colon), the "
+                "placeholder " SECRET_PLACEHOLDER " that responses carry, or a secret-store "
+                "reference (" SECRET_SCHEMES_TEXT "). srcls never prints the value.",
+            .example = "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"hunter2\"}}",
+            .fix = fix_encode_secret,
+        },
+    [CODE_SECRET_NEEDS_BASE64] =
+        {
+            .name = "secret-needs-base64",
+            .severity = DIAG_ERROR,
+            .summary = "\"" SECRET_PLAIN_PREFIX "\" plaintext that contains a colon",
+            .explanation =
+                "Plaintext with a colon must be base64-encoded and written as "
+                "\"" SECRET_BASE64_PREFIX "<base64>\" (for example: printf %s 'user:pw' | base64).",
+            .example =
+                "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"" SECRET_PLAIN_PREFIX
+                "a:b\"}}",
+            .fix = fix_secret_base64,
+        },
+    [CODE_INVALID_BASE64] =
+        {
+            .name = "invalid-base64",
+            .severity = DIAG_ERROR,
+            .summary = "\"" SECRET_BASE64_PREFIX "\" with a payload that is not base64",
+            .explanation =
+                "After \"" SECRET_BASE64_PREFIX "\" comes standard base64: A-Z a-z 0-9 + /, "
+                "padded with = to a multiple of 4 characters.",
+            .example =
+                "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"" SECRET_BASE64_PREFIX
+                "@@@\"}}",
+            .fix = NULL,
+        },
+    [CODE_JOB_INCONSISTENT] =
+        {
+            .name = "job-inconsistent",
+            .severity = DIAG_WARNING,
+            .summary = "job fields that contradict jobState",
+            .explanation =
+                "A FAILED job needs an errorMessage; errorMessage and cancellationReason are "
+                "empty outside FAILED and CANCELED; a running job has no endedAt; endedAt is not "
+                "before startedAt; a FAILED or CANCELED job returned no rows.",
+            .example = "{\"jobState\": \"FAILED\", \"errorMessage\": \"\"}",
+            .fix = NULL,
+        },
 };
 
-const unsigned code_count = sizeof code_table / sizeof code_table[0];
-
-const struct code_info *code_find(const char *code)
+const struct code_info *code_info(enum diag_code code)
 {
-    for (unsigned i = 0; i < code_count; i++) {
-        if (strcmp(code_table[i].code, code) == 0)
-            return &code_table[i];
-    }
-    return NULL;
+    return &code_table[code];
 }
 
-enum diag_severity rules_default_severity(const char *code)
+const char *code_name(enum diag_code code)
 {
-    const struct code_info *info = code_find(code);
-    return info ? info->severity : DIAG_ERROR;
+    return (unsigned)code < CODE_COUNT ? code_table[code].name : NULL;
+}
+
+int code_parse(const char *name)
+{
+    for (int code = 0; code < CODE_COUNT; code++) {
+        if (strcmp(code_table[code].name, name) == 0)
+            return code;
+    }
+    return -1;
 }

@@ -1,22 +1,32 @@
-/* codes: the diagnostic codes of srcls — the stable contract of PRODUCT.md — with their
- * default severity and the text of `srcls --explain`. */
+/* codes: the table of diagnostic codes (enum diag_code, diagnostic.h) — one row per code with
+ * its name, default severity, the text of `srcls --explain` and the fix function, if any. */
 #ifndef SRCLS_CODES_H
 #define SRCLS_CODES_H
 
+#include <stdint.h>
+
 #include "diagnostic.h"
 
+struct analysis;
+struct fix_list;
+
+/* Appends the fixes of diagnostic `index` of `analysis` to `out`; returns 0 or -1 (memory). */
+typedef int code_fix_function(struct analysis *analysis, uint32_t index, struct fix_list *out);
+
 struct code_info {
-    const char *code;
+    const char *name; /* as the doors print it: "json-syntax" */
     enum diag_severity severity;
     const char *summary;     /* one line */
     const char *explanation; /* what it means and how to fix it */
     const char *example;     /* a document that shows it */
+    code_fix_function *fix;  /* NULL when the code has no quick fix */
 };
 
-extern const struct code_info code_table[];
-extern const unsigned code_count;
-
-/* The code's entry, or NULL. */
-const struct code_info *code_find(const char *code);
+/* The row of `code`; `code` must be below CODE_COUNT. */
+const struct code_info *code_info(enum diag_code code);
+/* The name of `code`, or NULL when it is not a code. */
+const char *code_name(enum diag_code code);
+/* The code named `name`, or -1. */
+int code_parse(const char *name);
 
 #endif

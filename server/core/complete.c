@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "condition.h"
+#include "envelope.h"
 #include "json_pointer.h"
-#include "rules.h"
 #include "schema_at.h"
+#include "secret.h"
 
 static struct completion_item *add_item(struct completion_list *list)
 {
@@ -48,13 +50,6 @@ static void append(char *out, size_t size, const char *format, ...)
     va_end(args);
 }
 
-static const char *value_text(const struct schema_value *v)
-{
-    if (v->type == SCHEMA_BOOLEAN)
-        return v->boolean ? "true" : "false";
-    return v->text ? v->text : "";
-}
-
 const char *complete_field_markdown(const struct schema_field *field, struct arena *arena)
 {
     char md[4096] = "";
@@ -64,7 +59,7 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
         append(md, sizeof md, ", **required**");
     } else if (field->required_when != NULL) {
         char condition[512];
-        rules_describe_condition(field->required_when, condition, sizeof condition);
+        condition_describe(field->required_when, condition, sizeof condition);
         append(md, sizeof md, ", required when %s", condition);
     } else {
         append(md, sizeof md, ", optional");
@@ -77,7 +72,7 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
     bool facts = false;
     if (field->has_default) {
         append(md, sizeof md, "Default: `%s`",
-               field->default_value.type == SCHEMA_STRING ? value_text(&field->default_value)
+               field->default_value.type == SCHEMA_STRING ? schema_value_text(&field->default_value)
                                                           : field->default_value.text);
         facts = true;
     }
@@ -98,7 +93,7 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
     }
     if (field->applicable != NULL) {
         char condition[512];
-        rules_describe_condition(field->applicable, condition, sizeof condition);
+        condition_describe(field->applicable, condition, sizeof condition);
         append(md, sizeof md, "%sApplies when %s", facts ? " · " : "", condition);
         facts = true;
     }
@@ -108,15 +103,15 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
         append(md, sizeof md, "Values:\n");
         for (uint32_t i = 0; i < field->enum_count; i++) {
             const struct schema_enum_value *e = &field->enums[i];
-            append(md, sizeof md, "- `%s`%s%s\n", value_text(&e->value),
+            append(md, sizeof md, "- `%s`%s%s\n", schema_value_text(&e->value),
                    e->description ? " — " : "", e->description ? e->description : "");
         }
         append(md, sizeof md, "\n");
     }
     if (field->secret)
         append(md, sizeof md,
-               "Write secrets as `data:,<text>` (or `data:;base64,<base64>` when "
-               "the text has a colon), `$SERVICE_EXISTING_VALUE$`, or a "
+               "Write secrets as `" SECRET_PLAIN_PREFIX "<text>` (or `" SECRET_BASE64_PREFIX
+               "<base64>` when the text has a colon), `" SECRET_PLACEHOLDER "`, or a "
                "secret-store reference.\n\n");
     if (field->description != NULL)
         append(md, sizeof md, "%s", field->description);
@@ -146,7 +141,7 @@ static const char *value_snippet(const struct schema_field *field, struct arena 
         append(s, sizeof s, "\"${1|");
         for (uint32_t i = 0; i < field->enum_count; i++) {
             char escaped[256] = "";
-            for (const char *c = value_text(&field->enums[i].value); *c; c++) {
+            for (const char *c = schema_value_text(&field->enums[i].value); *c; c++) {
                 size_t n = strlen(escaped);
                 if (n + 3 >= sizeof escaped)
                     break;
@@ -264,7 +259,7 @@ static int complete_values(const struct schema_field *field, uint32_t start, uin
         const struct schema_enum_value *e = &field->enums[i];
         const char *text = e->value.type == SCHEMA_STRING
                                ? arena_printf(arena, "\"%s\"", e->value.text)
-                               : value_text(&e->value);
+                               : schema_value_text(&e->value);
         if (add_value(out, COMPLETION_ENUM, text, text, field->name, e->description, start, end,
                       order++) != 0)
             return -1;
@@ -277,12 +272,13 @@ static int complete_values(const struct schema_field *field, uint32_t start, uin
             return -1;
     }
     if (field->secret) {
-        if (add_value(out, COMPLETION_VALUE, "\"data:,\"", "\"data:,\"", field->name,
+        static const char plain[] = "\"" SECRET_PLAIN_PREFIX "\"";
+        static const char kept[] = "\"" SECRET_PLACEHOLDER "\"";
+        if (add_value(out, COMPLETION_VALUE, plain, plain, field->name,
                       "Plaintext secret: write it after the comma (base64 with "
-                      "`data:;base64,` when it contains a colon).",
+                      "`" SECRET_BASE64_PREFIX "` when it contains a colon).",
                       start, end, order++) != 0 ||
-            add_value(out, COMPLETION_VALUE, "\"$SERVICE_EXISTING_VALUE$\"",
-                      "\"$SERVICE_EXISTING_VALUE$\"", field->name,
+            add_value(out, COMPLETION_VALUE, kept, kept, field->name,
                       "Keep the value the service already holds.", start, end, order++) != 0)
             return -1;
     } else if (field->has_default && field->enum_count == 0 &&
@@ -349,7 +345,7 @@ int complete_at(struct analysis *a, const struct schema_registry *registry,
             end = n->end;
         }
         struct schema_place parent = schema_at_object(doc, n->parent, registry, settings);
-        if (parent.source && json_node_key_equals(doc, loc.node, "type", 4))
+        if (parent.source && envelope_is_type(doc, loc.node))
             return complete_kinds(registry, start, end, out);
         const struct schema_field *field = schema_at_member(doc, loc.node, registry, settings);
         return field ? complete_values(field, start, end, out) : 0;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
+
 int diag_list_add(struct diag_list *list, const struct diagnostic *diag)
 {
     if (list->count == list->cap) {
@@ -32,7 +34,7 @@ static int compare_diagnostics(const void *a, const void *b)
         return x->start < y->start ? -1 : 1;
     if (x->end != y->end)
         return x->end < y->end ? -1 : 1;
-    return strcmp(x->code, y->code);
+    return strcmp(code_name(x->code), code_name(y->code));
 }
 
 void diag_list_sort(struct diag_list *list)

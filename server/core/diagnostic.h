@@ -18,8 +18,33 @@ enum diag_severity {
     DIAG_HINT = 4,
 };
 
+/* The diagnostic codes: the stable contract of PRODUCT.md. Each has one row in the table of
+ * codes.c (name, default severity, texts, fix), in this order; code_name() gives the name the
+ * doors print ("json-syntax"). */
+enum diag_code {
+    CODE_JSON_SYNTAX,
+    CODE_DUPLICATE_KEY,
+    CODE_UNKNOWN_DOCUMENT,
+    CODE_UNKNOWN_KIND,
+    CODE_KIND_INFERRED,
+    CODE_UNKNOWN_FIELD,
+    CODE_ALTERNATE_SPELLING,
+    CODE_TYPE_MISMATCH,
+    CODE_MISSING_REQUIRED,
+    CODE_CONDITIONAL_REQUIRED,
+    CODE_NOT_APPLICABLE,
+    CODE_INVALID_ENUM,
+    CODE_OUT_OF_RANGE,
+    CODE_INVALID_FORMAT,
+    CODE_SECRET_NOT_ENCODED,
+    CODE_SECRET_NEEDS_BASE64,
+    CODE_INVALID_BASE64,
+    CODE_JOB_INCONSISTENT,
+    CODE_COUNT
+};
+
 struct diagnostic {
-    const char *code; /* a code of PRODUCT.md's table, e.g. "json-syntax" */
+    enum diag_code code;
     enum diag_severity severity;
     uint32_t start, end;                 /* bytes */
     uint32_t related_start, related_end; /* UINT32_MAX when none */
@@ -41,7 +66,7 @@ struct diag_list {
  * -1 when out of memory. */
 int diag_list_add(struct diag_list *list, const struct diagnostic *diag);
 void diag_list_free(struct diag_list *list);
-/* Sorts by start offset, then by code, so output order is stable. */
+/* Sorts by start offset, then end offset, then code name, so output order is stable. */
 void diag_list_sort(struct diag_list *list);
 
 const char *diag_severity_name(enum diag_severity severity);

@@ -6,7 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
+#include "envelope.h"
 #include "schema.h"
+#include "secret.h"
+
+/* A quoted integer with at most this many digits fits 64 bits when unquoted. */
+#define UNQUOTED_INTEGER_MAX_DIGITS 18
 
 void fix_list_init(struct fix_list *list)
 {
@@ -45,28 +51,6 @@ static int add_fix(struct fix_list *out, uint32_t diagnostic, const char *title,
 }
 
 /* ---- text helpers ---- */
-
-static char *base64(struct arena *arena, const char *data, size_t len)
-{
-    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = arena_alloc(arena, (len + 2) / 3 * 4 + 1);
-    if (out == NULL)
-        return NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t chunk = (uint32_t)(unsigned char)data[i] << 16;
-        if (i + 1 < len)
-            chunk |= (uint32_t)(unsigned char)data[i + 1] << 8;
-        if (i + 2 < len)
-            chunk |= (unsigned char)data[i + 2];
-        out[n++] = table[(chunk >> 18) & 63];
-        out[n++] = table[(chunk >> 12) & 63];
-        out[n++] = i + 1 < len ? table[(chunk >> 6) & 63] : '=';
-        out[n++] = i + 2 < len ? table[chunk & 63] : '=';
-    }
-    out[n] = '\0';
-    return out;
-}
 
 /* The white space that starts the line holding byte `offset`. */
 static const char *indent_of(struct analysis *a, uint32_t offset, struct arena *arena)
@@ -144,23 +128,93 @@ static bool equals_ignoring_case(struct json_str a, const char *b)
     return true;
 }
 
+static bool equals(struct json_str a, const char *b)
+{
+    return a.len == strlen(b) && memcmp(a.ptr, b, a.len) == 0;
+}
+
 /* ---- per code ---- */
 
-static int fix_type(struct analysis *a, uint32_t index, const struct diagnostic *d,
-                    struct fix_list *out)
+/* The diagnostic's node; fix_collect made sure it has one. */
+static const struct json_node *node_of(struct analysis *a, const struct diagnostic *d)
 {
-    const struct json_node *n = &a->doc.nodes[d->node];
+    return &a->doc.nodes[d->node];
+}
+
+static int rename_key(struct analysis *a, uint32_t index, struct fix_list *out, bool safe)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    const struct json_node *n = node_of(a, d);
+    if (d->suggestion == NULL || n->key_start == JSON_NONE)
+        return 0;
+    struct arena *arena = &out->arena;
+    return add_fix(out, index, arena_printf(arena, "Rename to \"%s\"", d->suggestion), n->key_start,
+                   n->key_end, arena_printf(arena, "\"%s\"", d->suggestion), safe);
+}
+
+/* A guess at what was meant: offered, never applied by itself. */
+int fix_rename_key(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    return rename_key(a, index, out, false);
+}
+
+/* The same field under its documented name: safe. */
+int fix_documented_spelling(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    return rename_key(a, index, out, true);
+}
+
+int fix_add_member(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    struct arena *arena = &out->arena;
+    if (d->field == NULL)
+        return 0;
+    const char *member =
+        arena_printf(arena, "\"%s\": %s", d->field->name, schema_field_value_json(d->field, arena));
+    return insert_member(a, out, index, d->node, member,
+                         arena_printf(arena, "Add \"%s\"%s", d->field->name,
+                                      d->field->has_default ? " with its default" : ""),
+                         d->field->has_default);
+}
+
+int fix_add_type(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    struct arena *arena = &out->arena;
+    if (d->suggestion == NULL)
+        return 0;
+    return insert_member(
+        a, out, index, d->node, arena_printf(arena, "\"" ENVELOPE_TYPE "\": \"%s\"", d->suggestion),
+        arena_printf(arena, "Add \"" ENVELOPE_TYPE "\": \"%s\"", d->suggestion), true);
+}
+
+int fix_remove_member(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    uint32_t start, end;
+    member_removal(a, d->node, &start, &end);
+    return add_fix(out, index,
+                   arena_printf(&out->arena, "Remove \"%s\"", d->field ? d->field->name : "field"),
+                   start, end, "", false);
+}
+
+int fix_value_type(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    const struct json_node *n = node_of(a, d);
     const struct schema_field *f = d->field;
     struct arena *arena = &out->arena;
+    if (f == NULL)
+        return 0;
     if (n->kind == JSON_STRING) {
         struct json_str s = json_node_string(&a->doc, d->node);
-        bool boolean = s.len == 4 ? memcmp(s.ptr, "true", 4) == 0
-                                  : s.len == 5 && memcmp(s.ptr, "false", 5) == 0;
+        bool boolean = equals(s, "true") || equals(s, "false");
         if ((f->types & SCHEMA_BOOLEAN) && boolean)
             return add_fix(out, index,
                            arena_printf(arena, "Write %.*s without quotes", (int)s.len, s.ptr),
                            n->start, n->end, arena_strndup(arena, s.ptr, s.len), true);
-        bool digits = s.len > 0 && s.len < 19;
+        bool digits = s.len > 0 && s.len <= UNQUOTED_INTEGER_MAX_DIGITS;
         for (size_t i = 0; i < s.len && digits; i++)
             digits =
                 s.ptr[i] >= '0' && s.ptr[i] <= '9' && !(i == 0 && s.ptr[i] == '0' && s.len > 1);
@@ -178,11 +232,13 @@ static int fix_type(struct analysis *a, uint32_t index, const struct diagnostic 
     return 0;
 }
 
-static int fix_enum(struct analysis *a, uint32_t index, const struct diagnostic *d,
-                    struct fix_list *out)
+int fix_enum_value(struct analysis *a, uint32_t index, struct fix_list *out)
 {
-    const struct json_node *n = &a->doc.nodes[d->node];
+    const struct diagnostic *d = &a->diags.items[index];
+    const struct json_node *n = node_of(a, d);
     const struct schema_field *f = d->field;
+    if (f == NULL)
+        return 0;
     struct json_str value = json_node_string(&a->doc, d->node);
     for (uint32_t i = 0; i < f->enum_count; i++) {
         const struct schema_value *v = &f->enums[i].value;
@@ -197,76 +253,56 @@ static int fix_enum(struct analysis *a, uint32_t index, const struct diagnostic 
     return 0;
 }
 
-static int fix_secret(struct analysis *a, uint32_t index, const struct diagnostic *d,
-                      struct fix_list *out)
+/* `plaintext` is the decoded value, after SECRET_PLAIN_PREFIX when it has one. */
+static int encode_secret(struct analysis *a, uint32_t index, struct fix_list *out,
+                         struct json_str plaintext, bool needs_base64)
 {
-    const struct json_node *n = &a->doc.nodes[d->node];
-    struct json_str s = json_node_string(&a->doc, d->node);
+    const struct json_node *n = node_of(a, &a->diags.items[index]);
     struct arena *arena = &out->arena;
-    bool needs_base64 = strcmp(d->code, "secret-needs-base64") == 0;
     if (needs_base64) {
-        s.ptr += 6; /* after "data:," */
-        s.len -= 6;
-    }
-    if (needs_base64 || memchr(s.ptr, ':', s.len) != NULL) {
-        const char *encoded = base64(arena, s.ptr, s.len);
-        return add_fix(out, index, "Encode the secret as data:;base64,…", n->start, n->end,
-                       arena_printf(arena, "\"data:;base64,%s\"", encoded ? encoded : ""), true);
+        const char *encoded = secret_base64_encode(arena, plaintext.ptr, plaintext.len);
+        return add_fix(
+            out, index, "Encode the secret as " SECRET_BASE64_PREFIX "…", n->start, n->end,
+            arena_printf(arena, "\"" SECRET_BASE64_PREFIX "%s\"", encoded ? encoded : ""), true);
     }
     /* The raw text between the quotes keeps its escapes. */
     uint32_t body = n->start + 1, body_end = n->end > n->start + 1 ? n->end - 1 : n->end;
-    return add_fix(
-        out, index, "Mark the secret as plaintext: data:,…", n->start, n->end,
-        arena_printf(arena, "\"data:,%.*s\"", (int)(body_end - body), a->doc.text + body), true);
+    return add_fix(out, index, "Mark the secret as plaintext: " SECRET_PLAIN_PREFIX "…", n->start,
+                   n->end,
+                   arena_printf(arena, "\"" SECRET_PLAIN_PREFIX "%.*s\"", (int)(body_end - body),
+                                a->doc.text + body),
+                   true);
+}
+
+/* Bare plaintext: marked as plaintext, or base64-encoded when it has a colon. */
+int fix_encode_secret(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    if (d->field == NULL || node_of(a, d)->kind != JSON_STRING)
+        return 0;
+    struct json_str s = json_node_string(&a->doc, d->node);
+    return encode_secret(a, index, out, s, memchr(s.ptr, ':', s.len) != NULL);
+}
+
+/* Plaintext with a colon: its plaintext base64-encoded. */
+int fix_secret_base64(struct analysis *a, uint32_t index, struct fix_list *out)
+{
+    const struct diagnostic *d = &a->diags.items[index];
+    if (d->field == NULL || node_of(a, d)->kind != JSON_STRING)
+        return 0;
+    struct json_str s = json_node_string(&a->doc, d->node);
+    s.ptr += sizeof SECRET_PLAIN_PREFIX - 1;
+    s.len -= sizeof SECRET_PLAIN_PREFIX - 1;
+    return encode_secret(a, index, out, s, true);
 }
 
 int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
 {
     const struct diagnostic *d = &a->diags.items[index];
-    struct arena *arena = &out->arena;
     if (d->node == JSON_NONE || d->node >= a->doc.node_count)
         return 0;
-    const struct json_node *n = &a->doc.nodes[d->node];
-    if (strcmp(d->code, "unknown-field") == 0 || strcmp(d->code, "alternate-spelling") == 0) {
-        if (d->suggestion == NULL || n->key_start == JSON_NONE)
-            return 0;
-        bool safe = d->code[0] == 'a';
-        return add_fix(out, index, arena_printf(arena, "Rename to \"%s\"", d->suggestion),
-                       n->key_start, n->key_end, arena_printf(arena, "\"%s\"", d->suggestion),
-                       safe);
-    }
-    if (strcmp(d->code, "missing-required") == 0 || strcmp(d->code, "conditional-required") == 0) {
-        if (d->field == NULL)
-            return 0;
-        const char *member = arena_printf(arena, "\"%s\": %s", d->field->name,
-                                          schema_field_value_json(d->field, arena));
-        return insert_member(a, out, index, d->node, member,
-                             arena_printf(arena, "Add \"%s\"%s", d->field->name,
-                                          d->field->has_default ? " with its default" : ""),
-                             d->field->has_default);
-    }
-    if (strcmp(d->code, "kind-inferred") == 0 && d->suggestion != NULL)
-        return insert_member(a, out, index, d->node,
-                             arena_printf(arena, "\"type\": \"%s\"", d->suggestion),
-                             arena_printf(arena, "Add \"type\": \"%s\"", d->suggestion), true);
-    if (strcmp(d->code, "not-applicable") == 0) {
-        uint32_t start, end;
-        member_removal(a, d->node, &start, &end);
-        return add_fix(out, index,
-                       arena_printf(arena, "Remove \"%s\"", d->field ? d->field->name : "field"),
-                       start, end, "", false);
-    }
-    if (d->field == NULL)
-        return 0;
-    if (strcmp(d->code, "invalid-enum") == 0)
-        return fix_enum(a, index, d, out);
-    if (strcmp(d->code, "type-mismatch") == 0)
-        return fix_type(a, index, d, out);
-    if ((strcmp(d->code, "secret-not-encoded") == 0 ||
-         strcmp(d->code, "secret-needs-base64") == 0) &&
-        n->kind == JSON_STRING)
-        return fix_secret(a, index, d, out);
-    return 0;
+    code_fix_function *fix = code_info(d->code)->fix;
+    return fix ? fix(a, index, out) : 0;
 }
 
 static int compare_fixes(const void *a, const void *b)

@@ -36,6 +36,18 @@ int fix_collect(struct analysis *analysis, uint32_t index, struct fix_list *out)
 /* Appends one safe fix per diagnostic, skipping any that would overlap an earlier one, sorted
  * by position. */
 int fix_collect_safe(struct analysis *analysis, struct fix_list *out);
+/* The fixes of one code, for the code table (codes.c): each appends the fixes of diagnostic
+ * `index` to `out`, or none when the diagnostic lacks what the fix needs. 0, or -1 (memory). */
+int fix_rename_key(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_documented_spelling(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_add_member(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_add_type(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_remove_member(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_enum_value(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_value_type(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_encode_secret(struct analysis *analysis, uint32_t index, struct fix_list *out);
+int fix_secret_base64(struct analysis *analysis, uint32_t index, struct fix_list *out);
+
 /* Applies the edits of `fixes` (sorted, not overlapping) to `text`; returns a malloc'd buffer
  * the caller frees, or NULL when memory ran out. */
 char *fix_apply(const char *text, size_t len, const struct fix_list *fixes, size_t *out_len);

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "complete.h"
+#include "envelope.h"
 #include "json_pointer.h"
-#include "rules.h"
+#include "kind_resolve.h"
 #include "schema_at.h"
 
 static const char *kind_markdown(const struct schema_kind *kind, struct arena *arena)
@@ -36,11 +37,11 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
     *end = on_key ? n->key_end : n->end;
     if (n->key_start != JSON_NONE) {
         struct schema_place parent = schema_at_object(doc, n->parent, registry, settings);
-        if (parent.source && (json_node_key_equals(doc, loc.node, "config", 6) ||
-                              json_node_key_equals(doc, loc.node, "type", 4))) {
-            const struct schema_kind *kind = rules_source_kind(doc, n->parent, registry, settings);
-            if (kind != NULL && (on_key ? json_node_key_equals(doc, loc.node, "config", 6)
-                                        : n->kind == JSON_STRING))
+        bool config = envelope_is_config(doc, loc.node);
+        if (parent.source && (config || envelope_is_type(doc, loc.node))) {
+            const struct schema_kind *kind =
+                kind_resolve_source(doc, n->parent, registry, settings);
+            if (kind != NULL && (on_key ? config : n->kind == JSON_STRING))
                 return kind_markdown(kind, arena);
         }
     }

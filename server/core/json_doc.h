@@ -120,6 +120,10 @@ bool json_node_int64(const struct json_doc *doc, uint32_t node, int64_t *out);
 /* A number's value as a double (false when the node is not a number). */
 bool json_node_double(const struct json_doc *doc, uint32_t node, double *out);
 
+/* A string literal and its length, for the (text, length) parameters below:
+ * json_object_get(doc, object, JSON_LITERAL("name")). Only a literal compiles. */
+#define JSON_LITERAL(literal) ("" literal ""), (sizeof(literal) - 1)
+
 /* The last member of `object` named `key`, or JSON_NONE. */
 uint32_t json_object_get(struct json_doc *doc, uint32_t object, const char *key, size_t key_len);
 uint32_t json_child_count(const struct json_doc *doc, uint32_t container);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "diagnostic.h"
 
 /* JSON types as a bit set. */
 enum schema_type {
@@ -42,6 +43,7 @@ struct schema_value {
 
 enum schema_condition_op {
     COND_IN,
+    COND_NO_OTHER_THAN,
     COND_PRESENT,
     COND_NON_EMPTY,
     COND_NOT_BEFORE,
@@ -55,8 +57,12 @@ struct schema_condition {
     const char *field;
     const char *other_field;     /* COND_NOT_BEFORE */
     bool expect;                 /* COND_PRESENT, COND_NON_EMPTY: true or false */
-    struct schema_value *values; /* COND_IN */
+    struct schema_value *values; /* COND_IN; COND_NO_OTHER_THAN: the values listed */
     uint32_t value_count;
+    /* COND_NO_OTHER_THAN: the enum values of `field` that are not listed, in enum order; the
+     * loader fills them from the object that holds the field (docs/schema-format.md). */
+    struct schema_value *others;
+    uint32_t other_count;
     struct schema_condition **children; /* COND_ALL, COND_ANY, COND_NOT */
     uint32_t child_count;
 };
@@ -92,7 +98,7 @@ struct schema_field {
 };
 
 struct schema_assertion {
-    const char *code;
+    enum diag_code code;
     const char *field;
     struct schema_condition *when; /* NULL: always */
     struct schema_condition *expect;
@@ -152,6 +158,8 @@ const struct schema_field *schema_object_alias(const struct schema_object *objec
  * secret): what completion and fixes insert. Allocated in `arena` when it must be built. */
 const char *schema_field_value_json(const struct schema_field *field, struct arena *arena);
 
+/* A value in words: the string itself, true or false, or the JSON text of a number or null. */
+const char *schema_value_text(const struct schema_value *value);
 /* "string", "integer or string", ... for messages, in the arena. */
 const char *schema_types_describe(uint32_t types, struct arena *arena);
 const char *schema_format_name(enum schema_format format);

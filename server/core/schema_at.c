@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "rules.h"
+#include "envelope.h"
+#include "kind_resolve.h"
 
 #define MAX_DEPTH 64
 
@@ -69,8 +70,9 @@ struct schema_place schema_at_object(struct json_doc *doc, uint32_t node,
         const struct json_node *p = &doc->nodes[parent];
         if (p->kind == JSON_OBJECT) {
             struct json_str key = json_node_key(doc, child);
-            if (place.source && key.len == 6 && memcmp(key.ptr, "config", 6) == 0) {
-                const struct schema_kind *kind = rules_source_kind(doc, parent, registry, settings);
+            if (place.source && envelope_is_config(doc, child)) {
+                const struct schema_kind *kind =
+                    kind_resolve_source(doc, parent, registry, settings);
                 place = (struct schema_place){kind ? &kind->config : NULL, kind, false};
                 element_field = NULL;
                 continue;
@@ -89,6 +91,15 @@ struct schema_place schema_at_object(struct json_doc *doc, uint32_t node,
             return none;
     }
     return place;
+}
+
+uint32_t schema_at_field_member(struct json_doc *doc, uint32_t object,
+                                const struct schema_field *field)
+{
+    uint32_t m = json_object_get(doc, object, field->name, strlen(field->name));
+    for (uint32_t i = 0; m == JSON_NONE && i < field->alias_count; i++)
+        m = json_object_get(doc, object, field->aliases[i], strlen(field->aliases[i]));
+    return m;
 }
 
 const struct schema_field *schema_at_member(struct json_doc *doc, uint32_t member,

@@ -17,6 +17,10 @@ struct schema_place {
 struct schema_place schema_at_object(struct json_doc *doc, uint32_t node,
                                      const struct schema_registry *registry,
                                      const struct settings *settings);
+/* The member of the object node `object` that holds `field` (by its name, or an alias), or
+ * JSON_NONE. */
+uint32_t schema_at_field_member(struct json_doc *doc, uint32_t object,
+                                const struct schema_field *field);
 /* The field that describes `member` (an object member, or an array element), or NULL. */
 const struct schema_field *schema_at_member(struct json_doc *doc, uint32_t member,
                                             const struct schema_registry *registry,

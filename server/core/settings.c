@@ -7,6 +7,11 @@
 #include "codes.h"
 #include "json_pointer.h"
 
+/* The keys of a settings object; "severity" is another name for "rules". */
+#define SETTINGS_KEY_RULES "rules"
+#define SETTINGS_KEY_SEVERITY "severity"
+#define SETTINGS_KEY_TYPES "types"
+
 void settings_init(struct settings *settings)
 {
     memset(settings, 0, sizeof *settings);
@@ -20,8 +25,7 @@ void settings_free(struct settings *settings)
 }
 
 /* Appends "POINTER: what", the JSON Pointer of `node` in its document, as a line. */
-static void note(char *problems, size_t size, struct json_doc *doc, uint32_t node,
-                 const char *what)
+static void note(char *problems, size_t size, struct json_doc *doc, uint32_t node, const char *what)
 {
     if (problems == NULL || size == 0)
         return;
@@ -42,21 +46,20 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
     const struct json_node *n = json_node_at(doc, node);
     if (n == NULL || n->kind != JSON_OBJECT)
         return;
-    uint32_t rules = json_object_get(doc, node, "rules", 5);
+    uint32_t rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_RULES));
     if (rules == JSON_NONE)
-        rules = json_object_get(doc, node, "severity", 8);
-    uint32_t types = json_object_get(doc, node, "types", 5);
+        rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
+    uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
     char line[256];
     for (uint32_t m = n->first_child; m != JSON_NONE; m = doc->nodes[m].next) {
-        if (!json_node_key_equals(doc, m, "rules", 5) &&
-            !json_node_key_equals(doc, m, "severity", 8) &&
-            !json_node_key_equals(doc, m, "types", 5))
+        if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)))
             note(problems, problems_size, doc, m,
                  "unknown setting (the settings are \"rules\" and \"types\")");
     }
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
-        note(problems, problems_size, doc, rules,
-             "must be an object mapping a code to a severity");
+        note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
         note(problems, problems_size, doc, types,
              "must be an object mapping a type identifier to a kind's type");
@@ -71,18 +74,18 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
             snprintf(code_text, sizeof code_text, "%.*s", (int)code.len, code.ptr);
             snprintf(value_text, sizeof value_text, "%.*s", (int)value.len, value.ptr);
             int severity = diag_severity_parse(value_text);
-            const struct code_info *info = code_find(code_text);
-            if (info == NULL || severity < 0) {
+            int known = code_parse(code_text);
+            if (known < 0 || severity < 0) {
                 snprintf(line, sizeof line,
-                         info == NULL ? "unknown code \"%s\""
-                                      : "the severity of \"%s\" must be error, warning, "
-                                        "information, hint or off",
+                         known < 0 ? "unknown code \"%s\""
+                                   : "the severity of \"%s\" must be error, warning, "
+                                     "information, hint or off",
                          code_text);
                 note(problems, problems_size, doc, m, line);
                 continue;
             }
             settings->severities[settings->severity_count++] =
-                (struct settings_severity){info->code, (enum diag_severity)severity};
+                (struct settings_severity){(enum diag_code)known, (enum diag_severity)severity};
         }
     }
     if (types != JSON_NONE && doc->nodes[types].kind == JSON_OBJECT) {
@@ -103,11 +106,11 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
     }
 }
 
-enum diag_severity settings_severity(const struct settings *settings, const char *code,
+enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback)
 {
     for (uint32_t i = 0; settings != NULL && i < settings->severity_count; i++) {
-        if (strcmp(settings->severities[i].code, code) == 0)
+        if (settings->severities[i].code == code)
             return settings->severities[i].severity;
     }
     return fallback;

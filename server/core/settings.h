@@ -11,7 +11,7 @@
 #include "json_doc.h"
 
 struct settings_severity {
-    const char *code;
+    enum diag_code code;
     enum diag_severity severity;
 };
 
@@ -35,8 +35,8 @@ void settings_free(struct settings *settings);
  * human-readable line each. */
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size);
-/* The severity for `code` after overrides. */
-enum diag_severity settings_severity(const struct settings *settings, const char *code,
+/* The severity for `code` after overrides: the override, else `fallback`. */
+enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback);
 /* The kind identifier `id` maps to, or NULL. */
 const char *settings_type(const struct settings *settings, const char *id, size_t len);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules.h"
+#include "envelope.h"
 #include "schema_at.h"
 
 /* Deeper levels are left out of the outline: nobody reads them, and each costs writer depth. */
@@ -74,8 +74,7 @@ static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t in
     }
     s->end = n->end > s->start ? n->end : s->start;
     s->kind = kind_of(n);
-    if (n->kind == JSON_OBJECT && n->key_start != JSON_NONE &&
-        json_node_key_equals(doc, node, "config", 6)) {
+    if (n->kind == JSON_OBJECT && n->key_start != JSON_NONE && envelope_is_config(doc, node)) {
         struct schema_place place = schema_at_object(doc, node, b->registry, b->settings);
         if (place.kind != NULL) {
             s->detail = place.kind->title;

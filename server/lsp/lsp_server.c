@@ -173,12 +173,12 @@ void lsp_write_diagnostic(struct lsp_server *s, struct json_writer *w, struct ls
     json_write_key(w, "severity");
     json_write_int(w, diag->severity);
     json_write_key(w, "code");
-    json_write_string(w, diag->code);
+    json_write_string(w, code_name(diag->code));
     json_write_key(w, "codeDescription");
     json_write_object_begin(w);
     json_write_key(w, "href");
     char href[256];
-    snprintf(href, sizeof href, "%s#%s", SRCLS_DOCS_URL, diag->code);
+    snprintf(href, sizeof href, "%s#%s", SRCLS_DOCS_URL, code_name(diag->code));
     json_write_string(w, href);
     json_write_object_end(w);
     json_write_key(w, "source");

@@ -1,0 +1,24 @@
+/* condition: the schema's conditions (struct schema_condition) — evaluated against an object of
+ * a document, and described in words for messages, hover and the generated docs. A condition
+ * reads a field's value, or its default when the field is absent. */
+#ifndef SRCLS_CONDITION_H
+#define SRCLS_CONDITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json_doc.h"
+#include "schema.h"
+
+/* Whether `condition` holds for the object node `object`, whose schema is `schema`. */
+bool condition_evaluate(const struct schema_condition *condition, struct json_doc *doc,
+                        const struct schema_object *schema, uint32_t object);
+
+/* Whether the node `node` holds the schema value `value` (what "in" compares). */
+bool condition_value_matches(struct json_doc *doc, uint32_t node, const struct schema_value *value);
+
+/* Writes `condition` in words into `out` ("\"credentialType\" is ACCESS_KEY"). */
+void condition_describe(const struct schema_condition *condition, char *out, size_t size);
+
+#endif

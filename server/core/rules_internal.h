@@ -1,0 +1,58 @@
+/* rules_internal: what the files of the rule engine share (rules.c: reporting, sources and the
+ * entry point; rules_object.c: objects; rules_value.c: values). Not for other modules. */
+#ifndef SRCLS_RULES_INTERNAL_H
+#define SRCLS_RULES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "rules.h"
+
+/* One walk over one document. */
+struct rules {
+    struct analysis *a;
+    struct json_doc *doc;
+    const struct schema_registry *registry;
+    const struct settings *settings;
+    bool failed; /* memory ran out */
+};
+
+/* Where an object is, for messages and ranges of what is missing from it. */
+struct rules_place {
+    uint32_t node;       /* the object node */
+    const char *pointer; /* its pointer */
+    const char *title;   /* "Object storage A (CLOUDA_OBJECT_STORAGE)" for a config, or NULL */
+};
+
+/* Adds a diagnostic; `message` and `pointer` must live in the analysis's arena (or be static). */
+void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity severity,
+                      uint32_t start, uint32_t end, const char *pointer, const char *message);
+/* The same with the code's default severity. */
+void rules__report(struct rules *r, enum diag_code code, uint32_t start, uint32_t end,
+                   const char *pointer, const char *message);
+void rules__report_at_value(struct rules *r, enum diag_code code, uint32_t node,
+                            const char *pointer, const char *message);
+/* At the member's key; at its value when it has no key (an array element). */
+void rules__report_at_key(struct rules *r, enum diag_code code, uint32_t node, const char *pointer,
+                          const char *message);
+/* Records on the diagnostic just reported what its fix needs. */
+void rules__annotate(struct rules *r, uint32_t node, const struct schema_field *field,
+                     const char *suggestion);
+/* The range that stands for an object when something is missing from it: its key when it is
+ * a member, else its opening bracket. */
+void rules__object_anchor(const struct json_doc *doc, uint32_t node, uint32_t *start,
+                          uint32_t *end);
+/* A message formatted into the analysis's arena (NULL when out of memory). */
+char *rules__printf(struct rules *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* Checks the object `place` against `schema` (keys, values, applicability, required fields,
+ * assertions); `additional`: keys the schema does not define are allowed. */
+void rules__check_object(struct rules *r, const struct schema_object *schema, bool additional,
+                         const struct rules_place *place);
+/* Checks the value of `node` against `field`: type, enum, bounds, format, secret encoding, and
+ * the elements or fields it holds. */
+void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,
+                        const char *pointer);
+
+#endif

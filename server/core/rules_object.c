@@ -1,0 +1,150 @@
+/* rules_object: checking one object against its schema object — unknown keys (with the nearest
+ * known name), alternate spellings, each present field's value and applicability, required and
+ * conditionally required fields, and the object's assertions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "condition.h"
+#include "json_pointer.h"
+#include "rules_internal.h"
+#include "schema_at.h"
+#include "suggest.h"
+
+/* A condition in words, for a message. */
+#define CONDITION_IN_MESSAGE_MAX 512
+
+/* " for Object storage A (...)" or " in /config/x", for messages about the object. */
+static void describe_place(const struct rules_place *place, bool with_pointer, char *out,
+                           size_t size)
+{
+    out[0] = '\0';
+    if (place->title != NULL)
+        snprintf(out, size, " for %s", place->title);
+    else if (with_pointer && place->pointer[0] != '\0')
+        snprintf(out, size, " in %s", place->pointer);
+}
+
+static void check_unknown_member(struct rules *r, const struct schema_object *schema,
+                                 bool additional, const struct rules_place *place, uint32_t member,
+                                 const char *pointer)
+{
+    struct json_str key = json_node_key(r->doc, member);
+    const struct schema_field *near = suggest_field(r->doc, schema, place->node, key, additional);
+    if (additional && near == NULL)
+        return;
+    char where[160];
+    describe_place(place, true, where, sizeof where);
+    const char *message =
+        near ? rules__printf(r, "unknown field \"%.*s\"%s; did you mean \"%s\"?", (int)key.len,
+                             key.ptr, where, near->name)
+             : rules__printf(r, "unknown field \"%.*s\"%s", (int)key.len, key.ptr, where);
+    rules__report_at_key(r, CODE_UNKNOWN_FIELD, member, pointer, message);
+    rules__annotate(r, member, NULL, near ? near->name : NULL);
+}
+
+static void check_missing(struct rules *r, const struct schema_object *schema,
+                          const struct rules_place *place, const struct schema_field *field)
+{
+    bool unconditional = field->required;
+    if (!unconditional && (field->required_when == NULL ||
+                           !condition_evaluate(field->required_when, r->doc, schema, place->node)))
+        return;
+    uint32_t start, end;
+    rules__object_anchor(r->doc, place->node, &start, &end);
+    const char *pointer =
+        json_pointer_append(&r->a->arena, place->pointer, field->name, strlen(field->name));
+    const char *types = schema_types_describe(field->types, &r->a->arena);
+    if (unconditional) {
+        char where[160];
+        describe_place(place, false, where, sizeof where);
+        rules__report(
+            r, CODE_MISSING_REQUIRED, start, end, pointer,
+            rules__printf(r, "missing required field \"%s\" (%s)%s", field->name, types, where));
+        rules__annotate(r, place->node, field, NULL);
+        return;
+    }
+    char condition[CONDITION_IN_MESSAGE_MAX];
+    condition_describe(field->required_when, condition, sizeof condition);
+    rules__report(r, CODE_CONDITIONAL_REQUIRED, start, end, pointer,
+                  rules__printf(r, "missing field \"%s\" (%s): it is required when %s", field->name,
+                                types, condition));
+    rules__annotate(r, place->node, field, NULL);
+}
+
+static void check_assertions(struct rules *r, const struct schema_object *schema,
+                             const struct rules_place *place)
+{
+    for (uint32_t i = 0; i < schema->assertion_count; i++) {
+        const struct schema_assertion *a = &schema->assertions[i];
+        if (a->when != NULL && !condition_evaluate(a->when, r->doc, schema, place->node))
+            continue;
+        if (condition_evaluate(a->expect, r->doc, schema, place->node))
+            continue;
+        const char *pointer =
+            json_pointer_append(&r->a->arena, place->pointer, a->field, strlen(a->field));
+        uint32_t member = json_object_get(r->doc, place->node, a->field, strlen(a->field));
+        if (member != JSON_NONE) {
+            rules__report_at_value(r, a->code, member, pointer, a->message);
+        } else {
+            uint32_t start, end;
+            rules__object_anchor(r->doc, place->node, &start, &end);
+            rules__report(r, a->code, start, end, pointer, a->message);
+        }
+    }
+}
+
+/* A member whose key names a field (or an alias of one): its value, and whether it applies. */
+static void check_member(struct rules *r, const struct schema_object *schema,
+                         const struct rules_place *place, const struct schema_field *field,
+                         uint32_t member, const char *pointer)
+{
+    rules__check_value(r, field, member, pointer);
+    if (field->applicable == NULL ||
+        condition_evaluate(field->applicable, r->doc, schema, place->node))
+        return;
+    char condition[CONDITION_IN_MESSAGE_MAX];
+    condition_describe(field->applicable, condition, sizeof condition);
+    rules__report_at_key(r, CODE_NOT_APPLICABLE, member, pointer,
+                         rules__printf(r, "\"%s\" has no effect here: it applies only when %s",
+                                       field->name, condition));
+    rules__annotate(r, member, field, NULL);
+}
+
+void rules__check_object(struct rules *r, const struct schema_object *schema, bool additional,
+                         const struct rules_place *place)
+{
+    struct json_doc *doc = r->doc;
+    for (uint32_t m = doc->nodes[place->node].first_child; m != JSON_NONE && !r->failed;
+         m = doc->nodes[m].next) {
+        struct json_str key = json_node_key(doc, m);
+        const struct schema_field *field = schema_object_field(schema, key.ptr, key.len);
+        const struct schema_field *alias =
+            field ? NULL : schema_object_alias(schema, key.ptr, key.len);
+        /* A key the parser recovered from text that may continue a value is checked only when
+         * it names a field (so the pointer quotes the schema, not the document); otherwise its
+         * syntax error speaks for it, and an unknown-field would be noise. */
+        if (field == NULL && alias == NULL && (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED))
+            continue;
+        const char *pointer = json_pointer_append(&r->a->arena, place->pointer, key.ptr, key.len);
+        if (field == NULL && alias == NULL) {
+            check_unknown_member(r, schema, additional, place, m, pointer);
+            continue;
+        }
+        if (field == NULL) {
+            field = alias;
+            rules__report_at_key(r, CODE_ALTERNATE_SPELLING, m, pointer,
+                                 rules__printf(r,
+                                               "\"%.*s\" is a spelling seen in samples; the "
+                                               "documented name is \"%s\"",
+                                               (int)key.len, key.ptr, field->name));
+            rules__annotate(r, m, field, field->name);
+        }
+        check_member(r, schema, place, field, m, pointer);
+    }
+    for (uint32_t i = 0; i < schema->field_count && !r->failed; i++) {
+        const struct schema_field *field = &schema->fields[i];
+        if (schema_at_field_member(doc, place->node, field) == JSON_NONE)
+            check_missing(r, schema, place, field);
+    }
+    check_assertions(r, schema, place);
+}

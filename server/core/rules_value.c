@@ -1,0 +1,241 @@
+/* rules_value: checking one value against its field — its JSON type, enum, bounds, format and
+ * secret encoding, then the elements of an array and the fields of an object. Messages never
+ * quote the value of a secret or sensitive field. */
+#include <stdio.h>
+#include <string.h>
+
+#include "condition.h"
+#include "json_pointer.h"
+#include "rules_internal.h"
+#include "secret.h"
+#include "value_format.h"
+
+/* An enum value longer than this is not quoted back in a message. */
+#define VALUE_IN_MESSAGE_MAX 40
+
+static uint32_t node_type(const struct json_doc *doc, uint32_t node)
+{
+    const struct json_node *n = &doc->nodes[node];
+    switch (n->kind) {
+    case JSON_STRING: return SCHEMA_STRING;
+    case JSON_TRUE:
+    case JSON_FALSE: return SCHEMA_BOOLEAN;
+    case JSON_NUMBER: return (n->flags & JSON_FLAG_INTEGER) ? SCHEMA_INTEGER : SCHEMA_NUMBER;
+    case JSON_ARRAY: return SCHEMA_ARRAY;
+    case JSON_OBJECT: return SCHEMA_OBJECT;
+    case JSON_NULL: return SCHEMA_NULL;
+    default: return 0;
+    }
+}
+
+static bool type_accepted(uint32_t accepted, uint32_t actual)
+{
+    if (accepted == 0 || (accepted & actual))
+        return true;
+    return actual == SCHEMA_INTEGER && (accepted & SCHEMA_NUMBER);
+}
+
+static bool quotable(const struct schema_field *field)
+{
+    return !field->secret && !field->sensitive;
+}
+
+static void append(char *out, size_t size, const char *text)
+{
+    size_t len = strlen(out);
+    if (len + 1 < size)
+        snprintf(out + len, size - len, "%s", text);
+}
+
+static void check_enum(struct rules *r, const struct schema_field *field, uint32_t node,
+                       const char *pointer)
+{
+    for (uint32_t i = 0; i < field->enum_count; i++) {
+        if (condition_value_matches(r->doc, node, &field->enums[i].value))
+            return;
+    }
+    char allowed[512] = "";
+    for (uint32_t i = 0; i < field->enum_count; i++) {
+        if (i > 0)
+            append(allowed, sizeof allowed, ", ");
+        append(allowed, sizeof allowed, schema_value_text(&field->enums[i].value));
+    }
+    char got[VALUE_IN_MESSAGE_MAX + 16] = "";
+    if (quotable(field) && r->doc->nodes[node].kind == JSON_STRING) {
+        struct json_str s = json_node_string(r->doc, node);
+        bool printable = true;
+        for (size_t i = 0; i < s.len; i++)
+            printable &= (unsigned char)s.ptr[i] >= 0x20;
+        if (printable && s.len <= VALUE_IN_MESSAGE_MAX)
+            snprintf(got, sizeof got, " (got \"%.*s\")", (int)s.len, s.ptr);
+    }
+    rules__report_at_value(r, CODE_INVALID_ENUM, node, pointer,
+                           rules__printf(r, "\"%s\" must be %s%s%s", field->name,
+                                         field->enum_count == 1 ? "" : "one of ", allowed, got));
+    rules__annotate(r, node, field, NULL);
+}
+
+/* `representable`: false for an integer beyond 64 bits, whose `value` is then only its sign. */
+static void check_bounds(struct rules *r, const struct schema_field *field, uint32_t node,
+                         const char *pointer, double value, bool representable)
+{
+    bool low = field->has_minimum && (!representable ? value < 0 : value < field->minimum);
+    bool high = field->has_maximum && (!representable ? value > 0 : value > field->maximum);
+    if (!low && !high)
+        return;
+    const char *message;
+    if (field->has_minimum && field->has_maximum)
+        message = rules__printf(r, "\"%s\" must be between %g and %g", field->name, field->minimum,
+                                field->maximum);
+    else if (field->has_minimum)
+        message = rules__printf(r, "\"%s\" must be at least %g", field->name, field->minimum);
+    else
+        message = rules__printf(r, "\"%s\" must be at most %g", field->name, field->maximum);
+    rules__report_at_value(r, CODE_OUT_OF_RANGE, node, pointer, message);
+    rules__annotate(r, node, field, NULL);
+}
+
+static void check_number(struct rules *r, const struct schema_field *field, uint32_t node,
+                         const char *pointer)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    double value = 0;
+    int64_t integer;
+    bool representable = true;
+    if (n->flags & JSON_FLAG_INTEGER) {
+        representable = json_node_int64(r->doc, node, &integer);
+        value = representable ? (double)integer : (r->doc->text[n->start] == '-' ? -1 : 1);
+    } else {
+        json_node_double(r->doc, node, &value);
+    }
+    check_bounds(r, field, node, pointer, value, representable);
+}
+
+/* A port: a number, or a string of digits, from 1 to 65535. */
+static void check_port(struct rules *r, const struct schema_field *field, uint32_t node,
+                       const char *pointer)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    double value = 0;
+    if (n->kind == JSON_STRING) {
+        struct json_str s = json_node_string(r->doc, node);
+        if (!value_format_port_string(s.ptr, s.len, &value)) {
+            rules__report_at_value(r, CODE_INVALID_FORMAT, node, pointer,
+                                   rules__printf(r, "\"%s\" must be %s", field->name,
+                                                 value_format_expectation(SCHEMA_FORMAT_PORT)));
+            return;
+        }
+    } else if (n->kind == JSON_NUMBER) {
+        json_node_double(r->doc, node, &value);
+    } else {
+        return;
+    }
+    if (!value_format_port_in_range(value))
+        rules__report_at_value(r, CODE_OUT_OF_RANGE, node, pointer,
+                               rules__printf(r, "\"%s\" must be a port number from %d to %d",
+                                             field->name, VALUE_FORMAT_PORT_MIN,
+                                             VALUE_FORMAT_PORT_MAX));
+}
+
+static void check_format(struct rules *r, const struct schema_field *field, uint32_t node,
+                         const char *pointer)
+{
+    if (field->format == SCHEMA_FORMAT_PORT) {
+        check_port(r, field, node, pointer);
+        return;
+    }
+    if (r->doc->nodes[node].kind != JSON_STRING)
+        return;
+    struct json_str s = json_node_string(r->doc, node);
+    if (!value_format_valid(field->format, s.ptr, s.len))
+        rules__report_at_value(r, CODE_INVALID_FORMAT, node, pointer,
+                               rules__printf(r, "\"%s\" must be %s", field->name,
+                                             value_format_expectation(field->format)));
+}
+
+static void check_secret(struct rules *r, const struct schema_field *field, uint32_t node,
+                         const char *pointer)
+{
+    struct json_str s = json_node_string(r->doc, node);
+    enum diag_code code;
+    const char *message;
+    switch (secret_classify(s.ptr, s.len)) {
+    case SECRET_BASE64_INVALID:
+        code = CODE_INVALID_BASE64;
+        message = rules__printf(r,
+                                "the secret \"%s\" is marked \"" SECRET_BASE64_PREFIX "\" but "
+                                "what follows is not valid base64 (A-Z a-z 0-9 + /, "
+                                "padded with = to a multiple of 4)",
+                                field->name);
+        break;
+    case SECRET_PLAIN_WITH_COLON:
+        code = CODE_SECRET_NEEDS_BASE64;
+        message = rules__printf(r,
+                                "the plaintext of the secret \"%s\" contains a colon: "
+                                "encode it in base64 and write "
+                                "\"" SECRET_BASE64_PREFIX "<base64>\"",
+                                field->name);
+        break;
+    case SECRET_NOT_ENCODED:
+        code = CODE_SECRET_NOT_ENCODED;
+        message = rules__printf(
+            r,
+            "\"%s\" is a secret and is not encoded: write it as "
+            "\"" SECRET_PLAIN_PREFIX "<secret>\" (\"" SECRET_BASE64_PREFIX
+            "<base64>\" when it contains a colon), as the placeholder " SECRET_PLACEHOLDER
+            ", or as a secret-store reference "
+            "(" SECRET_SCHEMES_TEXT ")",
+            field->name);
+        break;
+    default: return;
+    }
+    rules__report_at_value(r, code, node, pointer, message);
+    rules__annotate(r, node, field, NULL);
+}
+
+static void check_elements(struct rules *r, const struct schema_field *items, uint32_t array,
+                           const char *pointer)
+{
+    uint32_t index = 0;
+    for (uint32_t e = r->doc->nodes[array].first_child; e != JSON_NONE;
+         e = r->doc->nodes[e].next, index++) {
+        char digits[16];
+        snprintf(digits, sizeof digits, "%u", index);
+        const char *element = json_pointer_append(&r->a->arena, pointer, digits, strlen(digits));
+        rules__check_value(r, items, e, element);
+    }
+}
+
+void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,
+                        const char *pointer)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    if (n->kind == JSON_INVALID)
+        return; /* a syntax error already speaks for it */
+    uint32_t actual = node_type(r->doc, node);
+    if (!type_accepted(field->types | field->sample_types, actual)) {
+        const char *expected =
+            schema_types_describe(field->types | field->sample_types, &r->a->arena);
+        const char *got = actual == SCHEMA_NUMBER ? "a number with a fraction or exponent"
+                                                  : schema_types_describe(actual, &r->a->arena);
+        rules__report_at_value(
+            r, CODE_TYPE_MISMATCH, node, pointer,
+            rules__printf(r, "\"%s\" must be %s, not %s", field->name, expected, got));
+        rules__annotate(r, node, field, NULL);
+        return;
+    }
+    if (field->enum_count > 0)
+        check_enum(r, field, node, pointer);
+    if (n->kind == JSON_NUMBER && (field->has_minimum || field->has_maximum))
+        check_number(r, field, node, pointer);
+    if (field->format != SCHEMA_FORMAT_NONE)
+        check_format(r, field, node, pointer);
+    if (field->secret && n->kind == JSON_STRING)
+        check_secret(r, field, node, pointer);
+    if (n->kind == JSON_ARRAY && field->items != NULL)
+        check_elements(r, field->items, node, pointer);
+    if (n->kind == JSON_OBJECT && field->object != NULL) {
+        struct rules_place place = {node, pointer, NULL};
+        rules__check_object(r, field->object, field->additional_fields, &place);
+    }
+}

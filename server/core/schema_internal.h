@@ -1,0 +1,109 @@
+/* schema_internal: what the files of the schema loader share. schema.c holds the registry and
+ * the load driver; schema_read.c the errors, the scalars, values, types, formats and conditions;
+ * schema_field.c field entries and assertions; schema_kind.c kinds, groups and the source and
+ * job documents; schema_resolve.c the resolution of noOtherThan once every kind is built. Not
+ * for other modules. */
+#ifndef SRCLS_SCHEMA_INTERNAL_H
+#define SRCLS_SCHEMA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json_doc.h"
+#include "schema.h"
+
+struct schema_loaded_file {
+    const struct schema_file *file;
+    struct json_doc doc;
+    enum { SCHEMA_FILE_OTHER, SCHEMA_FILE_GROUP, SCHEMA_FILE_KIND } role;
+    const char *stem;
+    int state; /* kinds: 0 not built, 1 building, 2 built */
+    struct schema_kind *kind;
+};
+
+/* Where a noOtherThan condition was written: resolving it happens after every file is read,
+ * and its errors point here. */
+struct schema_origin {
+    const struct schema_condition *condition;
+    struct json_doc *doc;
+    uint32_t node; /* the condition object */
+    const char *file;
+};
+
+struct schema_loader {
+    struct schema_registry *registry;
+    struct arena *arena;
+    struct schema_loaded_file *files;
+    size_t count;
+    char *error;
+    size_t error_size;
+    bool failed;
+    const char *current; /* file name, for messages */
+    struct schema_origin *origins;
+    size_t origin_count, origin_capacity;
+};
+
+/* ---- errors (the first one wins; later calls do nothing) ---- */
+
+/* The one place that names the file, the position and the JSON Pointer of a bad value:
+ * "schema/kinds/03-x.json:7:17 at /fields/port/type: unknown type name". */
+void schema__fail(struct schema_loader *l, struct json_doc *doc, uint32_t node, const char *format,
+                  ...) __attribute__((format(printf, 4, 5)));
+/* An error about a whole file: "schema/job.json: ...". */
+void schema__fail_file(struct schema_loader *l, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A syntax error, where no value has a pointer: "schema/job.json:3:5: not valid JSON: ...". */
+void schema__fail_syntax(struct schema_loader *l, const struct json_doc *doc, const char *format,
+                         ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- scalars (schema_read.c); each fails, naming `what`, on the wrong JSON type ---- */
+
+const char *schema__copy(struct schema_loader *l, struct json_str s);
+bool schema__str_eq(struct json_str s, const char *text);
+const char *schema__string(struct schema_loader *l, struct json_doc *doc, uint32_t node,
+                           const char *what);
+bool schema__array(struct schema_loader *l, struct json_doc *doc, uint32_t node, const char *what);
+bool schema__bool(struct schema_loader *l, struct json_doc *doc, uint32_t node, const char *what);
+void schema__value(struct schema_loader *l, struct json_doc *doc, uint32_t node,
+                   struct schema_value *out);
+uint32_t schema__types(struct schema_loader *l, struct json_doc *doc, uint32_t node);
+enum schema_format schema__format(struct schema_loader *l, struct json_doc *doc, uint32_t node);
+
+/* ---- conditions (schema_read.c, schema_resolve.c) ---- */
+
+struct schema_condition *schema__condition(struct schema_loader *l, struct json_doc *doc,
+                                           uint32_t node);
+/* Records where the noOtherThan condition `c` was written, for the errors of resolving it. */
+void schema__remember_origin(struct schema_loader *l, const struct schema_condition *c,
+                             struct json_doc *doc, uint32_t node, const char *file);
+/* Resolves the conditions of `object`'s fields, of its nested objects and of its assertions;
+ * `context` is the file the object was built for. */
+void schema__resolve_object(struct schema_loader *l, struct schema_object *object,
+                            const char *context);
+
+/* ---- fields and assertions (schema_field.c) ---- */
+
+/* A copy of `from` (an empty object when NULL) in the loader's arena. */
+struct schema_object *schema__object_clone(struct schema_loader *l,
+                                           const struct schema_object *from);
+/* Adds or merges the fields of `node` (an object of field entries) into `object`. */
+void schema__fields(struct schema_loader *l, struct json_doc *doc, uint32_t node,
+                    struct schema_object *object);
+/* Appends the assertions of `node` (an array) to `object`'s. */
+void schema__assertions(struct schema_loader *l, struct json_doc *doc, uint32_t node,
+                        struct schema_object *object);
+
+/* ---- files (schema_kind.c) ---- */
+
+/* Builds the kind of `f` (after the kind it extends). */
+void schema__build_kind(struct schema_loader *l, struct schema_loaded_file *f);
+/* Loads source.json or job.json: a field of type object with the file's fields. */
+void schema__build_document(struct schema_loader *l, struct schema_loaded_file *f,
+                            struct schema_field *out, const char **title);
+/* A group file: {"group": NAME, "description": ..., "fields": {...}} (and "notes"). */
+void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f);
+/* Two kinds with one number or one type identifier: the later file is the one named. */
+void schema__check_kinds_distinct(struct schema_loader *l);
+
+#endif

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The invariants of docs/architecture.md, checked over the sources and the binary:
+
+1. the core includes no door: server/core/ includes only its own headers and ISO C headers;
+2. no C code names a kind or a field: no string literal in server/core/*.c (outside the
+   envelope module, which names the document's own keys once) is a field name, alias, type
+   identifier or enum value of schema/;
+3. no message quotes a value: every string value of every rule-case document and example is
+   replaced by a unique marker, and no diagnostic message holds a marker, except the one an
+   invalid-enum (or unknown-kind) message quotes back at the value's own place;
+4. every kind file is listed in schema/meson.build (a forgotten line fails here, not later).
+
+usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+root, binary = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def fail(what):
+    failures.append(what)
+    print("FAIL: " + what)
+
+
+# ---- 1. the core includes no door ------------------------------------------------------------
+
+ISO_C = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
+         "stdalign.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+         "string.h"}
+core = os.path.join(root, "server", "core")
+core_headers = {os.path.basename(p) for p in glob.glob(os.path.join(core, "*.h"))}
+checked = 0
+for path in sorted(glob.glob(os.path.join(core, "*.[ch]"))):
+    for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
+        if not m:
+            continue
+        checked += 1
+        kind, name = m.groups()
+        if kind == '"' and name not in core_headers:
+            fail("%s:%d includes %s, which is not a core header" % (path, number, name))
+        if kind == "<" and name not in ISO_C:
+            fail("%s:%d includes <%s>: the core uses ISO C only (no files, terminals, libuv)"
+                 % (path, number, name))
+print("1. core includes: %d #include lines, only core headers and ISO C" % checked)
+
+# ---- 2. no kind or field name in core C ------------------------------------------------------
+
+names = set()
+vocabulary = set()  # the schema format's own words: its keys, and formats and types by name
+
+
+def collect(node, in_fields=False):
+    """Field names (keys of a `fields` object), aliases, types and enum values."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if in_fields:
+                names.add(key)
+            else:
+                vocabulary.add(key)
+                if key in ("format", "type") and isinstance(value, str):
+                    vocabulary.add(value)
+            if key in ("aliases", "types", "enum") and isinstance(value, list):
+                for v in value:
+                    if isinstance(v, str):
+                        names.add(v)
+                    elif isinstance(v, dict) and isinstance(v.get("value"), str):
+                        names.add(v["value"])
+            collect(value, key == "fields" and not in_fields)
+    elif isinstance(node, list):
+        for v in node:
+            collect(v)
+
+
+for path in glob.glob(os.path.join(root, "schema", "**", "*.json"), recursive=True):
+    collect(json.load(open(path, encoding="utf-8")))
+names -= vocabulary
+# The document's own envelope (`name`, `type`, `config` of a source; the job's state) is named
+# once, in the envelope module; short words that are also ordinary vocabulary are not names.
+envelope = {"envelope.c", "envelope.h"}
+literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+hits = 0
+for path in sorted(glob.glob(os.path.join(core, "*.c"))):
+    if os.path.basename(path) in envelope:
+        continue
+    text = open(path, encoding="utf-8").read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    for number, line in enumerate(text.split("\n"), start=1):
+        for m in literal.finditer(line):
+            if m.group(1) in names and len(m.group(1)) > 3:
+                hits += 1
+                fail("%s:%d: the string \"%s\" names a field, type or value of schema/"
+                     % (path, number, m.group(1)))
+print("2. schema names in core C: %d names known, %d found outside %s"
+      % (len(names), hits, "/".join(sorted(envelope))))
+
+# ---- 3. no message quotes a value ------------------------------------------------------------
+
+documents = []
+for path in sorted(glob.glob(os.path.join(root, "tests", "rules", "*.cases.json"))):
+    for case in json.load(open(path, encoding="utf-8")):
+        if "document" in case:
+            documents.append(("%s: %s" % (os.path.basename(path), case.get("name")),
+                              case["document"]))
+for path in sorted(glob.glob(os.path.join(root, "docs", "examples", "*.json"))):
+    try:
+        documents.append((os.path.basename(path), json.load(open(path, encoding="utf-8"))))
+    except ValueError:
+        pass  # the syntax example: no values to mark
+
+
+def mark(node, pointer, places):
+    """The document with every string value replaced by a marker; `places` maps each marker to
+    the pointer of its value. The top-level `type` of a source stays, so the kind holds."""
+    if isinstance(node, dict):
+        return {k: (v if pointer == "" and k == "type" else
+                    mark(v, pointer + "/" + k.replace("~", "~0").replace("/", "~1"), places))
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [mark(v, "%s/%d" % (pointer, i), places) for i, v in enumerate(node)]
+    if isinstance(node, str):
+        marker = "QZ%06dQZ" % (len(all_places) + len(places))
+        places[marker] = pointer
+        return marker
+    return node
+
+
+work = tempfile.mkdtemp(prefix="srcls-invariants-")
+paths, all_places = [], {}
+for i, (label, document) in enumerate(documents):
+    places = {}
+    marked = mark(document, "", places)
+    path = os.path.join(work, "d%05d.source.json" % i)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(marked, f)
+    paths.append((path, label))
+    all_places.update(places)
+out = subprocess.run([binary, "--check", "--format", "json"] + [p for p, _ in paths],
+                     capture_output=True, text=True)
+if out.returncode not in (0, 1):
+    fail("srcls --check exited %d: %s" % (out.returncode, out.stderr[:500]))
+report = json.loads(out.stdout)
+labels = dict(paths)
+messages = quoted = 0
+for f in report["files"]:
+    for d in f["diagnostics"]:
+        messages += 1
+        for marker in re.findall(r"QZ\d{6}QZ", d["message"]):
+            allowed = (d["code"] in ("invalid-enum", "unknown-kind")
+                       and all_places.get(marker) == d["pointer"])
+            if allowed:
+                quoted += 1
+            else:
+                fail("%s: %s at %s quotes the value at %s: %s"
+                     % (labels[f["path"]], d["code"], d["pointer"], all_places.get(marker),
+                        d["message"]))
+for p, _ in paths:
+    os.unlink(p)
+os.rmdir(work)
+print("3. values in messages: %d documents, %d messages; %d quote a value, each an invalid "
+      "enum value at its own place" % (len(documents), messages, quoted))
+
+# ---- 4. every kind file is built in ----------------------------------------------------------
+
+listed = open(os.path.join(root, "schema", "meson.build"), encoding="utf-8").read()
+kinds = sorted(glob.glob(os.path.join(root, "schema", "kinds", "*.json")))
+for path in kinds + sorted(glob.glob(os.path.join(root, "schema", "groups", "*.json"))):
+    relative = os.path.relpath(path, os.path.join(root, "schema"))
+    if "'%s'" % relative not in listed:
+        fail("schema/%s is not listed in schema/meson.build, so it is not built in" % relative)
+print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds))
+
+print("invariants: %s" % ("all hold" if not failures else "%d broken" % len(failures)))
+sys.exit(1 if failures else 0)
