@@ -99,6 +99,51 @@ static void sync_directory_of(const char *temp)
  * is unchanged) a file with other hard links, which a rename would split, a file that is not
  * writable, one that changed since it was read, and one whose owner cannot be kept. Returns 0
  * and the new file's stat in `written`, or -1 with the reason in `why`. */
+/* Whether `target` (read with stat `was`) may be replaced; the reason in `why` if not. */
+static bool may_replace(const char *target, const struct stat *was, char *why, size_t why_size)
+{
+    if (!unchanged_since_read(target, was, why, why_size))
+        return false;
+    if (was->st_nlink > 1) {
+        snprintf(why, why_size,
+                 "it has %lu hard links, which replacing it would split; fix it by hand",
+                 (unsigned long)was->st_nlink);
+        return false;
+    }
+    if (access(target, W_OK) != 0) {
+        snprintf(why, why_size, "the file is not writable: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Gives the temporary file `fd` the owner, group and mode of `was`, writes `text` and flushes
+ * it to disk; its stat in `written`. Returns 0, or -1 with the reason in `why`. */
+static int fill_temp(int fd, const struct stat *was, const char *text, size_t len,
+                     struct stat *written, char *why, size_t why_size)
+{
+    struct stat created;
+    if (fstat(fd, &created) != 0) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return -1;
+    }
+    if ((created.st_uid != was->st_uid || created.st_gid != was->st_gid) &&
+        fchown(fd, was->st_uid, was->st_gid) != 0) {
+        snprintf(why, why_size,
+                 "it belongs to user %lu, group %lu, and srcls, running as user %lu, cannot "
+                 "keep that owner; run srcls as the owner",
+                 (unsigned long)was->st_uid, (unsigned long)was->st_gid, (unsigned long)geteuid());
+        return -1;
+    }
+    /* after fchown, which clears the set-user-ID and set-group-ID bits */
+    if (fchmod(fd, was->st_mode & 07777) != 0 || write_all(fd, text, len) != 0 || fsync(fd) != 0 ||
+        fstat(fd, written) != 0) {
+        snprintf(why, why_size, "cannot write a temporary file beside it: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int file_replace(const char *path, const struct stat *was, const char *text, size_t len,
                  struct stat *written, char *why, size_t why_size)
 {
@@ -109,18 +154,8 @@ int file_replace(const char *path, const struct stat *was, const char *text, siz
         snprintf(why, why_size, "%s", strerror(errno));
         goto fail;
     }
-    if (!unchanged_since_read(target, was, why, why_size))
+    if (!may_replace(target, was, why, why_size))
         goto fail;
-    if (was->st_nlink > 1) {
-        snprintf(why, why_size,
-                 "it has %lu hard links, which replacing it would split; fix it by hand",
-                 (unsigned long)was->st_nlink);
-        goto fail;
-    }
-    if (access(target, W_OK) != 0) {
-        snprintf(why, why_size, "the file is not writable: %s", strerror(errno));
-        goto fail;
-    }
     temp = temp_name_for(target);
     if (temp == NULL) {
         snprintf(why, why_size, "%s", strerror(ENOMEM));
@@ -134,25 +169,8 @@ int file_replace(const char *path, const struct stat *was, const char *text, siz
         goto fail;
     }
     pending_temp = temp;
-    struct stat created;
-    if (fstat(fd, &created) != 0) {
-        snprintf(why, why_size, "%s", strerror(errno));
+    if (fill_temp(fd, was, text, len, written, why, why_size) != 0)
         goto fail;
-    }
-    if ((created.st_uid != was->st_uid || created.st_gid != was->st_gid) &&
-        fchown(fd, was->st_uid, was->st_gid) != 0) {
-        snprintf(why, why_size,
-                 "it belongs to user %lu, group %lu, and srcls, running as user %lu, cannot "
-                 "keep that owner; run srcls as the owner",
-                 (unsigned long)was->st_uid, (unsigned long)was->st_gid, (unsigned long)geteuid());
-        goto fail;
-    }
-    /* after fchown, which clears the set-user-ID and set-group-ID bits */
-    if (fchmod(fd, was->st_mode & 07777) != 0 || write_all(fd, text, len) != 0 || fsync(fd) != 0 ||
-        fstat(fd, written) != 0) {
-        snprintf(why, why_size, "cannot write a temporary file beside it: %s", strerror(errno));
-        goto fail;
-    }
     int closed = close(fd);
     fd = -1;
     if (closed != 0) {
