@@ -191,6 +191,18 @@ static void not_offered(const struct completion *c, const char *label)
     assert_null(item_labelled(c, label));
 }
 
+/* Checks that `item`'s placeholder covers `expected` in its text, and that the text holds
+ * nothing of a snippet (the LSP door makes snippets from the placeholder). */
+static void assert_placeholder(const struct completion_item *item, const char *expected)
+{
+    assert_true(item->has_placeholder);
+    const struct completion_placeholder *p = &item->placeholder;
+    assert_true(p->start <= p->end && p->end <= strlen(item->text));
+    assert_int_equal(p->end - p->start, strlen(expected));
+    assert_memory_equal(item->text + p->start, expected, strlen(expected));
+    assert_null(strchr(item->text, '$'));
+}
+
 static void test_completion_between_members_offers_the_missing_keys_at_the_cursor(void **state)
 {
     (void)state;
@@ -254,7 +266,7 @@ static void test_completion_on_a_key_that_has_its_value_replaces_only_the_key(vo
     assert_int_equal(item->start, quote);
     assert_int_equal(item->end, quote + 5); /* "acc" with its quotes */
     assert_string_equal(item->text, "\"accessKey\"");
-    assert_null(item->snippet);
+    assert_false(item->has_placeholder);
     completion_free(&c);
 }
 
@@ -318,7 +330,7 @@ static void test_completion_in_an_array_element_object_offers_its_fields(void **
     offered(&c, "hostname");
     const struct completion_item *port = offered(&c, "port");
     assert_string_equal(port->text, "\"port\": 9200");
-    assert_string_equal(port->snippet, "\"port\": ${1:9200}");
+    assert_placeholder(port, "9200");
     not_offered(&c, "hostList");
     assert_int_equal(c.list.count, 2);
     completion_free(&c);
@@ -361,26 +373,34 @@ static void test_completion_at_the_top_of_a_source_offers_type_and_config(void *
     completion_free(&c);
 }
 
-static void test_completion_snippets_fill_defaults_and_plain_text_has_no_tab_stops(void **state)
+static void test_completion_of_a_key_marks_its_value_to_type_over(void **state)
 {
     (void)state;
     struct completion c;
     complete(&c, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {|}}");
-    assert_string_equal(offered(&c, "secure")->snippet, "\"secure\": ${1:true}");
-    assert_string_equal(offered(&c, "secure")->text, "\"secure\": true");
-    assert_string_equal(offered(&c, "rootPath")->snippet, "\"rootPath\": \"${1:/}\"");
-    assert_string_equal(offered(&c, "externalBucketList")->snippet, "\"externalBucketList\": [$1]");
-    assert_string_equal(offered(&c, "credentialType")->snippet,
-                        "\"credentialType\": \"${1|NONE,CLOUDA_VM_METADATA,ACCESS_KEY,"
-                        "CLOUDA_PROFILE|}\"");
-    assert_string_equal(offered(&c, "accessSecret")->snippet, "\"accessSecret\": \"${1:data:,}\"");
+    const struct completion_item *secure = offered(&c, "secure");
+    assert_string_equal(secure->text, "\"secure\": true");
+    assert_placeholder(secure, "true");
+    /* Strings: the inside of the quotes; arrays: between the brackets. */
+    assert_placeholder(offered(&c, "rootPath"), "/");
+    const struct completion_item *buckets = offered(&c, "externalBucketList");
+    assert_string_equal(buckets->text, "\"externalBucketList\": []");
+    assert_placeholder(buckets, "");
+    assert_int_equal(buckets->placeholder.start, strlen("\"externalBucketList\": ["));
+    assert_placeholder(offered(&c, "accessSecret"), "data:,");
+    /* An enum's values are the choices there, in schema order. */
+    const struct completion_item *type = offered(&c, "credentialType");
+    static const char *const values[] = {"NONE", "CLOUDA_VM_METADATA", "ACCESS_KEY",
+                                         "CLOUDA_PROFILE"};
+    assert_int_equal(type->placeholder.choice_count, 4);
+    for (uint32_t i = 0; i < 4; i++)
+        assert_string_equal(type->placeholder.choices[i], values[i]);
+    assert_null(secure->placeholder.choices);
     for (uint32_t i = 0; i < c.list.count; i++) {
         const struct completion_item *item = &c.list.items[i];
         assert_int_equal(item->kind, COMPLETION_KEY);
+        assert_true(item->has_placeholder);
         assert_null(strchr(item->text, '$'));
-        assert_non_null(item->snippet);
-        assert_non_null(strstr(item->snippet, "$1") ? strstr(item->snippet, "$1")
-                                                    : strstr(item->snippet, "${1"));
     }
     completion_free(&c);
 }
@@ -988,6 +1008,7 @@ static void test_symbols_label_the_config_with_its_kind_and_list_its_members(voi
     const struct symbol *config = symbol_named(top, count, "config");
     assert_non_null(config->detail);
     assert_string_equal(config->detail, "Object storage A");
+    assert_int_equal(config->kind, SYMBOL_KIND_CONFIG);
     assert_int_equal(config->child_count, 4);
     symbol_named(config->children, config->child_count, "credentialType");
     symbol_named(config->children, config->child_count, "accessKey");
@@ -996,8 +1017,10 @@ static void test_symbols_label_the_config_with_its_kind_and_list_its_members(voi
     assert_lacks(secret->detail, "hunter2");
     const struct symbol *buckets =
         symbol_named(config->children, config->child_count, "externalBucketList");
+    assert_int_equal(buckets->kind, SYMBOL_KIND_ARRAY);
     assert_int_equal(buckets->child_count, 2);
     assert_string_equal(buckets->children[0].name, "[0]");
+    assert_int_equal(buckets->children[0].kind, SYMBOL_KIND_STRING);
     /* Ranges: the whole member, and its key. */
     uint32_t key = (uint32_t)(strstr(document, "\"config\"") - document);
     assert_int_equal(config->start, key);
@@ -1083,7 +1106,7 @@ int main(void)
         cmocka_unit_test(test_completion_in_an_array_element_object_offers_its_fields),
         cmocka_unit_test(test_completion_at_the_top_of_a_job_offers_job_fields),
         cmocka_unit_test(test_completion_at_the_top_of_a_source_offers_type_and_config),
-        cmocka_unit_test(test_completion_snippets_fill_defaults_and_plain_text_has_no_tab_stops),
+        cmocka_unit_test(test_completion_of_a_key_marks_its_value_to_type_over),
         cmocka_unit_test(test_completion_puts_required_keys_first),
         cmocka_unit_test(test_completion_of_a_secret_value_offers_the_encodings),
         cmocka_unit_test(test_fix_renames_a_misspelled_key),

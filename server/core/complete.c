@@ -118,59 +118,31 @@ const char *complete_field_markdown(const struct schema_field *field, struct are
     return arena_strndup(arena, md, strlen(md));
 }
 
-/* ---- values as text and snippets ---- */
+/* ---- the value a key is inserted with ---- */
 
-/* Escapes `$`, `}` and `\` for a snippet. */
-static void snippet_escape(char *out, size_t size, const char *text)
+/* Marks the part of `item`'s text the user will type over: in `value` (the value's JSON, at
+ * byte `at` of the text), the inside of a string's quotes or of empty brackets, or the whole
+ * value; with the field's enum values as choices when they are strings. Returns 0 or -1. */
+static int set_placeholder(struct completion_item *item, const struct schema_field *field,
+                           const char *value, uint32_t at, struct arena *arena)
 {
-    size_t n = strlen(out);
-    for (const char *c = text; *c && n + 2 < size; c++) {
-        if (*c == '$' || *c == '}' || *c == '\\')
-            out[n++] = '\\';
-        out[n++] = *c;
-    }
-    out[n] = '\0';
-}
-
-/* The value part of a key snippet: the default as a tab stop, enum values as a choice. */
-static const char *value_snippet(const struct schema_field *field, struct arena *arena)
-{
-    char s[1024] = "";
-    bool strings = field->enum_count > 0 && field->enums[0].value.type == SCHEMA_STRING;
-    if (field->enum_count > 1 && strings) {
-        append(s, sizeof s, "\"${1|");
-        for (uint32_t i = 0; i < field->enum_count; i++) {
-            char escaped[256] = "";
-            for (const char *c = schema_value_text(&field->enums[i].value); *c; c++) {
-                size_t n = strlen(escaped);
-                if (n + 3 >= sizeof escaped)
-                    break;
-                if (*c == ',' || *c == '|' || *c == '$' || *c == '}' || *c == '\\')
-                    escaped[n++] = '\\';
-                escaped[n++] = *c;
-                escaped[n] = '\0';
-            }
-            append(s, sizeof s, "%s%s", i ? "," : "", escaped);
-        }
-        append(s, sizeof s, "|}\"");
-        return arena_strndup(arena, s, strlen(s));
-    }
-    const char *json = schema_field_value_json(field, arena);
-    size_t len = strlen(json);
-    if (len >= 2 && json[0] == '"') {
-        char inner[512] = "";
-        snprintf(inner, sizeof inner, "%.*s", (int)(len - 2), json + 1);
-        append(s, sizeof s, "\"${1:");
-        snippet_escape(s, sizeof s, inner);
-        append(s, sizeof s, "}\"");
-    } else if (strcmp(json, "[]") == 0 || strcmp(json, "{}") == 0) {
-        append(s, sizeof s, "%c$1%c", json[0], json[1]);
-    } else {
-        append(s, sizeof s, "${1:");
-        snippet_escape(s, sizeof s, json);
-        append(s, sizeof s, "}");
-    }
-    return arena_strndup(arena, s, strlen(s));
+    struct completion_placeholder *p = &item->placeholder;
+    uint32_t len = (uint32_t)strlen(value);
+    bool inside =
+        len >= 2 && (value[0] == '"' || strcmp(value, "[]") == 0 || strcmp(value, "{}") == 0);
+    p->start = inside ? at + 1 : at;
+    p->end = inside ? at + len - 1 : at + len;
+    item->has_placeholder = true;
+    if (field->enum_count < 2 || field->enums[0].value.type != SCHEMA_STRING)
+        return 0;
+    const char **choices = arena_alloc(arena, field->enum_count * sizeof *choices);
+    if (choices == NULL)
+        return -1;
+    for (uint32_t i = 0; i < field->enum_count; i++)
+        choices[i] = schema_value_text(&field->enums[i].value);
+    p->choices = choices;
+    p->choice_count = field->enum_count;
+    return 0;
 }
 
 /* ---- keys ---- */
@@ -222,10 +194,11 @@ static int complete_keys(struct analysis *a, const struct schema_object *schema,
             item->text = arena_printf(&out->arena, "\"%s\"", f->name);
             continue;
         }
-        item->text = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
-                                  schema_field_value_json(f, &out->arena), comma);
-        item->snippet = arena_printf(&out->arena, "\"%s\": %s%s", f->name,
-                                     value_snippet(f, &out->arena), comma);
+        const char *value = schema_field_value_json(f, &out->arena);
+        item->text = arena_printf(&out->arena, "\"%s\": %s%s", f->name, value, comma);
+        uint32_t at = (uint32_t)strlen(f->name) + 4; /* after `"name": ` */
+        if (item->text == NULL || set_placeholder(item, f, value, at, &out->arena) != 0)
+            return -1;
     }
     return 0;
 }

@@ -16,15 +16,25 @@ enum completion_kind {
     COMPLETION_KIND_ID,
 };
 
+/* The part of a key item's text that the user will most likely type over: its value, or the
+ * inside of the value's quotes or empty brackets. An editor that can may select it after the
+ * insertion (LSP: a snippet's placeholder). */
+struct completion_placeholder {
+    uint32_t start, end;        /* bytes of the item's text; equal: a place between two bytes */
+    const char *const *choices; /* the values that fit there (an enum's strings), or NULL */
+    uint32_t choice_count;
+};
+
 struct completion_item {
     const char *label;
     enum completion_kind kind;
     const char *detail;        /* the type, or the kind title */
     const char *documentation; /* Markdown, or NULL */
     const char *text;          /* plain text to insert */
-    const char *snippet;       /* the same with tab stops (${1:default}), or NULL */
     uint32_t start, end;       /* bytes the insertion replaces */
     char sort[16];             /* sort key: required keys first, then in schema order */
+    bool has_placeholder;      /* a key inserted with its value has one */
+    struct completion_placeholder placeholder;
 };
 
 struct completion_list {

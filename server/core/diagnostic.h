@@ -9,13 +9,13 @@
 
 struct schema_field;
 
-/* The values are LSP's DiagnosticSeverity. */
+/* From most to least severe; off (zero) is not reported at all. */
 enum diag_severity {
-    DIAG_OFF = 0,
-    DIAG_ERROR = 1,
-    DIAG_WARNING = 2,
-    DIAG_INFORMATION = 3,
-    DIAG_HINT = 4,
+    DIAG_OFF,
+    DIAG_ERROR,
+    DIAG_WARNING,
+    DIAG_INFORMATION,
+    DIAG_HINT,
 };
 
 /* The diagnostic codes: the stable contract of PRODUCT.md. Each has one row in the table of

@@ -10,28 +10,17 @@
 /* Deeper levels are left out of the outline: nobody reads them, and each costs writer depth. */
 #define MAX_SYMBOL_DEPTH 16
 
-enum {
-    SYMBOL_MODULE = 2,
-    SYMBOL_PROPERTY = 7,
-    SYMBOL_STRING = 15,
-    SYMBOL_NUMBER = 16,
-    SYMBOL_BOOLEAN = 17,
-    SYMBOL_ARRAY = 18,
-    SYMBOL_OBJECT = 19,
-    SYMBOL_NULL = 21,
-};
-
-static int kind_of(const struct json_node *n)
+static enum symbol_kind kind_of(const struct json_node *n)
 {
     switch (n->kind) {
-    case JSON_OBJECT: return SYMBOL_OBJECT;
-    case JSON_ARRAY: return SYMBOL_ARRAY;
-    case JSON_STRING: return SYMBOL_STRING;
-    case JSON_NUMBER: return SYMBOL_NUMBER;
+    case JSON_OBJECT: return SYMBOL_KIND_OBJECT;
+    case JSON_ARRAY: return SYMBOL_KIND_ARRAY;
+    case JSON_STRING: return SYMBOL_KIND_STRING;
+    case JSON_NUMBER: return SYMBOL_KIND_NUMBER;
     case JSON_TRUE:
-    case JSON_FALSE: return SYMBOL_BOOLEAN;
-    case JSON_NULL: return SYMBOL_NULL;
-    default: return SYMBOL_PROPERTY;
+    case JSON_FALSE: return SYMBOL_KIND_BOOLEAN;
+    case JSON_NULL: return SYMBOL_KIND_NULL;
+    default: return SYMBOL_KIND_INVALID;
     }
 }
 
@@ -78,7 +67,7 @@ static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t in
         struct schema_place place = schema_at_object(doc, node, b->registry, b->settings);
         if (place.kind != NULL) {
             s->detail = place.kind->title;
-            s->kind = SYMBOL_MODULE;
+            s->kind = SYMBOL_KIND_CONFIG;
         }
     }
     if ((n->kind == JSON_OBJECT || n->kind == JSON_ARRAY) && depth < MAX_SYMBOL_DEPTH)

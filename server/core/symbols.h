@@ -1,5 +1,5 @@
 /* symbols: the document's outline — members with their children, the config labelled with
- * its kind. Kinds are LSP SymbolKind numbers. */
+ * its kind. */
 #ifndef SRCLS_SYMBOLS_H
 #define SRCLS_SYMBOLS_H
 
@@ -7,10 +7,22 @@
 #include "schema.h"
 #include "settings.h"
 
+/* What a symbol is: the JSON type of its value, or a source's config of a known kind. */
+enum symbol_kind {
+    SYMBOL_KIND_OBJECT,
+    SYMBOL_KIND_ARRAY,
+    SYMBOL_KIND_STRING,
+    SYMBOL_KIND_NUMBER,
+    SYMBOL_KIND_BOOLEAN,
+    SYMBOL_KIND_NULL,
+    SYMBOL_KIND_INVALID, /* a missing or malformed value */
+    SYMBOL_KIND_CONFIG,  /* the config object of a source whose kind is known (in `detail`) */
+};
+
 struct symbol {
     const char *name;
     const char *detail; /* NULL when none; never a value of a secret */
-    int kind;
+    enum symbol_kind kind;
     uint32_t start, end;                     /* the whole member */
     uint32_t selection_start, selection_end; /* its key (or the value for elements) */
     struct symbol *children;

@@ -120,6 +120,31 @@ static long long parse_headers(const char *start, const char *end, const char **
     return length;
 }
 
+/* Consumes the header that ends at `end`: its body comes next, or is skipped when it is too
+ * long, or the header is reported when it is malformed. */
+static void read_header(struct lsp_framing *f, const char *end, const struct lsp_framing_sink *sink)
+{
+    const char *why = NULL;
+    long long length = parse_headers(f->buf, end, &why);
+    consume(f, (size_t)(end - f->buf) + 4);
+    char message[160];
+    if (length < 0) {
+        snprintf(message, sizeof message, "malformed message header (%s): dropped", why);
+        sink->error(sink->context, message);
+        return;
+    }
+    if ((unsigned long long)length > f->max_body) {
+        snprintf(message, sizeof message,
+                 "a message of %lld bytes is over the limit of %zu bytes: dropped", length,
+                 f->max_body);
+        sink->error(sink->context, message);
+        f->skip = (size_t)length;
+        return;
+    }
+    f->body_len = (size_t)length;
+    f->in_body = true;
+}
+
 int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
                      const struct lsp_framing_sink *sink)
 {
@@ -178,26 +203,6 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
         }
         if (end == NULL)
             return 0;
-        const char *why = NULL;
-        long long length = parse_headers(f->buf, end, &why);
-        size_t header_len = (size_t)(end - f->buf) + 4;
-        consume(f, header_len);
-        if (length < 0) {
-            char message[160];
-            snprintf(message, sizeof message, "malformed message header (%s): dropped", why);
-            sink->error(sink->context, message);
-            continue;
-        }
-        if ((unsigned long long)length > f->max_body) {
-            char message[160];
-            snprintf(message, sizeof message,
-                     "a message of %lld bytes is over the limit of %zu bytes: dropped", length,
-                     f->max_body);
-            sink->error(sink->context, message);
-            f->skip = (size_t)length;
-            continue;
-        }
-        f->body_len = (size_t)length;
-        f->in_body = true;
+        read_header(f, end, sink);
     }
 }

@@ -1,332 +1,87 @@
-/* lsp_server: lifecycle, dispatch and documents of the language server.
+/* lsp_server: the lifecycle (initialize, shutdown, exit), the method table, dispatch and the
+ * libuv loop of the language server.
  *
- * Messages read from stdin are queued and handled on the next loop turn, a batch at a time:
- * a $/cancelRequest that arrives in the same batch as its request cancels it. Requests are
- * answered synchronously (the core is fast enough); diagnostics are pushed after a short
- * debounce so that typing is not slowed by re-checking every keystroke. */
+ * Each method is one line of the table: its name, whether it is a request, its handler, and its
+ * part of initialize, which writes the capability it provides; the initialize response is
+ * assembled from the table. Messages read from stdin are queued and handled on the next loop
+ * turn, a batch at a time: a $/cancelRequest that arrives in the same batch as its request
+ * cancels it. Requests are answered synchronously (the core is fast enough). */
 #include "lsp_server.h"
 
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "complete.h"
-#include "fix.h"
-#include "format.h"
-#include "hover.h"
-#include "json_doc.h"
-#include "lsp_protocol.h"
-#include "symbols.h"
+#include "lsp_code_action.h"
+#include "lsp_completion.h"
+#include "lsp_configuration.h"
+#include "lsp_diagnostics.h"
+#include "lsp_formatting.h"
+#include "lsp_hover.h"
+#include "lsp_internal.h"
+#include "lsp_position.h"
+#include "lsp_symbols.h"
+#include "lsp_text_sync.h"
 
 #ifndef SRCLS_VERSION
 #define SRCLS_VERSION "unknown"
 #endif
-#ifndef SRCLS_DOCS_URL
-#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs/rules.md"
-#endif
 
 #define DEBOUNCE_MS 75
 
-/* ---- output ---- */
+/* ---- the method table ---- */
 
-void lsp_send(struct lsp_server *s, struct json_writer *w)
+enum method_type {
+    REQUEST,      /* answered; accepted between initialize and shutdown, initialize before */
+    NOTIFICATION, /* handled between initialize and shutdown, dropped otherwise */
+    LIFECYCLE,    /* a notification handled in any state */
+};
+
+struct method {
+    const char *name;
+    enum method_type type;
+    lsp_handler *handler;
+    lsp_initializer *initialize; /* its part of initialize (the capability), or NULL */
+};
+
+static void handle_initialize(struct lsp_server *s, struct lsp_request *req);
+static void handle_shutdown(struct lsp_server *s, struct lsp_request *req);
+static void handle_exit(struct lsp_server *s, struct lsp_request *req);
+static void handle_set_trace(struct lsp_server *s, struct lsp_request *req);
+
+/* The capabilities are written in this order. */
+static const struct method methods[] = {
+    {"initialize", REQUEST, handle_initialize, NULL},
+    {"shutdown", REQUEST, handle_shutdown, NULL},
+    {"exit", LIFECYCLE, handle_exit, NULL},
+    {"$/setTrace", LIFECYCLE, handle_set_trace, NULL},
+    {"textDocument/didOpen", NOTIFICATION, lsp_text_sync_did_open, lsp_text_sync_initialize},
+    {"textDocument/didChange", NOTIFICATION, lsp_text_sync_did_change, NULL},
+    {"textDocument/didClose", NOTIFICATION, lsp_text_sync_did_close, NULL},
+    {"workspace/didChangeConfiguration", NOTIFICATION, lsp_configuration_did_change,
+     lsp_configuration_initialize},
+    {"textDocument/completion", REQUEST, lsp_completion_request, lsp_completion_initialize},
+    {"textDocument/hover", REQUEST, lsp_hover_request, lsp_hover_initialize},
+    {"textDocument/codeAction", REQUEST, lsp_code_action_request, lsp_code_action_initialize},
+    {"textDocument/documentSymbol", REQUEST, lsp_symbols_request, lsp_symbols_initialize},
+    {"textDocument/formatting", REQUEST, lsp_formatting_request, lsp_formatting_initialize},
+    {"textDocument/diagnostic", REQUEST, lsp_diagnostics_request, lsp_diagnostics_initialize},
+};
+
+static bool name_is(struct json_str name, const char *text)
 {
-    if (!w->failed)
-        lsp_transport_send(&s->transport, w->buf, w->len);
+    return strlen(text) == name.len && memcmp(text, name.ptr, name.len) == 0;
 }
 
-static void begin_message(struct json_writer *w)
+/* The request (or, when !request, the notification) called `name`, or NULL. */
+static const struct method *find_method(struct json_str name, bool request)
 {
-    json_writer_init(w, 0);
-    json_write_object_begin(w);
-    json_write_key(w, "jsonrpc");
-    json_write_string(w, "2.0");
-}
-
-void lsp_begin_result(struct json_writer *w, const struct lsp_request *req)
-{
-    begin_message(w);
-    json_write_key(w, "id");
-    json_write_raw(w, req->id_text, req->id_len);
-    json_write_key(w, "result");
-}
-
-void lsp_end_result(struct lsp_server *s, struct json_writer *w)
-{
-    json_write_object_end(w);
-    bool failed = w->failed;
-    lsp_send(s, w);
-    json_writer_free(w);
-    /* A response that could not be built still gets an answer. */
-    if (failed && s->current != NULL && s->current->id_text != NULL)
-        lsp_reply_error(s, s->current->id_text, s->current->id_len, LSP_INTERNAL_ERROR,
-                        "the response could not be built (out of memory or nested too deeply)");
-}
-
-void lsp_reply_error(struct lsp_server *s, const char *id_text, size_t id_len, int code,
-                     const char *message)
-{
-    struct json_writer w;
-    begin_message(&w);
-    json_write_key(&w, "id");
-    if (id_text != NULL)
-        json_write_raw(&w, id_text, id_len);
-    else
-        json_write_null(&w);
-    json_write_key(&w, "error");
-    json_write_object_begin(&w);
-    json_write_key(&w, "code");
-    json_write_int(&w, code);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    json_write_object_end(&w);
-    lsp_send(s, &w);
-    json_writer_free(&w);
-}
-
-void lsp_begin_notification(struct json_writer *w, const char *method)
-{
-    begin_message(w);
-    json_write_key(w, "method");
-    json_write_string(w, method);
-    json_write_key(w, "params");
-}
-
-void lsp_log(struct lsp_server *s, int type, const char *format, ...)
-{
-    char message[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    struct json_writer w;
-    lsp_begin_notification(&w, "window/logMessage");
-    json_write_object_begin(&w);
-    json_write_key(&w, "type");
-    json_write_int(&w, type);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    lsp_end_result(s, &w);
-}
-
-static void trace(struct lsp_server *s, const char *message, const char *verbose)
-{
-    if (s->trace == 0)
-        return;
-    struct json_writer w;
-    lsp_begin_notification(&w, "$/logTrace");
-    json_write_object_begin(&w);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    if (s->trace == 2 && verbose != NULL) {
-        json_write_key(&w, "verbose");
-        json_write_string(&w, verbose);
-    }
-    json_write_object_end(&w);
-    lsp_end_result(s, &w);
-}
-
-/* ---- documents ---- */
-
-struct lsp_document *lsp_find_document(struct lsp_server *s, struct json_str uri)
-{
-    for (struct lsp_document *d = s->documents; d != NULL; d = d->next) {
-        if (strlen(d->uri) == uri.len && memcmp(d->uri, uri.ptr, uri.len) == 0)
-            return d;
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if ((methods[i].type == REQUEST) == request && name_is(name, methods[i].name))
+            return &methods[i];
     }
     return NULL;
-}
-
-void lsp_analyze(struct lsp_server *s, struct lsp_document *d)
-{
-    if (d->analyzed)
-        return;
-    analysis_free(&d->analysis);
-    struct analysis_options options = {
-        .report_unknown_document = true,
-        .registry = &s->registry,
-        .settings = &s->settings,
-    };
-    analysis_run(&d->analysis, d->text, d->len, &options);
-    d->analyzed = true;
-}
-
-static void write_range(struct lsp_server *s, struct json_writer *w, const struct line_index *lines,
-                        uint32_t start, uint32_t end)
-{
-    lsp_write_range(w, lines, start, end, s->encoding);
-}
-
-void lsp_write_diagnostic(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
-                          uint32_t i)
-{
-    const struct analysis *a = &d->analysis;
-    const struct diagnostic *diag = &a->diags.items[i];
-    json_write_object_begin(w);
-    json_write_key(w, "range");
-    write_range(s, w, &a->lines, diag->start, diag->end);
-    json_write_key(w, "severity");
-    json_write_int(w, diag->severity);
-    json_write_key(w, "code");
-    json_write_string(w, code_name(diag->code));
-    json_write_key(w, "codeDescription");
-    json_write_object_begin(w);
-    json_write_key(w, "href");
-    char href[256];
-    snprintf(href, sizeof href, "%s#%s", SRCLS_DOCS_URL, code_name(diag->code));
-    json_write_string(w, href);
-    json_write_object_end(w);
-    json_write_key(w, "source");
-    json_write_string(w, "srcls");
-    json_write_key(w, "message");
-    json_write_string(w, diag->message);
-    if (diag->related_message != NULL && diag->related_start != UINT32_MAX) {
-        json_write_key(w, "relatedInformation");
-        json_write_array_begin(w);
-        json_write_object_begin(w);
-        json_write_key(w, "location");
-        json_write_object_begin(w);
-        json_write_key(w, "uri");
-        json_write_string(w, d->uri);
-        json_write_key(w, "range");
-        write_range(s, w, &a->lines, diag->related_start, diag->related_end);
-        json_write_object_end(w);
-        json_write_key(w, "message");
-        json_write_string(w, diag->related_message);
-        json_write_object_end(w);
-        json_write_array_end(w);
-    }
-    json_write_key(w, "data");
-    json_write_object_begin(w);
-    json_write_key(w, "pointer");
-    json_write_string(w, diag->pointer);
-    json_write_object_end(w);
-    json_write_object_end(w);
-}
-
-void lsp_write_diagnostics(struct lsp_server *s, struct json_writer *w, struct lsp_document *d)
-{
-    json_write_array_begin(w);
-    for (uint32_t i = 0; i < d->analysis.diags.count; i++)
-        lsp_write_diagnostic(s, w, d, i);
-    json_write_array_end(w);
-}
-
-static void publish(struct lsp_server *s, struct lsp_document *d, bool clear)
-{
-    struct json_writer w;
-    lsp_begin_notification(&w, "textDocument/publishDiagnostics");
-    json_write_object_begin(&w);
-    json_write_key(&w, "uri");
-    json_write_string(&w, d->uri);
-    if (!clear) {
-        lsp_analyze(s, d);
-        json_write_key(&w, "version");
-        json_write_int(&w, d->version);
-        json_write_key(&w, "diagnostics");
-        lsp_write_diagnostics(s, &w, d);
-    } else {
-        json_write_key(&w, "diagnostics");
-        json_write_array_begin(&w);
-        json_write_array_end(&w);
-    }
-    json_write_object_end(&w);
-    lsp_end_result(s, &w);
-}
-
-static void on_debounce(uv_timer_t *timer)
-{
-    struct lsp_document *d = timer->data;
-    publish(d->server, d, false);
-}
-
-void lsp_document_changed(struct lsp_server *s, struct lsp_document *d, bool now)
-{
-    d->analyzed = false;
-    if (now) {
-        uv_timer_stop(&d->debounce);
-        publish(s, d, false);
-        return;
-    }
-    uv_timer_start(&d->debounce, on_debounce, s->debounce_ms, 0);
-}
-
-struct lsp_document *lsp_open_document(struct lsp_server *s, struct json_str uri, const char *text,
-                                       size_t len, int64_t version)
-{
-    struct lsp_document *d = lsp_find_document(s, uri);
-    if (d == NULL) {
-        d = calloc(1, sizeof *d);
-        if (d == NULL)
-            return NULL;
-        d->server = s;
-        d->uri = malloc(uri.len + 1);
-        if (d->uri == NULL) {
-            free(d);
-            return NULL;
-        }
-        memcpy(d->uri, uri.ptr, uri.len);
-        d->uri[uri.len] = '\0';
-        uv_timer_init(s->loop, &d->debounce);
-        d->debounce.data = d;
-        d->timer_open = true;
-        d->next = s->documents;
-        s->documents = d;
-    }
-    if (lsp_document_set_text(d, text, len) != 0)
-        return NULL;
-    d->version = version;
-    return d;
-}
-
-int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len)
-{
-    if (len + 1 > d->cap) {
-        size_t cap = len + 1 + len / 4;
-        char *grown = realloc(d->text, cap);
-        if (grown == NULL)
-            return -1;
-        d->text = grown;
-        d->cap = cap;
-    }
-    memmove(d->text, text, len);
-    d->text[len] = '\0';
-    d->len = len;
-    d->analyzed = false;
-    return 0;
-}
-
-static void free_document(uv_handle_t *handle)
-{
-    struct lsp_document *d = handle->data;
-    analysis_free(&d->analysis);
-    free(d->text);
-    free(d->uri);
-    free(d);
-}
-
-void lsp_close_document(struct lsp_server *s, struct lsp_document *d)
-{
-    for (struct lsp_document **p = &s->documents; *p != NULL; p = &(*p)->next) {
-        if (*p == d) {
-            *p = d->next;
-            break;
-        }
-    }
-    uv_timer_stop(&d->debounce);
-    publish(s, d, true);
-    uv_close((uv_handle_t *)&d->debounce, free_document);
-}
-
-void lsp_republish_all(struct lsp_server *s)
-{
-    for (struct lsp_document *d = s->documents; d != NULL; d = d->next)
-        lsp_document_changed(s, d, true);
 }
 
 /* ---- lifecycle ---- */
@@ -334,74 +89,23 @@ void lsp_republish_all(struct lsp_server *s)
 static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
-    uint32_t caps = lsp_get(doc, req->params, "capabilities");
-    uint32_t encodings = lsp_get(doc, lsp_get(doc, caps, "general"), "positionEncodings");
-    s->encoding = POSITION_UTF16;
-    for (uint32_t e = encodings != JSON_NONE && doc->nodes[encodings].kind == JSON_ARRAY
-                          ? doc->nodes[encodings].first_child
-                          : JSON_NONE;
-         e != JSON_NONE; e = doc->nodes[e].next) {
-        if (json_node_string_equals(doc, e, "utf-8", 5))
-            s->encoding = POSITION_UTF8;
-    }
-    uint32_t completion = lsp_get(doc, lsp_get(doc, caps, "textDocument"), "completion");
-    uint32_t snippet = lsp_get(doc, lsp_get(doc, completion, "completionItem"), "snippetSupport");
-    s->snippets = snippet != JSON_NONE && doc->nodes[snippet].kind == JSON_TRUE;
-    uint32_t trace_value = lsp_get(doc, req->params, "trace");
-    s->trace = json_node_string_equals(doc, trace_value, "verbose", 7)    ? 2
-               : json_node_string_equals(doc, trace_value, "messages", 8) ? 1
-                                                                          : 0;
-    uint32_t options = lsp_get(doc, req->params, "initializationOptions");
-    if (options != JSON_NONE)
-        lsp_read_settings(s, doc, options);
+    uint32_t client = lsp_jsonrpc_get(doc, req->params, "capabilities");
+    uint32_t general = lsp_jsonrpc_get(doc, client, "general");
+    s->documents.encoding =
+        lsp_position_negotiate(doc, lsp_jsonrpc_get(doc, general, "positionEncodings"));
+    s->rpc.trace = lsp_jsonrpc_trace_value(doc, lsp_jsonrpc_get(doc, req->params, "trace"));
 
     struct json_writer w;
-    lsp_begin_result(&w, req);
+    lsp_jsonrpc_result_begin(&w, req);
     json_write_object_begin(&w);
     json_write_key(&w, "capabilities");
     json_write_object_begin(&w);
     json_write_key(&w, "positionEncoding");
-    json_write_string(&w, s->encoding == POSITION_UTF8 ? "utf-8" : "utf-16");
-    json_write_key(&w, "textDocumentSync");
-    json_write_object_begin(&w);
-    json_write_key(&w, "openClose");
-    json_write_bool(&w, true);
-    json_write_key(&w, "change");
-    json_write_int(&w, 2);
-    json_write_object_end(&w);
-    json_write_key(&w, "completionProvider");
-    json_write_object_begin(&w);
-    json_write_key(&w, "triggerCharacters");
-    json_write_array_begin(&w);
-    json_write_string(&w, "\"");
-    json_write_string(&w, ":");
-    json_write_array_end(&w);
-    json_write_key(&w, "resolveProvider");
-    json_write_bool(&w, false);
-    json_write_object_end(&w);
-    json_write_key(&w, "hoverProvider");
-    json_write_bool(&w, true);
-    json_write_key(&w, "codeActionProvider");
-    json_write_object_begin(&w);
-    json_write_key(&w, "codeActionKinds");
-    json_write_array_begin(&w);
-    json_write_string(&w, "quickfix");
-    json_write_string(&w, "source.fixAll.srcls");
-    json_write_array_end(&w);
-    json_write_object_end(&w);
-    json_write_key(&w, "documentSymbolProvider");
-    json_write_bool(&w, true);
-    json_write_key(&w, "documentFormattingProvider");
-    json_write_bool(&w, true);
-    json_write_key(&w, "diagnosticProvider");
-    json_write_object_begin(&w);
-    json_write_key(&w, "identifier");
-    json_write_string(&w, "srcls");
-    json_write_key(&w, "interFileDependencies");
-    json_write_bool(&w, false);
-    json_write_key(&w, "workspaceDiagnostics");
-    json_write_bool(&w, false);
-    json_write_object_end(&w);
+    json_write_string(&w, lsp_position_encoding_name(s->documents.encoding));
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (methods[i].initialize != NULL)
+            methods[i].initialize(s, req, &w);
+    }
     json_write_object_end(&w);
     json_write_key(&w, "serverInfo");
     json_write_object_begin(&w);
@@ -411,19 +115,17 @@ static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
     json_write_string(&w, SRCLS_VERSION);
     json_write_object_end(&w);
     json_write_object_end(&w);
-    lsp_end_result(s, &w);
+    lsp_jsonrpc_finish(&s->rpc, &w);
     s->state = LSP_STATE_INITIALIZED;
 }
 
 static void handle_shutdown(struct lsp_server *s, struct lsp_request *req)
 {
-    struct json_writer w;
-    lsp_begin_result(&w, req);
-    json_write_null(&w);
-    lsp_end_result(s, &w);
+    lsp_jsonrpc_reply_null(&s->rpc, req);
     s->state = LSP_STATE_SHUT_DOWN;
 }
 
+/* Closes everything; the loop ends when the last handle is closed. */
 static void stop(struct lsp_server *s, int code)
 {
     if (s->exiting)
@@ -431,154 +133,29 @@ static void stop(struct lsp_server *s, int code)
     s->exiting = true;
     s->exit_code = code;
     uv_idle_stop(&s->idle);
-    while (s->documents != NULL) {
-        struct lsp_document *d = s->documents;
-        s->documents = d->next;
-        uv_timer_stop(&d->debounce);
-        uv_close((uv_handle_t *)&d->debounce, free_document);
-    }
+    lsp_documents_close_all(&s->documents);
     lsp_transport_close(&s->transport);
     uv_close((uv_handle_t *)&s->idle, NULL);
 }
 
+static void handle_exit(struct lsp_server *s, struct lsp_request *req)
+{
+    (void)req;
+    stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
+}
+
+static void handle_set_trace(struct lsp_server *s, struct lsp_request *req)
+{
+    s->rpc.trace =
+        lsp_jsonrpc_trace_value(req->doc, lsp_jsonrpc_get(req->doc, req->params, "value"));
+}
+
 /* ---- dispatch ---- */
 
-struct method {
-    const char *name;
-    void (*handler)(struct lsp_server *s, struct lsp_request *req);
-};
-
-static const struct method requests[] = {
-    {"initialize", handle_initialize},
-    {"shutdown", handle_shutdown},
-    {"textDocument/diagnostic", lsp_handle_pull_diagnostics},
-    {"textDocument/completion", lsp_handle_completion},
-    {"textDocument/hover", lsp_handle_hover},
-    {"textDocument/codeAction", lsp_handle_code_action},
-    {"textDocument/documentSymbol", lsp_handle_document_symbol},
-    {"textDocument/formatting", lsp_handle_formatting},
-};
-
-static const struct method notifications[] = {
-    {"textDocument/didOpen", lsp_handle_did_open},
-    {"textDocument/didChange", lsp_handle_did_change},
-    {"textDocument/didClose", lsp_handle_did_close},
-    {"workspace/didChangeConfiguration", lsp_handle_did_change_configuration},
-};
-
-static const struct method *find_method(const struct method *table, size_t count,
-                                        struct json_str name)
+/* Whether a $/cancelRequest in the batch names `req`. */
+static bool is_cancelled(const struct lsp_request *req, const struct lsp_message *batch,
+                         size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        if (strlen(table[i].name) == name.len && memcmp(table[i].name, name.ptr, name.len) == 0)
-            return &table[i];
-    }
-    return NULL;
-}
-
-static bool is_cancelled(struct lsp_server *s, const char *id, size_t id_len,
-                         const struct lsp_message *batch, size_t count);
-
-static void handle_message(struct lsp_server *s, const char *body, size_t len,
-                           const struct lsp_message *batch, size_t count)
-{
-    struct json_doc doc;
-    json_parse(&doc, body, len, NULL);
-    struct lsp_request req = {.doc = &doc, .params = JSON_NONE, .server = s};
-    if (doc.error_count > 0 || doc.root == JSON_NONE) {
-        lsp_reply_error(s, NULL, 0, LSP_PARSE_ERROR, "the message body is not valid JSON");
-        goto done;
-    }
-    uint32_t root = doc.root;
-    uint32_t id = JSON_NONE, method = JSON_NONE;
-    if (doc.nodes[root].kind == JSON_OBJECT) {
-        id = json_object_get(&doc, root, "id", 2);
-        method = json_object_get(&doc, root, "method", 6);
-        req.params = json_object_get(&doc, root, "params", 6);
-    }
-    if (id != JSON_NONE && doc.nodes[id].kind != JSON_NUMBER && doc.nodes[id].kind != JSON_STRING)
-        id = JSON_NONE;
-    if (id != JSON_NONE) {
-        req.id_text = doc.text + doc.nodes[id].start;
-        req.id_len = doc.nodes[id].end - doc.nodes[id].start;
-    }
-    if (method == JSON_NONE || doc.nodes[method].kind != JSON_STRING) {
-        bool response = doc.nodes[root].kind == JSON_OBJECT &&
-                        (json_object_get(&doc, root, "result", 6) != JSON_NONE ||
-                         json_object_get(&doc, root, "error", 5) != JSON_NONE);
-        if (!response) /* responses to our (no) requests are ignored */
-            lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_REQUEST,
-                            "not a JSON-RPC request or notification: \"method\" is missing");
-        goto done;
-    }
-    struct json_str name = json_node_string(&doc, method);
-    req.method = name;
-    char method_text[128];
-    snprintf(method_text, sizeof method_text, "%.*s", (int)(name.len < 100 ? name.len : 100),
-             name.ptr);
-    trace(s, method_text, NULL);
-
-    if (id == JSON_NONE) {
-        /* A notification. */
-        if (strcmp(method_text, "exit") == 0) {
-            stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
-        } else if (strcmp(method_text, "$/setTrace") == 0) {
-            uint32_t value = lsp_get(&doc, req.params, "value");
-            s->trace = json_node_string_equals(&doc, value, "verbose", 7)    ? 2
-                       : json_node_string_equals(&doc, value, "messages", 8) ? 1
-                                                                             : 0;
-        } else if (s->state == LSP_STATE_INITIALIZED) {
-            const struct method *m =
-                find_method(notifications, sizeof notifications / sizeof notifications[0], name);
-            if (m != NULL)
-                m->handler(s, &req);
-        }
-        goto done;
-    }
-    if (s->state == LSP_STATE_NEW && strcmp(method_text, "initialize") != 0) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_SERVER_NOT_INITIALIZED,
-                        "the server is not initialized yet: send initialize first");
-        goto done;
-    }
-    if (s->state == LSP_STATE_SHUT_DOWN) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_REQUEST,
-                        "the server is shut down: only exit is accepted");
-        goto done;
-    }
-    if (s->state == LSP_STATE_INITIALIZED && strcmp(method_text, "initialize") == 0) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_REQUEST,
-                        "initialize was already received");
-        goto done;
-    }
-    if (is_cancelled(s, req.id_text, req.id_len, batch, count)) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_REQUEST_CANCELLED,
-                        "the request was cancelled");
-        goto done;
-    }
-    const struct method *m = find_method(requests, sizeof requests / sizeof requests[0], name);
-    if (m == NULL) {
-        char message[200];
-        snprintf(message, sizeof message, "unknown method \"%s\"", method_text);
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_METHOD_NOT_FOUND, message);
-        goto done;
-    }
-    if (req.params != JSON_NONE && doc.nodes[req.params].kind != JSON_OBJECT &&
-        doc.nodes[req.params].kind != JSON_ARRAY) {
-        lsp_reply_error(s, req.id_text, req.id_len, LSP_INVALID_PARAMS, "params must be an object");
-        goto done;
-    }
-    s->current = &req;
-    m->handler(s, &req);
-    s->current = NULL;
-done:
-    json_doc_free(&doc);
-}
-
-/* Whether a $/cancelRequest in the batch names `id`. */
-static bool is_cancelled(struct lsp_server *s, const char *id, size_t id_len,
-                         const struct lsp_message *batch, size_t count)
-{
-    (void)s;
     static const char marker[] = "$/cancelRequest";
     for (size_t i = 0; i < count; i++) {
         if (batch[i].body == NULL || batch[i].len > 4096 ||
@@ -586,12 +163,13 @@ static bool is_cancelled(struct lsp_server *s, const char *id, size_t id_len,
             continue;
         struct json_doc doc;
         json_parse(&doc, batch[i].body, batch[i].len, NULL);
-        uint32_t params = lsp_get(&doc, doc.root, "params");
-        uint32_t target = lsp_get(&doc, params, "id");
+        uint32_t params = lsp_jsonrpc_get(&doc, doc.root, "params");
+        uint32_t target = lsp_jsonrpc_get(&doc, params, "id");
         bool match = false;
         if (target != JSON_NONE) {
             const struct json_node *t = &doc.nodes[target];
-            match = t->end - t->start == id_len && memcmp(doc.text + t->start, id, id_len) == 0;
+            match = t->end - t->start == req->id_len &&
+                    memcmp(doc.text + t->start, req->id_text, req->id_len) == 0;
         }
         json_doc_free(&doc);
         if (match)
@@ -599,6 +177,75 @@ static bool is_cancelled(struct lsp_server *s, const char *id, size_t id_len,
     }
     return false;
 }
+
+static void handle_notification(struct lsp_server *s, struct lsp_request *req)
+{
+    const struct method *m = find_method(req->method, false);
+    if (m != NULL && (m->type == LIFECYCLE || s->state == LSP_STATE_INITIALIZED))
+        m->handler(s, req);
+}
+
+/* Answers a request that cannot be handled now; true when it did. */
+static bool refuse_request(struct lsp_server *s, const struct lsp_request *req,
+                           const struct lsp_message *batch, size_t count)
+{
+    bool initialize = name_is(req->method, "initialize");
+    if (s->state == LSP_STATE_NEW && !initialize)
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_SERVER_NOT_INITIALIZED,
+                                "the server is not initialized yet: send initialize first");
+    else if (s->state == LSP_STATE_SHUT_DOWN)
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_REQUEST,
+                                "the server is shut down: only exit is accepted");
+    else if (s->state == LSP_STATE_INITIALIZED && initialize)
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_REQUEST,
+                                "initialize was already received");
+    else if (is_cancelled(req, batch, count))
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_REQUEST_CANCELLED, "the request was cancelled");
+    else
+        return false;
+    return true;
+}
+
+static void handle_request(struct lsp_server *s, struct lsp_request *req,
+                           const struct lsp_message *batch, size_t count)
+{
+    if (refuse_request(s, req, batch, count))
+        return;
+    const struct method *m = find_method(req->method, true);
+    if (m == NULL) {
+        char message[200];
+        snprintf(message, sizeof message, "unknown method \"%.*s\"",
+                 (int)(req->method.len < 100 ? req->method.len : 100), req->method.ptr);
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_METHOD_NOT_FOUND, message);
+        return;
+    }
+    struct json_doc *doc = req->doc;
+    if (req->params != JSON_NONE && doc->nodes[req->params].kind != JSON_OBJECT &&
+        doc->nodes[req->params].kind != JSON_ARRAY) {
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS, "params must be an object");
+        return;
+    }
+    s->rpc.current = req;
+    m->handler(s, req);
+    s->rpc.current = NULL;
+}
+
+/* Handles one message; `batch` holds the `count` messages read after it. */
+static void handle_message(struct lsp_server *s, const char *body, size_t len,
+                           const struct lsp_message *batch, size_t count)
+{
+    struct json_doc doc;
+    struct lsp_request req;
+    if (lsp_jsonrpc_read(&s->rpc, body, len, &doc, &req)) {
+        if (req.id_text == NULL)
+            handle_notification(s, &req);
+        else
+            handle_request(s, &req, batch, count);
+    }
+    json_doc_free(&doc);
+}
+
+/* ---- the loop ---- */
 
 static void on_idle(uv_idle_t *idle)
 {
@@ -641,7 +288,7 @@ static void on_message(void *context, const char *body, size_t len)
 static void on_framing_error(void *context, const char *message)
 {
     struct lsp_server *s = context;
-    lsp_log(s, 1, "srcls: %s", message);
+    lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR, "srcls: %s", message);
 }
 
 static void on_eof(void *context)
@@ -653,26 +300,61 @@ static void on_eof(void *context)
     stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
 }
 
+/* A server on `loop`, with a shallow copy of `registry` (the handlers only read it) or, when
+ * NULL, the embedded one. NULL when memory ran out or the schema does not load; then `error`
+ * says why, or is empty. */
+static struct lsp_server *server_new(uv_loop_t *loop, const struct schema_registry *registry,
+                                     unsigned debounce_ms, char *error, size_t size)
+{
+    error[0] = '\0';
+    struct lsp_server *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->loop = loop;
+    settings_init(&s->settings);
+    if (registry != NULL) {
+        s->registry = *registry;
+        s->registry_borrowed = true;
+    } else if (schema_registry_load_embedded(&s->registry, error, size) != 0) {
+        free(s);
+        return NULL;
+    }
+    lsp_jsonrpc_init(&s->rpc, &s->transport);
+    lsp_documents_init(&s->documents, loop, &s->rpc, &s->registry, &s->settings, debounce_ms);
+    uv_idle_init(loop, &s->idle);
+    s->idle.data = s;
+    return s;
+}
+
+/* Frees what the loop no longer uses; returns the exit code. */
+static int server_free(struct lsp_server *s)
+{
+    for (size_t i = 0; i < s->queue_len; i++)
+        free(s->queue[i].body);
+    free(s->queue);
+    int code = s->exit_code;
+    lsp_transport_free(&s->transport);
+    if (!s->registry_borrowed)
+        schema_registry_free(&s->registry);
+    settings_free(&s->settings);
+    free(s);
+    return code;
+}
+
 int lsp_server_run(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    struct lsp_server *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return 1;
-    s->loop = uv_default_loop();
-    s->debounce_ms = DEBOUNCE_MS;
+    unsigned debounce_ms = DEBOUNCE_MS;
     const char *debounce = getenv("SRCLS_DEBOUNCE_MS");
     if (debounce != NULL)
-        s->debounce_ms = (unsigned)atoi(debounce);
-    settings_init(&s->settings);
+        debounce_ms = (unsigned)atoi(debounce);
     char error[512];
-    if (schema_registry_load_embedded(&s->registry, error, sizeof error) != 0) {
-        fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
-        free(s);
+    struct lsp_server *s = server_new(uv_default_loop(), NULL, debounce_ms, error, sizeof error);
+    if (s == NULL) {
+        if (error[0] != '\0')
+            fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
         return 1;
     }
-    uv_idle_init(s->loop, &s->idle);
-    s->idle.data = s;
     struct lsp_framing_sink sink = {on_message, on_framing_error, s};
     int status = lsp_transport_start(&s->transport, s->loop, 0, 1, &sink, on_eof, s);
     if (status != 0) {
@@ -681,16 +363,8 @@ int lsp_server_run(void)
     } else {
         uv_run(s->loop, UV_RUN_DEFAULT);
     }
-    for (size_t i = 0; i < s->queue_len; i++)
-        free(s->queue[i].body);
-    free(s->queue);
-    int code = s->exit_code;
-    lsp_transport_free(&s->transport);
     uv_loop_close(s->loop);
-    schema_registry_free(&s->registry);
-    settings_free(&s->settings);
-    free(s);
-    return code;
+    return server_free(s);
 }
 
 /* ---- in memory (tests, fuzzing) ---- */
@@ -699,23 +373,10 @@ struct lsp_server *
 lsp_server_new_in_memory(uv_loop_t *loop, const struct schema_registry *registry,
                          void (*write)(void *context, const char *data, size_t len), void *context)
 {
-    struct lsp_server *s = calloc(1, sizeof *s);
+    char error[512];
+    struct lsp_server *s = server_new(loop, registry, DEBOUNCE_MS, error, sizeof error);
     if (s == NULL)
         return NULL;
-    s->loop = loop;
-    s->debounce_ms = DEBOUNCE_MS;
-    settings_init(&s->settings);
-    char error[512];
-    if (registry != NULL) {
-        /* A shallow copy: the handlers only read the registry. */
-        s->registry = *registry;
-        s->registry_borrowed = true;
-    } else if (schema_registry_load_embedded(&s->registry, error, sizeof error) != 0) {
-        free(s);
-        return NULL;
-    }
-    uv_idle_init(loop, &s->idle);
-    s->idle.data = s;
     /* The transport is never started: no fds, and lsp_transport_close has nothing to close. */
     lsp_framing_init(&s->transport.framing, 0);
     s->transport.sink = (struct lsp_framing_sink){on_message, on_framing_error, s};
@@ -730,26 +391,12 @@ void lsp_server_feed(struct lsp_server *s, const char *data, size_t len)
     lsp_framing_feed(&s->transport.framing, data, len, &s->transport.sink);
     if (s->queue_len > 0)
         on_idle(&s->idle);
-    for (struct lsp_document *d = s->documents; d != NULL; d = d->next) {
-        if (uv_is_active((uv_handle_t *)&d->debounce)) {
-            uv_timer_stop(&d->debounce);
-            publish(s, d, false);
-        }
-    }
+    lsp_documents_publish_pending(&s->documents);
 }
 
 int lsp_server_free_in_memory(struct lsp_server *s)
 {
     on_eof(s);
     uv_run(s->loop, UV_RUN_DEFAULT); /* the close callbacks free the documents */
-    for (size_t i = 0; i < s->queue_len; i++)
-        free(s->queue[i].body);
-    free(s->queue);
-    int code = s->exit_code;
-    lsp_transport_free(&s->transport);
-    if (!s->registry_borrowed)
-        schema_registry_free(&s->registry);
-    settings_free(&s->settings);
-    free(s);
-    return code;
+    return server_free(s);
 }

@@ -110,6 +110,9 @@ static void check_features_at(struct analysis *a, const struct settings *setting
         FUZZ_CHECK(item->label != NULL && item->text != NULL);
         FUZZ_CHECK(range_inside(item->start, item->end, len));
         FUZZ_CHECK(memchr(item->sort, '\0', sizeof item->sort) != NULL);
+        if (item->has_placeholder)
+            FUZZ_CHECK(range_inside(item->placeholder.start, item->placeholder.end,
+                                    (uint32_t)strlen(item->text)));
     }
     completion_list_free(&list);
 

@@ -18,6 +18,7 @@ const {
   HoverRequest,
   InsertTextFormat,
   MarkupKind,
+  SymbolKind,
 } = require('vscode-languageserver-protocol/node');
 const {
   BINARY, startClient, example, offsetAt, positionAt, positionOf, rangeOf, applyEdits, editsFor,
@@ -164,6 +165,23 @@ describe('completion', () => {
     assert.ok(plain && plain.textEdit);
     assert.notEqual(plain.insertTextFormat, InsertTextFormat.Snippet);
     assert.match(plain.textEdit.newText, /"secure"\s*:\s*true/, `plain text: ${plain.textEdit.newText}`);
+  });
+
+  test('snippets: the value is tab stop 1 — the default selected, enum values as a choice', T, async (t) => {
+    const client = await startClient(t, { snippets: true });
+    const src = `{\n  "type": "CLOUDA_OBJECT_STORAGE",\n  "config": {${CURSOR}}\n}\n`;
+    const { list } = await complete(client, tmpUri('snippets.source.json'), src);
+    const newText = (label) => {
+      const item = find(list, label);
+      assert.ok(item && item.textEdit, `${label} offered with a textEdit`);
+      assert.equal(item.insertTextFormat, InsertTextFormat.Snippet, `${label} is a snippet`);
+      return item.textEdit.newText;
+    };
+    assert.equal(newText('secure'), '"secure": ${1:true}');
+    assert.equal(newText('rootPath'), '"rootPath": "${1:/}"');
+    assert.equal(newText('externalBucketList'), '"externalBucketList": [$1]');
+    assert.equal(newText('credentialType'), `"credentialType": "\${1|${CREDENTIAL_TYPES.join(',')}|}"`);
+    assert.equal(newText('accessSecret'), '"accessSecret": "${1:data:,}"');
   });
 
   const enumCases = {
@@ -388,6 +406,9 @@ describe('document symbols', () => {
     const names = config.children.map((c) => c.name);
     for (const key of ['accessKey', 'credentialType', 'propertyList']) assert.ok(names.includes(key), `child ${key} (got ${names})`);
     assert.ok(symbols.some((s) => s.name === 'type'));
+    assert.equal(config.kind, SymbolKind.Module, 'the config of a known kind is a module');
+    assert.equal(symbols.find((s) => s.name === 'type').kind, SymbolKind.String);
+    assert.equal(config.children.find((c) => c.name === 'propertyList').kind, SymbolKind.Array);
     const inside = (outer, inner) =>
       (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.character <= inner.start.character)) &&
       (outer.end.line > inner.end.line || (outer.end.line === inner.end.line && outer.end.character >= inner.end.character));

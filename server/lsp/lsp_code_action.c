@@ -1,0 +1,132 @@
+/* lsp_code_action: fixes as code actions with workspace edits. */
+#include "lsp_code_action.h"
+
+#include <string.h>
+
+#include "fix.h"
+#include "lsp_position.h"
+
+#define KIND_QUICKFIX "quickfix"
+#define KIND_FIX_ALL "source.fixAll.srcls"
+
+void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                                struct json_writer *w)
+{
+    (void)s;
+    (void)initialize;
+    json_write_key(w, "codeActionProvider");
+    json_write_object_begin(w);
+    json_write_key(w, "codeActionKinds");
+    json_write_array_begin(w);
+    json_write_string(w, KIND_QUICKFIX);
+    json_write_string(w, KIND_FIX_ALL);
+    json_write_array_end(w);
+    json_write_object_end(w);
+}
+
+/* Writes "edit": a WorkspaceEdit with the fixes' edits to the document. */
+static void write_edit(struct json_writer *w, const struct lsp_document *d, const struct fix *fixes,
+                       uint32_t count)
+{
+    json_write_key(w, "edit");
+    json_write_object_begin(w);
+    json_write_key(w, "changes");
+    json_write_object_begin(w);
+    json_write_key(w, d->uri);
+    json_write_array_begin(w);
+    for (uint32_t i = 0; i < count; i++) {
+        json_write_object_begin(w);
+        json_write_key(w, "range");
+        lsp_document_write_range(w, d, fixes[i].edit.start, fixes[i].edit.end);
+        json_write_key(w, "newText");
+        json_write_string(w, fixes[i].edit.text);
+        json_write_object_end(w);
+    }
+    json_write_array_end(w);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
+
+/* Whether the client's `only` (JSON_NONE: everything) asks for `kind`. */
+static bool kind_wanted(struct json_doc *doc, uint32_t only, const char *kind)
+{
+    if (only == JSON_NONE || doc->nodes[only].kind != JSON_ARRAY)
+        return true;
+    for (uint32_t e = doc->nodes[only].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+        struct json_str k = json_node_string(doc, e);
+        /* "source" covers "source.fixAll.srcls": a prefix up to a dot. */
+        if (k.len <= strlen(kind) && memcmp(kind, k.ptr, k.len) == 0 &&
+            (kind[k.len] == '\0' || kind[k.len] == '.'))
+            return true;
+    }
+    return false;
+}
+
+static void write_actions(struct json_writer *w, const struct lsp_document *d,
+                          const struct fix_list *quick, const struct fix_list *all)
+{
+    json_write_array_begin(w);
+    for (uint32_t i = 0; i < quick->count; i++) {
+        const struct fix *f = &quick->items[i];
+        json_write_object_begin(w);
+        json_write_key(w, "title");
+        json_write_string(w, f->title);
+        json_write_key(w, "kind");
+        json_write_string(w, KIND_QUICKFIX);
+        json_write_key(w, "isPreferred");
+        json_write_bool(w, f->preferred);
+        json_write_key(w, "diagnostics");
+        json_write_array_begin(w);
+        lsp_document_write_diagnostic(w, d, f->diagnostic);
+        json_write_array_end(w);
+        write_edit(w, d, f, 1);
+        json_write_object_end(w);
+    }
+    if (all->count > 0) {
+        json_write_object_begin(w);
+        json_write_key(w, "title");
+        json_write_string(w, "Fix all safe srcls problems");
+        json_write_key(w, "kind");
+        json_write_string(w, KIND_FIX_ALL);
+        write_edit(w, d, all->items, all->count);
+        json_write_object_end(w);
+    }
+    json_write_array_end(w);
+}
+
+void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
+{
+    struct json_doc *doc = req->doc;
+    struct text_position a, b;
+    if (!lsp_position_read_range(doc, lsp_jsonrpc_get(doc, req->params, "range"), &a, &b)) {
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS,
+                                "params.range must be {start, end}");
+        return;
+    }
+    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    if (d == NULL)
+        return;
+    uint32_t start = lsp_document_offset(d, a);
+    uint32_t end = lsp_document_offset(d, b);
+    uint32_t only = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "context"), "only");
+    struct fix_list quick;
+    fix_list_init(&quick);
+    if (kind_wanted(doc, only, KIND_QUICKFIX)) {
+        for (uint32_t i = 0; i < d->analysis.diags.count; i++) {
+            const struct diagnostic *diag = &d->analysis.diags.items[i];
+            if (diag->end >= start && diag->start <= end)
+                fix_collect(&d->analysis, i, &quick);
+        }
+    }
+    struct fix_list all;
+    fix_list_init(&all);
+    if (kind_wanted(doc, only, KIND_FIX_ALL))
+        fix_collect_safe(&d->analysis, &all);
+
+    struct json_writer w;
+    lsp_jsonrpc_result_begin(&w, req);
+    write_actions(&w, d, &quick, &all);
+    lsp_jsonrpc_finish(&s->rpc, &w);
+    fix_list_free(&quick);
+    fix_list_free(&all);
+}

@@ -1,0 +1,14 @@
+/* lsp_configuration: the srcls settings (severities, kind identifiers) from initialize's
+ * initializationOptions and from workspace/didChangeConfiguration. */
+#ifndef SRCLS_LSP_CONFIGURATION_H
+#define SRCLS_LSP_CONFIGURATION_H
+
+#include "lsp_internal.h"
+
+/* Reads initializationOptions; no capability. */
+void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                                  struct json_writer *capabilities);
+/* Reads the new settings and publishes every open document's diagnostics again. */
+void lsp_configuration_did_change(struct lsp_server *s, struct lsp_request *req);
+
+#endif

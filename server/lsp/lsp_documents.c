@@ -1,0 +1,351 @@
+/* lsp_documents: open documents, their analysis, and publishing their diagnostics. */
+#include "lsp_documents.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codes.h"
+#include "lsp_position.h"
+
+#ifndef SRCLS_DOCS_URL
+#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs/rules.md"
+#endif
+
+void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
+                        const struct schema_registry *registry, const struct settings *settings,
+                        unsigned debounce_ms)
+{
+    *store = (struct lsp_documents){
+        .loop = loop,
+        .rpc = rpc,
+        .registry = registry,
+        .settings = settings,
+        .encoding = POSITION_UTF16,
+        .debounce_ms = debounce_ms,
+    };
+}
+
+/* ---- diagnostics in LSP form ---- */
+
+void lsp_document_write_range(struct json_writer *w, const struct lsp_document *d, uint32_t start,
+                              uint32_t end)
+{
+    lsp_position_write_range(w, &d->analysis.lines, start, end, d->store->encoding);
+}
+
+uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position)
+{
+    return line_index_offset(&d->analysis.lines, position, d->store->encoding);
+}
+
+/* The LSP DiagnosticSeverity of `severity`. */
+static int diagnostic_severity(enum diag_severity severity)
+{
+    switch (severity) {
+    case DIAG_ERROR: return 1;
+    case DIAG_WARNING: return 2;
+    case DIAG_INFORMATION: return 3;
+    case DIAG_HINT: return 4;
+    case DIAG_OFF: break; /* never reported */
+    }
+    return 4;
+}
+
+void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
+                                   uint32_t index)
+{
+    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    json_write_object_begin(w);
+    json_write_key(w, "range");
+    lsp_document_write_range(w, d, diag->start, diag->end);
+    json_write_key(w, "severity");
+    json_write_int(w, diagnostic_severity(diag->severity));
+    json_write_key(w, "code");
+    json_write_string(w, code_name(diag->code));
+    json_write_key(w, "codeDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "href");
+    char href[256];
+    snprintf(href, sizeof href, "%s#%s", SRCLS_DOCS_URL, code_name(diag->code));
+    json_write_string(w, href);
+    json_write_object_end(w);
+    json_write_key(w, "source");
+    json_write_string(w, "srcls");
+    json_write_key(w, "message");
+    json_write_string(w, diag->message);
+    if (diag->related_message != NULL && diag->related_start != UINT32_MAX) {
+        json_write_key(w, "relatedInformation");
+        json_write_array_begin(w);
+        json_write_object_begin(w);
+        json_write_key(w, "location");
+        json_write_object_begin(w);
+        json_write_key(w, "uri");
+        json_write_string(w, d->uri);
+        json_write_key(w, "range");
+        lsp_document_write_range(w, d, diag->related_start, diag->related_end);
+        json_write_object_end(w);
+        json_write_key(w, "message");
+        json_write_string(w, diag->related_message);
+        json_write_object_end(w);
+        json_write_array_end(w);
+    }
+    json_write_key(w, "data");
+    json_write_object_begin(w);
+    json_write_key(w, "pointer");
+    json_write_string(w, diag->pointer);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
+
+void lsp_document_write_diagnostics(struct json_writer *w, const struct lsp_document *d)
+{
+    json_write_array_begin(w);
+    for (uint32_t i = 0; i < d->analysis.diags.count; i++)
+        lsp_document_write_diagnostic(w, d, i);
+    json_write_array_end(w);
+}
+
+/* ---- analysis and publishing ---- */
+
+void lsp_document_analyze(struct lsp_document *d)
+{
+    if (d->analyzed)
+        return;
+    analysis_free(&d->analysis);
+    struct analysis_options options = {
+        .report_unknown_document = true,
+        .registry = d->store->registry,
+        .settings = d->store->settings,
+    };
+    analysis_run(&d->analysis, d->text, d->len, &options);
+    d->analyzed = true;
+}
+
+/* textDocument/publishDiagnostics: the document's diagnostics, or none when `clear`. */
+static void publish(struct lsp_document *d, bool clear)
+{
+    struct json_writer w;
+    lsp_jsonrpc_notification_begin(&w, "textDocument/publishDiagnostics");
+    json_write_object_begin(&w);
+    json_write_key(&w, "uri");
+    json_write_string(&w, d->uri);
+    if (!clear) {
+        lsp_document_analyze(d);
+        json_write_key(&w, "version");
+        json_write_int(&w, d->version);
+        json_write_key(&w, "diagnostics");
+        lsp_document_write_diagnostics(&w, d);
+    } else {
+        json_write_key(&w, "diagnostics");
+        json_write_array_begin(&w);
+        json_write_array_end(&w);
+    }
+    json_write_object_end(&w);
+    lsp_jsonrpc_finish(d->store->rpc, &w);
+}
+
+static void on_debounce(uv_timer_t *timer)
+{
+    publish(timer->data, false);
+}
+
+void lsp_document_changed(struct lsp_document *d, bool now)
+{
+    d->analyzed = false;
+    if (now) {
+        uv_timer_stop(&d->debounce);
+        publish(d, false);
+        return;
+    }
+    uv_timer_start(&d->debounce, on_debounce, d->store->debounce_ms, 0);
+}
+
+void lsp_documents_republish_all(struct lsp_documents *store)
+{
+    for (struct lsp_document *d = store->first; d != NULL; d = d->next)
+        lsp_document_changed(d, true);
+}
+
+void lsp_documents_publish_pending(struct lsp_documents *store)
+{
+    for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
+        if (uv_is_active((uv_handle_t *)&d->debounce)) {
+            uv_timer_stop(&d->debounce);
+            publish(d, false);
+        }
+    }
+}
+
+/* ---- text ---- */
+
+int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len)
+{
+    if (len + 1 > d->cap) {
+        size_t cap = len + 1 + len / 4;
+        char *grown = realloc(d->text, cap);
+        if (grown == NULL)
+            return -1;
+        d->text = grown;
+        d->cap = cap;
+    }
+    memmove(d->text, text, len);
+    d->text[len] = '\0';
+    d->len = len;
+    d->analyzed = false;
+    return 0;
+}
+
+/* Replaces bytes [start, end) of the text with `text`. */
+static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const char *text,
+                  size_t len)
+{
+    size_t new_len = d->len - (end - start) + len;
+    if (new_len + 1 > d->cap) {
+        size_t cap = new_len + 1 + new_len / 4;
+        char *grown = realloc(d->text, cap);
+        if (grown == NULL)
+            return -1;
+        d->text = grown;
+        d->cap = cap;
+    }
+    memmove(d->text + start + len, d->text + end, d->len - end);
+    memcpy(d->text + start, text, len);
+    d->len = new_len;
+    d->text[new_len] = '\0';
+    return 0;
+}
+
+int lsp_document_replace(struct lsp_document *d, struct text_position a, struct text_position b,
+                         const char *text, size_t len)
+{
+    /* The positions are in the text as the edits before this one left it: not the analysed
+     * text, whose line index may be stale. */
+    struct line_index lines;
+    if (line_index_build(&lines, d->text, d->len) != 0)
+        return -1;
+    uint32_t start = line_index_offset(&lines, a, d->store->encoding);
+    uint32_t end = line_index_offset(&lines, b, d->store->encoding);
+    line_index_free(&lines);
+    if (end < start) {
+        uint32_t t = start;
+        start = end;
+        end = t;
+    }
+    return splice(d, start, end, text, len);
+}
+
+/* ---- the store ---- */
+
+struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri)
+{
+    for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
+        if (strlen(d->uri) == uri.len && memcmp(d->uri, uri.ptr, uri.len) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
+                                        const char *text, size_t len, int64_t version)
+{
+    struct lsp_document *d = lsp_documents_find(store, uri);
+    if (d == NULL) {
+        d = calloc(1, sizeof *d);
+        if (d == NULL)
+            return NULL;
+        d->store = store;
+        d->uri = malloc(uri.len + 1);
+        if (d->uri == NULL) {
+            free(d);
+            return NULL;
+        }
+        memcpy(d->uri, uri.ptr, uri.len);
+        d->uri[uri.len] = '\0';
+        uv_timer_init(store->loop, &d->debounce);
+        d->debounce.data = d;
+        d->next = store->first;
+        store->first = d;
+    }
+    if (lsp_document_set_text(d, text, len) != 0)
+        return NULL;
+    d->version = version;
+    return d;
+}
+
+static void free_document(uv_handle_t *handle)
+{
+    struct lsp_document *d = handle->data;
+    analysis_free(&d->analysis);
+    free(d->text);
+    free(d->uri);
+    free(d);
+}
+
+void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d)
+{
+    for (struct lsp_document **p = &store->first; *p != NULL; p = &(*p)->next) {
+        if (*p == d) {
+            *p = d->next;
+            break;
+        }
+    }
+    uv_timer_stop(&d->debounce);
+    publish(d, true);
+    uv_close((uv_handle_t *)&d->debounce, free_document);
+}
+
+void lsp_documents_close_all(struct lsp_documents *store)
+{
+    while (store->first != NULL) {
+        struct lsp_document *d = store->first;
+        store->first = d->next;
+        uv_timer_stop(&d->debounce);
+        uv_close((uv_handle_t *)&d->debounce, free_document);
+    }
+}
+
+/* ---- the document a request names ---- */
+
+struct lsp_document *lsp_documents_target(struct lsp_documents *store,
+                                          const struct lsp_request *req, bool reply)
+{
+    struct json_doc *doc = req->doc;
+    uint32_t uri = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "textDocument"), "uri");
+    if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING) {
+        if (reply)
+            lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
+                                    "params.textDocument.uri is missing");
+        return NULL;
+    }
+    struct lsp_document *d = lsp_documents_find(store, json_node_string(doc, uri));
+    if (d == NULL && reply)
+        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS, "the document is not open");
+    return d;
+}
+
+struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
+                                                   const struct lsp_request *req)
+{
+    struct lsp_document *d = lsp_documents_target(store, req, true);
+    if (d != NULL)
+        lsp_document_analyze(d);
+    return d;
+}
+
+bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
+                                 struct lsp_document **d, uint32_t *offset)
+{
+    struct text_position position;
+    if (!lsp_position_read(req->doc, lsp_jsonrpc_get(req->doc, req->params, "position"),
+                           &position)) {
+        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
+                                "params.position must be {line, character}");
+        return false;
+    }
+    *d = lsp_documents_target_analyzed(store, req);
+    if (*d == NULL)
+        return false;
+    *offset = lsp_document_offset(*d, position);
+    return true;
+}

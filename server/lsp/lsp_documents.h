@@ -1,0 +1,92 @@
+/* lsp_documents: the documents the client has open — their text as edits arrive, their analysis
+ * (run when something asks for it), and their diagnostics, published after a short debounce so
+ * that typing is not slowed by re-checking every keystroke. Positions are counted in the
+ * encoding negotiated at initialize, which the store keeps. */
+#ifndef SRCLS_LSP_DOCUMENTS_H
+#define SRCLS_LSP_DOCUMENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "analysis.h"
+#include "json_write.h"
+#include "line_index.h"
+#include "lsp_jsonrpc.h"
+
+struct schema_registry;
+struct settings;
+
+struct lsp_documents {
+    uv_loop_t *loop;
+    struct lsp_jsonrpc *rpc;                /* where diagnostics are published */
+    const struct schema_registry *registry; /* what documents are analysed with */
+    const struct settings *settings;
+    enum position_encoding encoding; /* how the client counts characters */
+    unsigned debounce_ms;
+    struct lsp_document *first;
+};
+
+struct lsp_document {
+    struct lsp_documents *store;
+    struct lsp_document *next;
+    char *uri;  /* owned */
+    char *text; /* owned, NUL-terminated */
+    size_t len, cap;
+    int64_t version;
+    bool analyzed; /* `analysis` is of the current text */
+    struct analysis analysis;
+    uv_timer_t debounce;
+};
+
+/* An empty store; the registry and settings must outlive it. */
+void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
+                        const struct schema_registry *registry, const struct settings *settings,
+                        unsigned debounce_ms);
+/* Closes every document without publishing; the loop's close callbacks free them. */
+void lsp_documents_close_all(struct lsp_documents *store);
+
+struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri);
+/* Opens `uri` with `text` (copied), or replaces the text of the document already open there.
+ * NULL when memory ran out. */
+struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
+                                        const char *text, size_t len, int64_t version);
+/* Clears the document's diagnostics and closes it. */
+void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d);
+/* Re-analyses and publishes every document now (the settings changed). */
+void lsp_documents_republish_all(struct lsp_documents *store);
+/* Publishes now what is waiting for its debounce. */
+void lsp_documents_publish_pending(struct lsp_documents *store);
+
+/* The document named by the params' textDocument.uri, or NULL; then, when `reply`, the request
+ * has been answered with InvalidParams. */
+struct lsp_document *lsp_documents_target(struct lsp_documents *store,
+                                          const struct lsp_request *req, bool reply);
+/* The same, analysed: for the features, which read its tree. */
+struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
+                                                   const struct lsp_request *req);
+/* The analysed document and the byte offset of the params' position; false after answering. */
+bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
+                                 struct lsp_document **d, uint32_t *offset);
+
+/* Replaces the whole text (copied); 0 or -1 when memory ran out. */
+int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len);
+/* Replaces the text between two positions of the current text; 0 or -1 (memory). */
+int lsp_document_replace(struct lsp_document *d, struct text_position start,
+                         struct text_position end, const char *text, size_t len);
+/* The text changed: publishes its diagnostics now, or after the debounce. */
+void lsp_document_changed(struct lsp_document *d, bool now);
+/* Analyses the current text, unless that is done already. */
+void lsp_document_analyze(struct lsp_document *d);
+
+/* In the analysed text: the byte offset of a position, and the Range of bytes [start, end). */
+uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position);
+void lsp_document_write_range(struct json_writer *w, const struct lsp_document *d, uint32_t start,
+                              uint32_t end);
+/* Diagnostic `index` of the analysis, and all of them, as LSP Diagnostics. */
+void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
+                                   uint32_t index);
+void lsp_document_write_diagnostics(struct json_writer *w, const struct lsp_document *d);
+
+#endif

@@ -1,0 +1,48 @@
+/* lsp_formatting: re-indenting with the client's options. */
+#include "lsp_formatting.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+#define MAX_TAB_SIZE 16
+
+void lsp_formatting_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                               struct json_writer *w)
+{
+    (void)s;
+    (void)initialize;
+    json_write_key(w, "documentFormattingProvider");
+    json_write_bool(w, true);
+}
+
+void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
+{
+    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    if (d == NULL)
+        return;
+    uint32_t options = lsp_jsonrpc_get(req->doc, req->params, "options");
+    uint32_t tab_size = 2;
+    lsp_jsonrpc_get_uint(req->doc, lsp_jsonrpc_get(req->doc, options, "tabSize"), &tab_size);
+    uint32_t spaces = lsp_jsonrpc_get(req->doc, options, "insertSpaces");
+    bool tabs = spaces != JSON_NONE && req->doc->nodes[spaces].kind == JSON_FALSE;
+    if (tab_size > MAX_TAB_SIZE)
+        tab_size = MAX_TAB_SIZE;
+    size_t len = 0;
+    char *formatted = format_document(&d->analysis.doc, tab_size, tabs, &len);
+    struct json_writer w;
+    lsp_jsonrpc_result_begin(&w, req);
+    json_write_array_begin(&w);
+    if (formatted != NULL && (len != d->len || memcmp(formatted, d->text, len) != 0)) {
+        json_write_object_begin(&w);
+        json_write_key(&w, "range");
+        lsp_document_write_range(&w, d, 0, (uint32_t)d->len);
+        json_write_key(&w, "newText");
+        json_write_string_n(&w, formatted, len);
+        json_write_object_end(&w);
+    }
+    json_write_array_end(&w);
+    lsp_jsonrpc_finish(&s->rpc, &w);
+    free(formatted);
+}

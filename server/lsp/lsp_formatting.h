@@ -1,0 +1,13 @@
+/* lsp_formatting: textDocument/formatting — the core's formatter as one edit of the whole
+ * document, or none. */
+#ifndef SRCLS_LSP_FORMATTING_H
+#define SRCLS_LSP_FORMATTING_H
+
+#include "lsp_internal.h"
+
+/* documentFormattingProvider. */
+void lsp_formatting_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                               struct json_writer *capabilities);
+void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req);
+
+#endif

@@ -1,0 +1,12 @@
+/* lsp_hover: textDocument/hover — the core's Markdown for what is under the cursor. */
+#ifndef SRCLS_LSP_HOVER_H
+#define SRCLS_LSP_HOVER_H
+
+#include "lsp_internal.h"
+
+/* hoverProvider. */
+void lsp_hover_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                          struct json_writer *capabilities);
+void lsp_hover_request(struct lsp_server *s, struct lsp_request *req);
+
+#endif

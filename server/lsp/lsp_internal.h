@@ -1,0 +1,57 @@
+/* lsp_internal: the server's state as the parts of the LSP door share it, and the two functions
+ * a method brings to the method table of lsp_server.c: its handler and its part of initialize.
+ * Only the door includes this; lsp_server.h shows the rest of srcls an opaque server. */
+#ifndef SRCLS_LSP_INTERNAL_H
+#define SRCLS_LSP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <uv.h>
+
+#include "json_write.h"
+#include "lsp_documents.h"
+#include "lsp_jsonrpc.h"
+#include "lsp_transport.h"
+#include "schema.h"
+#include "settings.h"
+
+enum lsp_state {
+    LSP_STATE_NEW,         /* before initialize */
+    LSP_STATE_INITIALIZED, /* after the initialize response */
+    LSP_STATE_SHUT_DOWN,   /* after shutdown: only exit is accepted */
+};
+
+struct lsp_message {
+    char *body; /* owned, NUL-terminated */
+    size_t len;
+};
+
+struct lsp_server {
+    uv_loop_t *loop;
+    struct lsp_transport transport;
+    struct lsp_jsonrpc rpc;         /* messages out */
+    struct lsp_documents documents; /* open documents; the position encoding */
+    struct schema_registry registry;
+    struct settings settings;
+    bool snippets; /* the client takes snippet completions (lsp_completion) */
+
+    /* Lifecycle and dispatch, lsp_server.c's alone. */
+    enum lsp_state state;
+    struct lsp_message *queue; /* messages read, not handled yet */
+    size_t queue_len, queue_cap;
+    uv_idle_t idle;
+    bool exiting;
+    int exit_code;
+    bool registry_borrowed; /* `registry` is a copy of the caller's: not freed here */
+};
+
+/* Handles a request (which it answers, result or error) or a notification (req->id_text NULL). */
+typedef void lsp_handler(struct lsp_server *s, struct lsp_request *req);
+
+/* A method's part of initialize, called while the response is written: it reads what it needs
+ * of the client in `initialize`'s params (capabilities, initializationOptions) and writes its
+ * members of the server's capabilities object ("hoverProvider": true), if any. */
+typedef void lsp_initializer(struct lsp_server *s, struct lsp_request *initialize,
+                             struct json_writer *capabilities);
+
+#endif

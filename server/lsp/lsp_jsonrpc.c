@@ -1,0 +1,198 @@
+/* lsp_jsonrpc: reading JSON-RPC messages and writing answers and notifications. */
+#include "lsp_jsonrpc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Method names are cut to this length in traces and error messages. */
+#define METHOD_SHOWN 100
+
+void lsp_jsonrpc_init(struct lsp_jsonrpc *rpc, struct lsp_transport *transport)
+{
+    *rpc = (struct lsp_jsonrpc){.transport = transport, .trace = LSP_TRACE_OFF};
+}
+
+/* ---- writing ---- */
+
+static void send_message(struct lsp_jsonrpc *rpc, struct json_writer *w)
+{
+    if (!w->failed)
+        lsp_transport_send(rpc->transport, w->buf, w->len);
+}
+
+static void message_begin(struct json_writer *w)
+{
+    json_writer_init(w, 0);
+    json_write_object_begin(w);
+    json_write_key(w, "jsonrpc");
+    json_write_string(w, "2.0");
+}
+
+void lsp_jsonrpc_result_begin(struct json_writer *w, const struct lsp_request *req)
+{
+    message_begin(w);
+    json_write_key(w, "id");
+    json_write_raw(w, req->id_text, req->id_len);
+    json_write_key(w, "result");
+}
+
+void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
+{
+    message_begin(w);
+    json_write_key(w, "method");
+    json_write_string(w, method);
+    json_write_key(w, "params");
+}
+
+void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w)
+{
+    json_write_object_end(w);
+    bool failed = w->failed;
+    send_message(rpc, w);
+    json_writer_free(w);
+    /* A response that could not be built still gets an answer. */
+    if (failed && rpc->current != NULL && rpc->current->id_text != NULL)
+        lsp_jsonrpc_reply_error(
+            rpc, rpc->current, LSP_INTERNAL_ERROR,
+            "the response could not be built (out of memory or nested too deeply)");
+}
+
+void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req)
+{
+    struct json_writer w;
+    lsp_jsonrpc_result_begin(&w, req);
+    json_write_null(&w);
+    lsp_jsonrpc_finish(rpc, &w);
+}
+
+void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
+                             enum lsp_error_code code, const char *message)
+{
+    struct json_writer w;
+    message_begin(&w);
+    json_write_key(&w, "id");
+    if (req != NULL && req->id_text != NULL)
+        json_write_raw(&w, req->id_text, req->id_len);
+    else
+        json_write_null(&w);
+    json_write_key(&w, "error");
+    json_write_object_begin(&w);
+    json_write_key(&w, "code");
+    json_write_int(&w, code);
+    json_write_key(&w, "message");
+    json_write_string(&w, message);
+    json_write_object_end(&w);
+    json_write_object_end(&w);
+    send_message(rpc, &w);
+    json_writer_free(&w);
+}
+
+void lsp_jsonrpc_log(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    struct json_writer w;
+    lsp_jsonrpc_notification_begin(&w, "window/logMessage");
+    json_write_object_begin(&w);
+    json_write_key(&w, "type");
+    json_write_int(&w, type);
+    json_write_key(&w, "message");
+    json_write_string(&w, message);
+    json_write_object_end(&w);
+    lsp_jsonrpc_finish(rpc, &w);
+}
+
+void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char *verbose)
+{
+    if (rpc->trace == LSP_TRACE_OFF)
+        return;
+    struct json_writer w;
+    lsp_jsonrpc_notification_begin(&w, "$/logTrace");
+    json_write_object_begin(&w);
+    json_write_key(&w, "message");
+    json_write_string(&w, message);
+    if (rpc->trace == LSP_TRACE_VERBOSE && verbose != NULL) {
+        json_write_key(&w, "verbose");
+        json_write_string(&w, verbose);
+    }
+    json_write_object_end(&w);
+    lsp_jsonrpc_finish(rpc, &w);
+}
+
+/* ---- reading ---- */
+
+enum lsp_trace lsp_jsonrpc_trace_value(struct json_doc *doc, uint32_t node)
+{
+    if (json_node_string_equals(doc, node, "verbose", 7))
+        return LSP_TRACE_VERBOSE;
+    if (json_node_string_equals(doc, node, "messages", 8))
+        return LSP_TRACE_MESSAGES;
+    return LSP_TRACE_OFF;
+}
+
+uint32_t lsp_jsonrpc_get(struct json_doc *doc, uint32_t node, const char *key)
+{
+    if (node == JSON_NONE || doc->nodes[node].kind != JSON_OBJECT)
+        return JSON_NONE;
+    return json_object_get(doc, node, key, strlen(key));
+}
+
+bool lsp_jsonrpc_get_uint(struct json_doc *doc, uint32_t node, uint32_t *out)
+{
+    int64_t value;
+    if (!json_node_int64(doc, node, &value) || value < 0 || value > UINT32_MAX)
+        return false;
+    *out = (uint32_t)value;
+    return true;
+}
+
+/* A message with "result" or "error" and no "method": the answer to a request. */
+static bool is_response(struct json_doc *doc)
+{
+    uint32_t root = doc->root;
+    return doc->nodes[root].kind == JSON_OBJECT &&
+           (json_object_get(doc, root, "result", 6) != JSON_NONE ||
+            json_object_get(doc, root, "error", 5) != JSON_NONE);
+}
+
+bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, struct json_doc *doc,
+                      struct lsp_request *req)
+{
+    json_parse(doc, body, len, NULL);
+    *req = (struct lsp_request){.doc = doc, .params = JSON_NONE};
+    if (doc->error_count > 0 || doc->root == JSON_NONE) {
+        lsp_jsonrpc_reply_error(rpc, NULL, LSP_PARSE_ERROR, "the message body is not valid JSON");
+        return false;
+    }
+    uint32_t root = doc->root;
+    uint32_t id = JSON_NONE, method = JSON_NONE;
+    if (doc->nodes[root].kind == JSON_OBJECT) {
+        id = json_object_get(doc, root, "id", 2);
+        method = json_object_get(doc, root, "method", 6);
+        req->params = json_object_get(doc, root, "params", 6);
+    }
+    if (id != JSON_NONE && doc->nodes[id].kind != JSON_NUMBER && doc->nodes[id].kind != JSON_STRING)
+        id = JSON_NONE;
+    if (id != JSON_NONE) {
+        req->id_text = doc->text + doc->nodes[id].start;
+        req->id_len = doc->nodes[id].end - doc->nodes[id].start;
+    }
+    if (method == JSON_NONE || doc->nodes[method].kind != JSON_STRING) {
+        if (!is_response(doc))
+            lsp_jsonrpc_reply_error(
+                rpc, req, LSP_INVALID_REQUEST,
+                "not a JSON-RPC request or notification: \"method\" is missing");
+        return false;
+    }
+    req->method = json_node_string(doc, method);
+    char shown[METHOD_SHOWN + 1];
+    snprintf(shown, sizeof shown, "%.*s",
+             (int)(req->method.len < METHOD_SHOWN ? req->method.len : METHOD_SHOWN),
+             req->method.ptr);
+    lsp_jsonrpc_trace(rpc, shown, NULL);
+    return true;
+}

@@ -1,0 +1,73 @@
+/* lsp_symbols: the outline, nested. */
+#include "lsp_symbols.h"
+
+#include "symbols.h"
+
+void lsp_symbols_initialize(struct lsp_server *s, struct lsp_request *initialize,
+                            struct json_writer *w)
+{
+    (void)s;
+    (void)initialize;
+    json_write_key(w, "documentSymbolProvider");
+    json_write_bool(w, true);
+}
+
+/* The LSP SymbolKind of `kind`. */
+static int symbol_kind(enum symbol_kind kind)
+{
+    switch (kind) {
+    case SYMBOL_KIND_OBJECT: return 19;  /* Object */
+    case SYMBOL_KIND_ARRAY: return 18;   /* Array */
+    case SYMBOL_KIND_STRING: return 15;  /* String */
+    case SYMBOL_KIND_NUMBER: return 16;  /* Number */
+    case SYMBOL_KIND_BOOLEAN: return 17; /* Boolean */
+    case SYMBOL_KIND_NULL: return 21;    /* Null */
+    case SYMBOL_KIND_CONFIG: return 2;   /* Module */
+    case SYMBOL_KIND_INVALID: break;
+    }
+    return 7; /* Property */
+}
+
+static void write_symbols(struct json_writer *w, const struct lsp_document *d,
+                          const struct symbol *list, uint32_t count)
+{
+    json_write_array_begin(w);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct symbol *sym = &list[i];
+        json_write_object_begin(w);
+        json_write_key(w, "name");
+        json_write_string(w, sym->name);
+        if (sym->detail != NULL) {
+            json_write_key(w, "detail");
+            json_write_string(w, sym->detail);
+        }
+        json_write_key(w, "kind");
+        json_write_int(w, symbol_kind(sym->kind));
+        json_write_key(w, "range");
+        lsp_document_write_range(w, d, sym->start, sym->end);
+        json_write_key(w, "selectionRange");
+        lsp_document_write_range(w, d, sym->selection_start, sym->selection_end);
+        if (sym->child_count > 0) {
+            json_write_key(w, "children");
+            write_symbols(w, d, sym->children, sym->child_count);
+        }
+        json_write_object_end(w);
+    }
+    json_write_array_end(w);
+}
+
+void lsp_symbols_request(struct lsp_server *s, struct lsp_request *req)
+{
+    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    if (d == NULL)
+        return;
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t count = 0;
+    struct symbol *list = symbols_of(&d->analysis, &s->registry, &s->settings, &arena, &count);
+    struct json_writer w;
+    lsp_jsonrpc_result_begin(&w, req);
+    write_symbols(&w, d, list, count);
+    lsp_jsonrpc_finish(&s->rpc, &w);
+    arena_free(&arena);
+}
