@@ -8,7 +8,13 @@
 3. no message quotes a value: every string value of every rule-case document and example is
    replaced by a unique marker, and no diagnostic message holds a marker, except the one an
    invalid-enum (or unknown-kind) message quotes back at the value's own place;
-4. every kind file is listed in schema/meson.build (a forgotten line fails here, not later).
+4. every kind file is listed in schema/meson.build (a forgotten line fails here, not later);
+5. the doors' dependencies run one way: in server/lsp/ a module includes only modules of lower
+   layers (framing < transport < jsonrpc < position < documents < internal < features < server),
+   no feature includes another, and of server/cli/ only main.c includes the LSP door (its
+   public header);
+6. files and functions stay small enough to hold in one's head: no file in server/ over 600
+   lines, no function over 80.
 
 usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
 import glob
@@ -141,11 +147,13 @@ for i, (label, document) in enumerate(documents):
         json.dump(marked, f)
     paths.append((path, label))
     all_places.update(places)
+if not documents:
+    fail("no rule cases or examples under %s to check messages with" % root)
 out = subprocess.run([binary, "--check", "--format", "json"] + [p for p, _ in paths],
                      capture_output=True, text=True)
 if out.returncode not in (0, 1):
     fail("srcls --check exited %d: %s" % (out.returncode, out.stderr[:500]))
-report = json.loads(out.stdout)
+report = json.loads(out.stdout) if documents else {"files": []}
 labels = dict(paths)
 messages = quoted = 0
 for f in report["files"]:
@@ -175,6 +183,65 @@ for path in kinds + sorted(glob.glob(os.path.join(root, "schema", "groups", "*.j
     if "'%s'" % relative not in listed:
         fail("schema/%s is not listed in schema/meson.build, so it is not built in" % relative)
 print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds))
+
+# ---- 5. the doors' dependencies run one way --------------------------------------------------
+
+FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
+            "symbols", "formatting"]
+LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position"], ["documents"], ["internal"],
+          FEATURES, ["server"]]
+layer_of = {"lsp_%s" % m: i for i, layer in enumerate(LAYERS) for m in layer}
+lsp_dir = os.path.join(root, "server", "lsp")
+edges = 0
+for path in sorted(glob.glob(os.path.join(lsp_dir, "*.[ch]"))):
+    module = os.path.splitext(os.path.basename(path))[0]
+    if module not in layer_of:
+        fail("%s: a module of the LSP door that no layer of tests/invariants.py names; add it "
+             "to LAYERS where it belongs" % path)
+        continue
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r'\s*#\s*include\s*"(lsp_[a-z_]+)\.h"', line)
+        if not m or m.group(1) == module:
+            continue
+        edges += 1
+        used = m.group(1)
+        if used not in layer_of:
+            fail("%s includes %s.h, which no layer names" % (path, used))
+        elif layer_of[used] >= layer_of[module] and not (module == "lsp_server" and used ==
+                                                           "lsp_server"):
+            fail("%s includes %s.h: a lower or equal layer must not depend on a higher one or a "
+                 "sibling (%s)" % (path, used, " < ".join("/".join(l) for l in LAYERS)))
+for path in sorted(glob.glob(os.path.join(root, "server", "cli", "*.[ch]"))):
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r'\s*#\s*include\s*"(lsp_[a-z_]+)\.h"', line)
+        if m and (os.path.basename(path) != "main.c" or m.group(1) != "lsp_server"):
+            fail("%s includes %s.h: the CLI door knows only lsp_server.h, in main.c"
+                 % (path, m.group(1)))
+print("5. door layers: %d includes inside the LSP door checked against the layers" % edges)
+
+# ---- 6. small files and functions ------------------------------------------------------------
+
+MAX_FILE, MAX_FUNCTION = 600, 80
+sources = sorted(glob.glob(os.path.join(root, "server", "*", "*.[ch]")))
+functions = 0
+for path in sources:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if len(lines) - 1 > MAX_FILE:
+        fail("%s has %d lines (at most %d)" % (path, len(lines) - 1, MAX_FILE))
+    start = None
+    for i, line in enumerate(lines):
+        # A definition starts at column 0 and its body's '{' opens the next line (the project's
+        # clang-format style); it ends at the next '}' in column 0.
+        if re.match(r"^[A-Za-z].*\)$", line) and i + 1 < len(lines) and lines[i + 1] == "{":
+            start = i
+        elif line == "}" and start is not None:
+            functions += 1
+            if i - start + 1 > MAX_FUNCTION:
+                fail("%s:%d: a function of %d lines (at most %d): %s"
+                     % (path, start + 1, i - start + 1, MAX_FUNCTION, lines[start][:60]))
+            start = None
+print("6. sizes: %d files, %d functions; limits %d lines a file, %d a function"
+      % (len(sources), functions, MAX_FILE, MAX_FUNCTION))
 
 print("invariants: %s" % ("all hold" if not failures else "%d broken" % len(failures)))
 sys.exit(1 if failures else 0)
