@@ -38,6 +38,13 @@ struct run_options {
 
 #define NOBODY_ID 65534
 
+/* How many tests skipped a part they could not run here (user nobody unable to reach the
+ * scratch directory); a program's main returns harness_status() so that meson shows SKIP
+ * rather than OK when any part was skipped. */
+extern unsigned harness_skipped;
+/* cmocka's result (failed tests) when non-zero, else 77 when something was skipped, else 0. */
+int harness_status(int failed);
+
 /* Runs `srcls args...` (args ends with NULL) in the scratch directory. */
 struct run run_srcls_with(const struct run_options *options, const char *const *args);
 /* The same with `input` (NULL: nothing) on its standard input. */

@@ -618,5 +618,5 @@ int main(void)
         cmocka_unit_test(test_fix_is_atomic_for_a_concurrent_reader),
         cmocka_unit_test(test_leftover_temporary_files_are_never_checked),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }
