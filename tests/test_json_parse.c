@@ -914,6 +914,179 @@ static void test_string_accessors_refuse_other_kinds(void **state)
     parsed_free(&p);
 }
 
+/* ---- string and whitespace scanning, which reads eight bytes at a time: every special byte at
+ * every offset of a block, and strings that end short of a block ---- */
+
+/* One case: a string body of `before` 'a's, `special`, then `after` 'z's (not hex digits). */
+struct scan_case {
+    const char *special;
+    const char *decoded; /* the decoded special, or NULL when the string holds an error */
+    const char *message; /* the start of the first error's message, or NULL when none */
+    uint32_t error_start, error_end; /* offsets from the special's first byte (the end: from
+                                        its first byte too) */
+};
+
+static size_t scan_case_text(const struct scan_case *c, uint32_t before, uint32_t after,
+                             bool closed, char *out)
+{
+    size_t n = 0, special_len = strlen(c->special);
+    out[n++] = '"';
+    memset(out + n, 'a', before);
+    n += before;
+    memcpy(out + n, c->special, special_len);
+    n += special_len;
+    memset(out + n, 'z', after);
+    n += after;
+    if (closed)
+        out[n++] = '"';
+    return n;
+}
+
+static void check_scan_case(const struct scan_case *c, uint32_t before, uint32_t after)
+{
+    char text[64], expected[64];
+    size_t len = scan_case_text(c, before, after, true, text);
+    struct parsed p;
+    parse_bytes(&p, text, len, NULL);
+    if (c->message == NULL) {
+        if (p.doc.error_count != 0)
+            fail_msg("%.*s: unexpected error %s", (int)len, text, p.doc.errors[0].message);
+        size_t n = 0, decoded_len = strlen(c->decoded);
+        memset(expected, 'a', before);
+        n += before;
+        memcpy(expected + n, c->decoded, decoded_len);
+        n += decoded_len;
+        memset(expected + n, 'z', after);
+        n += after;
+        assert_string(&p, p.doc.root, expected, n);
+        assert_range(node(&p, p.doc.root), 0, (uint32_t)len);
+    } else {
+        if (p.doc.error_count == 0)
+            fail_msg("%.*s: no error, expected \"%s\"", (int)len, text, c->message);
+        const struct json_error *e = &p.doc.errors[0];
+        assert_int_equal(strncmp(e->message, c->message, strlen(c->message)), 0);
+        assert_int_equal(e->start, c->error_start == JSON_NONE ? 0 : 1 + before + c->error_start);
+        assert_int_equal(e->end, 1 + before + c->error_end);
+    }
+    parsed_free(&p);
+}
+
+static void test_string_scanning_at_every_offset(void **state)
+{
+    (void)state;
+    static const struct scan_case cases[] = {
+        {"\\n", "\n", NULL, 0, 0},
+        {"\\\"", "\"", NULL, 0, 0},
+        {"\\u00e9", "\xC3\xA9", NULL, 0, 0},
+        {"\xC3\xA9", "\xC3\xA9", NULL, 0, 0},
+        {"\xE2\x82\xAC", "\xE2\x82\xAC", NULL, 0, 0},
+        {"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80", NULL, 0, 0},
+        {"\x7F", "\x7F", NULL, 0, 0},
+        {" ", " ", NULL, 0, 0},
+        {"\x01", NULL, "control character U+0001 in a string", 0, 1},
+        {"\x1F", NULL, "control character U+001F in a string", 0, 1},
+        {"\t", NULL, "control character U+0009 in a string", 0, 1},
+        {"\xFF", NULL, "invalid UTF-8 byte in a string", 0, 1},
+        {"\xC3", NULL, "invalid UTF-8 byte in a string", 0, 1},
+        {"\xED\xA0\x80", NULL, "invalid UTF-8 byte in a string", 0, 1},
+        {"\\x", NULL, "invalid escape: only", 0, 2},
+        {"\\u12", NULL, "invalid escape: '\\u' must be", 0, 4},
+        {"\n", NULL, "unterminated string: expected '\"' before the end of the line", JSON_NONE, 0},
+        {"\r", NULL, "unterminated string: expected '\"' before the end of the line", JSON_NONE, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (uint32_t before = 0; before <= 17; before++) {
+            for (uint32_t after = 0; after <= 9; after++)
+                check_scan_case(&cases[i], before, after);
+        }
+    }
+}
+
+/* A '"' inside ends the string there; without a closing '"' the string runs to the end. */
+static void test_string_ends_at_every_offset(void **state)
+{
+    (void)state;
+    char text[64];
+    for (uint32_t body = 0; body <= 25; body++) {
+        struct parsed p;
+        memset(text + 1, 'x', body);
+        text[0] = '"';
+        text[body + 1] = '"';
+        parse_bytes(&p, text, body + 2, NULL);
+        assert_int_equal(p.doc.error_count, 0);
+        assert_range(node(&p, p.doc.root), 0, body + 2);
+        parsed_free(&p);
+        parse_bytes(&p, text, body + 1, NULL); /* unterminated: every tail length */
+        assert_int_equal(p.doc.error_count, 1);
+        assert_int_equal(p.doc.errors[0].start, 0);
+        assert_int_equal(p.doc.errors[0].end, body + 1);
+        assert_non_null(strstr(p.doc.errors[0].message, "before the end of the document"));
+        assert_true(node(&p, p.doc.root)->flags & JSON_FLAG_UNTERMINATED);
+        parsed_free(&p);
+    }
+}
+
+/* Runs of spaces and other whitespace of every length before and between values. */
+static void test_whitespace_runs_of_every_length(void **state)
+{
+    (void)state;
+    static const char *const fills[] = {" ", "\n", "\t", "\r\n", "\n  \t "};
+    char text[128];
+    for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+        for (uint32_t run = 0; run <= 20; run++) {
+            size_t n = 0, fill_len = strlen(fills[f]);
+            for (uint32_t k = 0; k < run; k++)
+                text[n++] = fills[f][k % fill_len];
+            uint32_t open = (uint32_t)n;
+            text[n++] = '[';
+            memset(text + n, ' ', run);
+            n += run;
+            uint32_t one = (uint32_t)n;
+            text[n++] = '1';
+            memset(text + n, ' ', run);
+            n += run;
+            text[n++] = ']';
+            memset(text + n, ' ', run);
+            n += run;
+            struct parsed p;
+            parse_bytes(&p, text, n, NULL);
+            assert_int_equal(p.doc.error_count, 0);
+            assert_range(node(&p, p.doc.root), open, (uint32_t)(n - run));
+            assert_range(node(&p, json_array_get(&p.doc, p.doc.root, 0)), one, one + 1);
+            parsed_free(&p);
+        }
+    }
+}
+
+/* Keys compare decoded, whether short (decoded on the stack) or long (in the arena). */
+static void test_keys_with_escapes_compare_decoded_at_any_length(void **state)
+{
+    (void)state;
+    char text[2048], key[320];
+    for (size_t len = 1; len <= 301; len += 100) {
+        size_t n = 0;
+        text[n++] = '{';
+        text[n++] = '"';
+        for (size_t k = 0; k < len; k++) {
+            memcpy(text + n, "\\u0041", 6);
+            n += 6;
+            key[k] = 'A';
+        }
+        memcpy(text + n, "\": 1}", 5);
+        n += 5;
+        struct parsed p;
+        parse_bytes(&p, text, n, NULL);
+        assert_int_equal(p.doc.error_count, 0);
+        uint32_t m = json_object_get(&p.doc, p.doc.root, key, len);
+        assert_int_not_equal(m, JSON_NONE);
+        assert_true(json_node_key_equals(&p.doc, m, key, len));
+        assert_false(json_node_key_equals(&p.doc, m, key, len - 1));
+        key[len - 1] = 'B';
+        assert_false(json_node_key_equals(&p.doc, m, key, len));
+        parsed_free(&p);
+    }
+}
+
 /* ---- limits ---- */
 
 static void test_deep_nesting_stops_at_the_depth_limit(void **state)
@@ -1218,6 +1391,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_strings_decode_escapes),
         cmocka_unit_test(test_keys_decode_escapes),
         cmocka_unit_test(test_string_accessors_refuse_other_kinds),
+        cmocka_unit_test(test_string_scanning_at_every_offset),
+        cmocka_unit_test(test_string_ends_at_every_offset),
+        cmocka_unit_test(test_whitespace_runs_of_every_length),
+        cmocka_unit_test(test_keys_with_escapes_compare_decoded_at_any_length),
         cmocka_unit_test(test_deep_nesting_stops_at_the_depth_limit),
         cmocka_unit_test(test_max_depth_option),
         cmocka_unit_test(test_max_size_option),

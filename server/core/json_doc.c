@@ -44,10 +44,38 @@ struct json_str json_node_key(struct json_doc *doc, uint32_t node)
     return decode(doc, body, (n->flags & JSON_FLAG_KEY_ESCAPED) != 0);
 }
 
+/* Whether `body`, decoded, is `text`: the raw bytes when it holds no escape; else decoded on the
+ * stack when short (decoding never lengthens), so that comparing allocates nothing. */
+static bool body_equals(struct json_doc *doc, struct json_str body, bool escaped, const char *text,
+                        size_t len)
+{
+    if (!escaped)
+        return body.len == len && memcmp(body.ptr, text, len) == 0;
+    if (body.len < len)
+        return false;
+    char buffer[256];
+    if (body.len > sizeof buffer) {
+        struct json_str decoded = decode(doc, body, true);
+        return decoded.len == len && memcmp(decoded.ptr, text, len) == 0;
+    }
+    size_t n = json_string_decode(body.ptr, body.len, buffer);
+    return n == len && memcmp(buffer, text, len) == 0;
+}
+
 bool json_node_key_equals(struct json_doc *doc, uint32_t node, const char *key, size_t key_len)
 {
-    struct json_str k = json_node_key(doc, node);
-    return k.len == key_len && memcmp(k.ptr, key, key_len) == 0;
+    const struct json_node *n = json_node_at(doc, node);
+    if (n == NULL || n->key_start == JSON_NONE)
+        return key_len == 0;
+    if (!(n->flags & (JSON_FLAG_KEY_ESCAPED | JSON_FLAG_KEY_UNTERMINATED | JSON_FLAG_KEY_BARE)))
+        return n->key_end - n->key_start == key_len + 2 && /* the quotes */
+               memcmp(doc->text + n->key_start + 1, key, key_len) == 0;
+    if (n->flags & JSON_FLAG_KEY_BARE)
+        return n->key_end - n->key_start == key_len &&
+               memcmp(doc->text + n->key_start, key, key_len) == 0;
+    struct json_str body =
+        token_body(doc, n->key_start, n->key_end, (n->flags & JSON_FLAG_KEY_UNTERMINATED) != 0);
+    return body_equals(doc, body, (n->flags & JSON_FLAG_KEY_ESCAPED) != 0, key, key_len);
 }
 
 struct json_str json_node_string(struct json_doc *doc, uint32_t node)
@@ -62,9 +90,12 @@ struct json_str json_node_string(struct json_doc *doc, uint32_t node)
 
 bool json_node_string_equals(struct json_doc *doc, uint32_t node, const char *text, size_t len)
 {
-    struct json_str s = json_node_string(doc, node);
     const struct json_node *n = json_node_at(doc, node);
-    return n != NULL && n->kind == JSON_STRING && s.len == len && memcmp(s.ptr, text, len) == 0;
+    if (n == NULL || n->kind != JSON_STRING)
+        return false;
+    struct json_str body =
+        token_body(doc, n->start, n->end, (n->flags & JSON_FLAG_UNTERMINATED) != 0);
+    return body_equals(doc, body, (n->flags & JSON_FLAG_ESCAPED) != 0, text, len);
 }
 
 bool json_node_int64(const struct json_doc *doc, uint32_t node, int64_t *out)

@@ -37,6 +37,21 @@ static uint32_t scan_escape(struct json_parser *p, uint32_t at)
     return i + 1;
 }
 
+/* The first byte at or after `i` that a string body cannot simply pass: '"', '\\', a control
+ * character or a non-ASCII byte; `len` when there is none. Eight bytes are tested at once in a
+ * uint64_t; a load never reaches past `len`, so the last few bytes are read one by one. */
+static inline uint32_t skip_plain(const unsigned char *s, uint32_t i, uint32_t len)
+{
+    for (; len - i >= 8; i += 8) {
+        uint64_t mask = json_parse__swar_string_special(json_parse__swar_load(s + i));
+        if (mask != 0)
+            return i + json_parse__swar_first(mask);
+    }
+    while (i < len && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+        i++;
+    return i;
+}
+
 uint32_t json_parse__scan_string(struct json_parser *p, uint8_t *escaped, bool *unterminated)
 {
     const unsigned char *s = p->s;
@@ -46,8 +61,7 @@ uint32_t json_parse__scan_string(struct json_parser *p, uint8_t *escaped, bool *
     *escaped = 0;
     *unterminated = false;
     for (;;) {
-        while (i < p->len && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
-            i++;
+        i = skip_plain(s, i, p->len);
         if (i >= p->len) {
             json_parse__syntax_error(p, start, i,
                                      "unterminated string: expected '\"' before the end of the "
