@@ -173,6 +173,8 @@ struct run run_srcls_with(const struct run_options *options, const char *const *
     snprintf(in_path, sizeof in_path, "%s/.stdin", workdir);
     snprintf(out_path, sizeof out_path, "%s/.stdout", workdir);
     snprintf(err_path, sizeof err_path, "%s/.stderr", workdir);
+    if (options->stdout_path != NULL)
+        snprintf(out_path, sizeof out_path, "%s", options->stdout_path);
     if (options->stdin_path != NULL)
         snprintf(in_path, sizeof in_path, "%s", options->stdin_path);
     else
@@ -203,7 +205,7 @@ struct run run_srcls_with(const struct run_options *options, const char *const *
     }
     struct run r = {
         .exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-        .out = read_all(out_path),
+        .out = options->stdout_path != NULL ? strdup("") : read_all(out_path),
         .err = read_all(err_path),
         .seconds = now_seconds() - started,
     };

@@ -30,10 +30,11 @@ struct run {
 };
 
 struct run_options {
-    const char *input;      /* standard input's text (NULL: empty) */
-    const char *stdin_path; /* or this file as standard input (e.g. "/dev/zero") */
-    bool as_nobody;         /* when the tests run as root: run srcls as user and group 65534 */
-    unsigned timeout;       /* seconds before srcls is killed by SIGALRM (0: 60) */
+    const char *input;       /* standard input's text (NULL: empty) */
+    const char *stdin_path;  /* or this file as standard input (e.g. "/dev/zero") */
+    const char *stdout_path; /* standard output to this file (e.g. "/dev/full"); out is then "" */
+    bool as_nobody;          /* when the tests run as root: run srcls as user and group 65534 */
+    unsigned timeout;        /* seconds before srcls is killed by SIGALRM (0: 60) */
 };
 
 #define NOBODY_ID 65534

@@ -293,6 +293,11 @@ static void test_usage_errors_exit_2_on_stderr(void **state)
         {"--check", "--no-such-option", "plain.json", NULL},
         {"--check", NULL, NULL, NULL},
         {"plain.json", NULL, NULL, NULL},
+        {"--stdio", "--check", "plain.json", NULL},
+        {"--stdio", "plain.json", NULL, NULL},
+        {"--stdio", "--list-kinds", NULL, NULL},
+        {"--format", "json", NULL, NULL}, /* an option of --check without it */
+        {"--fix", "--stdio", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *args[5] = {bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL};
@@ -307,6 +312,40 @@ static void test_usage_errors_exit_2_on_stderr(void **state)
     struct run r = run_srcls(NULL, (const char *[]){"--check", "--format", "bogus", "x", NULL});
     assert_non_null(strstr(r.err, "'bogus'"));
     run_free(&r);
+}
+
+/* A report that does not reach standard output (a full disk here; a closed pipe alike) is not
+ * success: exit 2, and stderr says why. The same for the other actions' output. */
+static void test_output_that_cannot_be_written_exits_2(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (full == NULL) {
+        print_message("no /dev/full here: skipped\n");
+        harness_skipped++;
+        skip();
+    }
+    fclose(full);
+    write_file("bad.source.json", "{\"type\": \"NO_SUCH_KIND\", \"config\": {}}\n");
+    struct run_options options = {.stdout_path = "/dev/full"};
+    static const char *const formats[] = {"text", "json", "sarif", "github"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        struct run r = run_srcls_with(
+            &options, (const char *[]){"--check", "--format", formats[i], "bad.source.json", NULL});
+        assert_exit(&r, 2);
+        if (strstr(r.err, "srcls: cannot write the report: ") == NULL)
+            fail_msg("--format %s to /dev/full; stderr:\n%s", formats[i], r.err);
+        run_free(&r);
+    }
+    static const char *const actions[][3] = {
+        {"--list-kinds", NULL, NULL}, {"--explain", "unknown-field", NULL}, {"--help", NULL, NULL}};
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
+        struct run r = run_srcls_with(&options, actions[i]);
+        assert_exit(&r, 2);
+        if (strstr(r.err, "srcls: cannot write the output: ") == NULL)
+            fail_msg("%s to /dev/full; stderr:\n%s", actions[i][0], r.err);
+        run_free(&r);
+    }
 }
 
 static void test_help_and_version(void **state)
@@ -339,7 +378,8 @@ int main(void)
         cmocka_unit_test(test_directory_is_searched_for_documents),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
+        cmocka_unit_test(test_output_that_cannot_be_written_exits_2),
         cmocka_unit_test(test_help_and_version),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

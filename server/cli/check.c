@@ -24,11 +24,17 @@
 
 #include "file_replace.h"
 #include "fix.h"
+#include "vector.h"
 
 /* One limit for every input: the parser refuses larger documents anyway, so reading more would
  * only cost memory. */
 #define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE
+/* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
+/* The first read of a stream whose size is unknown (standard input from a pipe). */
+#define CHECK_STREAM_FIRST_READ (64 * 1024)
+/* The visited set's first table: a power of two, as visited_slot needs. */
+#define CHECK_VISITED_FIRST_SLOTS 256
 
 /* The (device, inode) pairs already visited: an open-addressing hash set. */
 struct file_id {
@@ -72,29 +78,45 @@ static struct file_id *visited_slot(struct file_id *slots, size_t cap, dev_t dev
     return &slots[i];
 }
 
+/* Makes room for one more file, so that the next visited_add cannot fail; -1 when memory ran
+ * out. The table stays at most half full. */
+static int visited_reserve(struct visited *v)
+{
+    if (2 * (v->count + 1) <= v->cap)
+        return 0;
+    size_t cap = v->cap ? v->cap * 2 : CHECK_VISITED_FIRST_SLOTS;
+    struct file_id *slots = calloc(cap, sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    for (size_t i = 0; i < v->cap; i++) {
+        if (v->slots[i].used)
+            *visited_slot(slots, cap, v->slots[i].dev, v->slots[i].ino) = v->slots[i];
+    }
+    free(v->slots);
+    v->slots = slots;
+    v->cap = cap;
+    return 0;
+}
+
+/* Records the file of `st` in a set that has room for it (visited_reserve); false when it was
+ * there already. */
+static bool visited_insert(struct visited *v, const struct stat *st)
+{
+    struct file_id *slot = visited_slot(v->slots, v->cap, st->st_dev, st->st_ino);
+    if (slot->used)
+        return false;
+    *slot = (struct file_id){.dev = st->st_dev, .ino = st->st_ino, .used = true};
+    v->count++;
+    return true;
+}
+
 /* Records the file of `st`. Returns 1 when it is new, 0 when it was already visited, -1 when
  * memory ran out. */
 static int visited_add(struct visited *v, const struct stat *st)
 {
-    if (2 * (v->count + 1) > v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 256;
-        struct file_id *slots = calloc(cap, sizeof *slots);
-        if (slots == NULL)
-            return -1;
-        for (size_t i = 0; i < v->cap; i++) {
-            if (v->slots[i].used)
-                *visited_slot(slots, cap, v->slots[i].dev, v->slots[i].ino) = v->slots[i];
-        }
-        free(v->slots);
-        v->slots = slots;
-        v->cap = cap;
-    }
-    struct file_id *slot = visited_slot(v->slots, v->cap, st->st_dev, st->st_ino);
-    if (slot->used)
-        return 0;
-    *slot = (struct file_id){.dev = st->st_dev, .ino = st->st_ino, .used = true};
-    v->count++;
-    return 1;
+    if (visited_reserve(v) != 0)
+        return -1;
+    return visited_insert(v, st) ? 1 : 0;
 }
 
 static const char *file_type_name(mode_t mode)
@@ -169,7 +191,8 @@ static void report_too_large(struct walk *walk, const char *path, off_t size)
 static char *read_descriptor(int fd, size_t expected, size_t *len)
 {
     size_t limit = CHECK_MAX_INPUT_SIZE;
-    size_t cap = expected > 0 ? expected + 1 : 64 * 1024; /* + 1: to see the end at once */
+    /* + 1: the first read of a regular file also sees its end */
+    size_t cap = expected > 0 ? expected + 1 : CHECK_STREAM_FIRST_READ;
     if (cap > limit + 1)
         cap = limit + 1;
     size_t n = 0;
@@ -244,7 +267,8 @@ static int open_entry(int at, const char *name, bool follow, struct stat *st)
 
 /* Applies the safe fixes of `analysis` to the file (read with stat `st`; NULL for stdin);
  * returns the new text (malloc'd) when the file was rewritten, NULL otherwise. A document with
- * syntax errors is never touched. */
+ * syntax errors is never touched. A file with fixes that cannot be applied (memory, or
+ * file_replace refusing) is counted as unfixed and named on stderr. */
 static char *fix_file(struct walk *walk, const char *path, const struct stat *st,
                       struct analysis *analysis, const char *text, size_t len, size_t *new_len)
 {
@@ -252,21 +276,25 @@ static char *fix_file(struct walk *walk, const char *path, const struct stat *st
         return NULL;
     struct fix_list fixes;
     fix_list_init(&fixes);
+    int collected = fix_collect_safe(analysis, &fixes);
     char *fixed = NULL;
-    if (fix_collect_safe(analysis, &fixes) == 0 && fixes.count > 0)
-        fixed = fix_apply(text, len, &fixes, new_len);
     struct stat written;
-    char why[512];
-    if (fixed != NULL && file_replace(path, st, fixed, *new_len, &written, why, sizeof why) != 0) {
+    char why[512] = "out of memory";
+    /* The visited set makes room first, so that the new inode is recorded once the file is
+     * replaced: otherwise a later path to the same file would check it again. */
+    bool replaced = collected == 0 && fixes.count > 0 &&
+                    (fixed = fix_apply(text, len, &fixes, new_len)) != NULL &&
+                    visited_reserve(&walk->visited) == 0 &&
+                    file_replace(path, st, fixed, *new_len, &written, why, sizeof why) == 0;
+    if (replaced) {
+        walk->fixed_files++;
+        walk->fixes_applied += fixes.count;
+        visited_insert(&walk->visited, &written); /* the same file, under a new inode */
+    } else if (collected != 0 || fixes.count > 0) {
         fprintf(stderr, "srcls: %s: not fixed: %s (the file is unchanged)\n", path, why);
         walk->unfixed_files++;
         free(fixed);
         fixed = NULL;
-    }
-    if (fixed != NULL) {
-        walk->fixed_files++;
-        walk->fixes_applied += fixes.count;
-        visited_add(&walk->visited, &written); /* the same file, now under a new inode */
     }
     fix_list_free(&fixes);
     return fixed;
@@ -294,7 +322,12 @@ static void check_text(struct walk *walk, const char *path, const struct stat *s
         fixed = fix_file(walk, path, st, &analysis, text, len, &fixed_len);
         if (fixed != NULL) { /* report what is left */
             analysis_free(&analysis);
-            analysis_run(&analysis, fixed, fixed_len, &options);
+            if (analysis_run(&analysis, fixed, fixed_len, &options) != 0) {
+                analysis_free(&analysis);
+                free(fixed);
+                report_unreadable(walk, path, "fixed, but cannot be checked again: out of memory");
+                return;
+            }
         }
     }
     if (ours) {
@@ -371,8 +404,43 @@ static int compare_names(const void *a, const void *b)
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
                         bool explicit, unsigned depth);
 
-/* Visits the entries of the directory open on `fd` (which it closes) in name order, skipping
- * hidden entries (among them srcls's own temporary files) and node_modules. */
+/* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
+ * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
+ * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
+ * names read before it. */
+static int list_names(DIR *dir, char ***names, size_t *count)
+{
+    size_t cap = 0;
+    int error = 0;
+    *names = NULL;
+    *count = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *entry = readdir(dir);
+        if (entry == NULL) {
+            error = errno;
+            break;
+        }
+        const char *name = entry->d_name;
+        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
+            continue;
+        char **grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
+        if (grown != NULL)
+            *names = grown;
+        char *copy = grown != NULL ? strdup(name) : NULL;
+        if (copy == NULL) {
+            error = ENOMEM;
+            break;
+        }
+        (*names)[(*count)++] = copy;
+    }
+    if (*count > 1)
+        qsort(*names, *count, sizeof **names, compare_names);
+    return error;
+}
+
+/* Visits the entries of the directory open on `fd` (which it closes) in name order. A
+ * directory that cannot be listed whole is reported, and what was listed is still checked. */
 static void check_directory(struct walk *walk, int fd, const char *path, unsigned depth)
 {
     DIR *dir = fdopendir(fd);
@@ -382,26 +450,11 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         report_errno(walk, path, saved);
         return;
     }
-    char **names = NULL;
-    size_t count_names = 0, cap = 0;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
-            continue;
-        if (count_names == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **grown = realloc(names, cap * sizeof *grown);
-            if (grown == NULL)
-                break;
-            names = grown;
-        }
-        names[count_names] = strdup(name);
-        if (names[count_names] != NULL)
-            count_names++;
-    }
-    if (count_names > 1)
-        qsort(names, count_names, sizeof *names, compare_names);
+    char **names;
+    size_t count_names;
+    int error = list_names(dir, &names, &count_names);
+    if (error != 0)
+        report_errno(walk, path, error);
     size_t base = strlen(path);
     bool slash = base > 0 && path[base - 1] == '/';
     for (size_t i = 0; i < count_names; i++) {
@@ -411,6 +464,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
             check_entry(walk, dirfd(dir), names[i], child, false, depth + 1);
             free(child);
+        } else {
+            report_unreadable(walk, path, "cannot read: out of memory");
         }
         free(names[i]);
     }
@@ -478,6 +533,21 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_regular_file(walk, fd, &st, path, explicit);
 }
 
+/* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
+ * failed (a full disk, a closed pipe) or a format could not build its output. */
+static int output_status(struct reporter *reporter)
+{
+    errno = 0;
+    bool written = fflush(reporter->out) == 0 && !ferror(reporter->out);
+    if (written && !reporter->failed)
+        return 0;
+    fprintf(stderr, "srcls: cannot write the report: %s\n",
+            reporter->failed ? "out of memory"
+            : errno != 0     ? strerror(errno)
+                             : "write error");
+    return -1;
+}
+
 int check_run(const struct check_options *options)
 {
     struct walk walk = {.options = options};
@@ -493,7 +563,7 @@ int check_run(const struct check_options *options)
             check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, 0);
     }
     reporter->end(reporter, &walk.summary);
-    fflush(reporter->out);
+    int status = output_status(reporter);
     if (options->fix) {
         file_replace_restore_signals(old_actions);
         fprintf(stderr, "srcls: applied %u fix%s in %u file%s", walk.fixes_applied,
@@ -505,7 +575,7 @@ int check_run(const struct check_options *options)
         fputc('\n', stderr);
     }
     free(walk.visited.slots);
-    if (walk.summary.unreadable > 0 || walk.unfixed_files > 0)
+    if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0)
         return 2;
     return walk.summary.errors > 0 ? 1 : 0;
 }

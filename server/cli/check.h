@@ -15,8 +15,9 @@ struct check_options {
     bool fix; /* apply the safe fixes in place (atomically) before reporting */
 };
 
-/* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths or
- * files that --fix could not rewrite (after reporting everything that could be read). */
+/* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths,
+ * files that --fix could not rewrite (after reporting everything that could be read), or a
+ * report that could not be written whole (said on stderr). */
 int check_run(const struct check_options *options);
 
 #endif

@@ -1,5 +1,5 @@
 /* main: the command line of srcls. It parses options and hands the work to the CLI door
- * (check, list-kinds, explain) or, without arguments, to the language server. */
+ * (check, list-kinds, explain) or, without arguments or with --stdio, to the language server. */
 #define _XOPEN_SOURCE 700 /* realpath */
 
 #include <errno.h>
@@ -23,6 +23,9 @@
 #define SRCLS_VERSION "unknown"
 #endif
 
+/* The largest configuration file read: far above any real srcls.json. */
+#define CONFIG_MAX_SIZE ((size_t)1 << 20)
+
 static const char usage_text[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
@@ -33,7 +36,9 @@ static const char help_text[] =
     "\n"
     "Usage:\n"
     "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17);\n"
-    "                                   see docs/editors.md.\n"
+    "                                   see docs/editors.md. --stdio, which editors pass,\n"
+    "                                   asks for the server explicitly: it cannot be\n"
+    "                                   combined with --check, a PATH or an action below.\n"
     "  srcls --check [OPTIONS] PATH...  Lint files and directories. Directories are searched\n"
     "                                   for *.json files that are source or job documents;\n"
     "                                   a file named explicitly is always checked. '-' reads\n"
@@ -44,7 +49,7 @@ static const char help_text[] =
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
     "\n"
-    "Options for --check:\n"
+    "Options for --check (an error without --check):\n"
     "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set),\n"
     "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
     "                    github (GitHub Actions annotations). See docs/cli.md.\n"
@@ -59,7 +64,8 @@ static const char help_text[] =
     "  0  no diagnostic of severity error\n"
     "  1  at least one error\n"
     "  2  usage error, a path that could not be read, or a file --fix could not rewrite\n"
-    "     (the others are still checked)\n"
+    "     (the others are still checked); or a report that could not be written (a full\n"
+    "     disk, a closed pipe), which stderr names\n"
     "\n"
     "Docs: docs/ in the source tree, or https://github.com/ (see README.md).\n";
 
@@ -125,6 +131,29 @@ static void check_config_types(const struct settings *settings,
     }
 }
 
+/* Reads the configuration file `path` into `text` (`size` bytes, one more than the largest
+ * configuration read). Returns 0, or -1 after saying why on stderr. */
+static int read_config(const char *path, char *text, size_t size, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    *len = fread(text, 1, size, f);
+    int error = ferror(f) ? (errno != 0 ? errno : EIO) : 0;
+    fclose(f);
+    if (error != 0) {
+        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(error));
+        return -1;
+    }
+    if (*len == size) {
+        fprintf(stderr, "srcls: %s: the configuration is larger than %zu bytes\n", path, size - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads the project configuration: `--config FILE`, else the nearest srcls.json upwards from
  * the first path (or the current directory). Each problem goes to stderr as "srcls: FILE:LINE:COL:
  * ..." (syntax) or "srcls: FILE: POINTER: ..." (settings). Returns 0, or -1 when the file cannot
@@ -132,11 +161,14 @@ static void check_config_types(const struct settings *settings,
 static int load_config(const char *explicit_path, const char *first_path,
                        const struct schema_registry *registry, struct settings *out)
 {
-    char path[4096 + 16];
+    char path[PATH_MAX + sizeof "/srcls.json"];
     if (explicit_path != NULL) {
-        snprintf(path, sizeof path, "%s", explicit_path);
+        if ((size_t)snprintf(path, sizeof path, "%s", explicit_path) >= sizeof path) {
+            fprintf(stderr, "srcls: the configuration path is too long: %s\n", explicit_path);
+            return -1;
+        }
     } else {
-        char dir[4096];
+        char dir[PATH_MAX]; /* what realpath needs */
         if (strcmp(first_path, "-") == 0 || realpath(first_path, dir) == NULL) {
             if (getcwd(dir, sizeof dir) == NULL)
                 return 0;
@@ -157,18 +189,16 @@ static int load_config(const char *explicit_path, const char *first_path,
             *slash = '\0';
         }
     }
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(errno));
+    static char text[CONFIG_MAX_SIZE + 1]; /* + 1: to see that a file is larger */
+    size_t len = 0;
+    if (read_config(path, text, sizeof text, &len) != 0)
         return -1;
-    }
-    static char text[1 << 20];
-    size_t len = fread(text, 1, sizeof text, f);
-    fclose(f);
     struct json_doc doc;
-    json_parse(&doc, text, len, NULL);
     int status = 0;
-    if (doc.error_count > 0 || doc.root == JSON_NONE) {
+    if (json_parse(&doc, text, len, NULL) != 0) {
+        fprintf(stderr, "srcls: %s: out of memory\n", path);
+        status = -1;
+    } else if (doc.error_count > 0 || doc.root == JSON_NONE) {
         report_config_syntax(path, &doc, text, len);
         status = -1;
     } else if (doc.nodes[doc.root].kind != JSON_OBJECT) {
@@ -219,10 +249,11 @@ static int run_reference(const char *action, const char *arg)
 /* What the command line asks for. */
 struct cli_options {
     bool check, fix;
+    bool stdio; /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
-    const char *format, *color;
-    const char **paths; /* owned */
+    const char *format, *color;      /* NULL when not given */
+    const char **paths;              /* owned */
     int path_count;
 };
 
@@ -264,7 +295,9 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             o->format = value;
         } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
             o->color = value;
-        } else if (strcmp(arg, "--stdio") != 0) { /* --stdio: the server, the default anyway */
+        } else if (strcmp(arg, "--stdio") == 0) {
+            o->stdio = true;
+        } else {
             usage_error("unknown option '%s'", arg);
             return PARSE_FAILED;
         }
@@ -272,23 +305,43 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
     return PARSE_RUN;
 }
 
+/* Refuses what the command line combines but cannot mean: --stdio with anything that is not the
+ * server, an option of --check without --check. PARSE_FAILED after a usage error. */
+static enum parse_outcome check_combination(const struct cli_options *o)
+{
+    const char *check_option = o->fix           ? "--fix"
+                               : o->format      ? "--format"
+                               : o->color       ? "--color"
+                               : o->config_path ? "--config"
+                                                : NULL;
+    if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
+        usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
+    else if (!o->check && check_option != NULL)
+        usage_error("%s is an option of --check", check_option);
+    else
+        return PARSE_RUN;
+    return PARSE_FAILED;
+}
+
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
 static int run_check(const struct cli_options *o)
 {
     if (o->path_count == 0)
         return usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
+    const char *color = o->color ? o->color : "auto";
+    const char *format = o->format ? o->format : "text";
     bool use_color;
-    if (strcmp(o->color, "always") == 0)
+    if (strcmp(color, "always") == 0)
         use_color = true;
-    else if (strcmp(o->color, "never") == 0)
+    else if (strcmp(color, "never") == 0)
         use_color = false;
-    else if (strcmp(o->color, "auto") == 0)
+    else if (strcmp(color, "auto") == 0)
         use_color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
     else
-        return usage_error("--color takes auto, always or never (got '%s')", o->color);
+        return usage_error("--color takes auto, always or never (got '%s')", color);
     struct reporter reporter;
-    if (!report_select(&reporter, o->format, stdout, use_color))
-        return usage_error("--format takes text, json, sarif or github (got '%s')", o->format);
+    if (!report_select(&reporter, format, stdout, use_color))
+        return usage_error("--format takes text, json, sarif or github (got '%s')", format);
     struct schema_registry registry;
     char error[512];
     if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
@@ -312,21 +365,36 @@ static int run_check(const struct cli_options *o)
     return status;
 }
 
+/* Output that did not reach standard output (a full disk, a closed pipe) is a failure, not
+ * success: `status`, or 2 after saying why on stderr. */
+static int output_status(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "srcls: cannot write the output: %s\n",
+            errno != 0 ? strerror(errno) : "write error");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    struct cli_options o = {.format = "text", .color = "auto"};
+    struct cli_options o = {0};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     if (o.paths == NULL)
         return 2;
     int status = 0;
-    switch (parse_options(argc, argv, &o)) {
-    case PARSE_DONE: break;
+    enum parse_outcome outcome = parse_options(argc, argv, &o);
+    if (outcome == PARSE_RUN)
+        outcome = check_combination(&o);
+    switch (outcome) {
+    case PARSE_DONE: status = output_status(0); break;
     case PARSE_FAILED: status = 2; break;
     case PARSE_RUN:
         if (o.action != NULL)
-            status = run_reference(o.action, o.action_arg);
+            status = output_status(run_reference(o.action, o.action_arg));
         else if (o.check)
-            status = run_check(&o);
+            status = run_check(&o); /* check_run says itself when the report cannot be written */
         else if (o.path_count > 0)
             status = usage_error("paths need --check (got '%s')", o.paths[0]);
         else

@@ -28,6 +28,7 @@ struct reporter {
     FILE *out;
     bool color;
     unsigned files_seen;
+    bool failed; /* a format could not build part of its output (memory): the report is not whole */
     /* What a format keeps for its end (SARIF's notifications of unreadable paths); zeroed by
      * report_select, freed by the format's end. */
     struct json_writer deferred;

@@ -5,9 +5,14 @@
 #include "json_write.h"
 #include "report.h"
 
+/* Writes the file's object, or marks the report as not whole when it could not be built: a
+ * half-built object would make the whole output invalid JSON. Write errors show in ferror. */
 static void flush(struct reporter *self, struct json_writer *w)
 {
-    fwrite(w->buf, 1, w->len, self->out);
+    if (w->failed)
+        self->failed = true;
+    else
+        fwrite(w->buf, 1, w->len, self->out);
 }
 
 static void json_begin(struct reporter *self)

@@ -23,6 +23,17 @@ static const char *sarif_level(enum diag_severity severity)
     }
 }
 
+/* Writes what `w` holds and frees it, or marks the report as not whole when it could not be
+ * built: a half-built object would make the whole output invalid JSON. */
+static void flush(struct reporter *self, struct json_writer *w)
+{
+    if (w->failed)
+        self->failed = true;
+    else if (w->len > 0)
+        fwrite(w->buf, 1, w->len, self->out);
+    json_writer_free(w);
+}
+
 static void sarif_begin(struct reporter *self)
 {
     struct json_writer w;
@@ -70,8 +81,7 @@ static void sarif_begin(struct reporter *self)
     json_write_object_end(&w);
     json_write_bytes(&w, "},\"columnKind\":\"utf16CodeUnits\",\"results\":[",
                      strlen("},\"columnKind\":\"utf16CodeUnits\",\"results\":["));
-    fwrite(w.buf, 1, w.len, self->out);
-    json_writer_free(&w);
+    flush(self, &w);
 }
 
 /* The path relative to the current directory where it is below it; without a leading "./". */
@@ -210,8 +220,7 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_object_end(&w);
         json_write_object_end(&w);
     }
-    fwrite(w.buf ? w.buf : "", 1, w.len, self->out);
-    json_writer_free(&w);
+    flush(self, &w);
 }
 
 /* Closes the results and says in `invocations` whether every path could be read, with a
@@ -222,9 +231,8 @@ static void sarif_end(struct reporter *self, const struct report_summary *s)
             s->unreadable == 0 ? "true" : "false");
     if (self->deferred_count > 0) {
         fputs(",\"toolExecutionNotifications\":[", self->out);
-        fwrite(self->deferred.buf, 1, self->deferred.len, self->out);
+        flush(self, &self->deferred);
         fputs("]", self->out);
-        json_writer_free(&self->deferred);
     }
     fputs("}]}]}\n", self->out);
 }

@@ -11,10 +11,14 @@
 #include "schema_at.h"
 #include "secret.h"
 
+/* Room for this many items at first: the keys of most objects. The list lives in its arena
+ * (freed at once with the strings of the items), so it grows by copying, not with realloc. */
+#define COMPLETION_FIRST_CAPACITY 32
+
 static struct completion_item *add_item(struct completion_list *list)
 {
     if (list->count == list->cap) {
-        uint32_t cap = list->cap ? list->cap * 2 : 32;
+        uint32_t cap = list->cap ? list->cap * 2 : COMPLETION_FIRST_CAPACITY;
         struct completion_item *items = arena_alloc(&list->arena, cap * sizeof *items);
         if (items == NULL)
             return NULL;

@@ -5,17 +5,17 @@
 #include <string.h>
 
 #include "codes.h"
+#include "vector.h"
 
 int diag_list_add(struct diag_list *list, const struct diagnostic *diag)
 {
-    if (list->count == list->cap) {
-        uint32_t cap = list->cap ? list->cap * 2 : 16;
-        struct diagnostic *grown = realloc(list->items, cap * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        list->items = grown;
-        list->cap = cap;
-    }
+    if (list->count == UINT32_MAX)
+        return -1;
+    struct diagnostic *grown =
+        vector_grow(list->items, &list->cap, (size_t)list->count + 1, sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    list->items = grown;
     list->items[list->count++] = *diag;
     return 0;
 }
@@ -24,7 +24,8 @@ void diag_list_free(struct diag_list *list)
 {
     free(list->items);
     list->items = NULL;
-    list->count = list->cap = 0;
+    list->count = 0;
+    list->cap = 0;
 }
 
 static int compare_diagnostics(const void *a, const void *b)

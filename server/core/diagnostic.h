@@ -3,6 +3,7 @@
 #ifndef SRCLS_DIAGNOSTIC_H
 #define SRCLS_DIAGNOSTIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -59,7 +60,8 @@ struct diagnostic {
 
 struct diag_list {
     struct diagnostic *items;
-    uint32_t count, cap;
+    uint32_t count;
+    size_t cap; /* items allocated (vector_grow) */
 };
 
 /* Appends a copy of `diag` (its strings must live as long as the list's owner); returns 0 or

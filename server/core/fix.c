@@ -10,6 +10,7 @@
 #include "envelope.h"
 #include "schema.h"
 #include "secret.h"
+#include "vector.h"
 
 /* A quoted integer with at most this many digits fits 64 bits when unquoted. */
 #define UNQUOTED_INTEGER_MAX_DIGITS 18
@@ -30,16 +31,12 @@ void fix_list_free(struct fix_list *list)
 static int add_fix(struct fix_list *out, uint32_t diagnostic, const char *title, uint32_t start,
                    uint32_t end, const char *text, bool safe)
 {
-    if (title == NULL || text == NULL)
+    if (title == NULL || text == NULL || out->count == UINT32_MAX)
         return -1;
-    if (out->count == out->cap) {
-        uint32_t cap = out->cap ? out->cap * 2 : 16;
-        struct fix *grown = realloc(out->items, cap * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        out->items = grown;
-        out->cap = cap;
-    }
+    struct fix *grown = vector_grow(out->items, &out->cap, (size_t)out->count + 1, sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    out->items = grown;
     out->items[out->count++] = (struct fix){
         .title = title,
         .edit = {start, end, text},

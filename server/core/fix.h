@@ -25,7 +25,8 @@ struct fix {
 
 struct fix_list {
     struct fix *items;
-    uint32_t count, cap;
+    uint32_t count;
+    size_t cap; /* items allocated (vector_grow) */
     struct arena arena;
 };
 

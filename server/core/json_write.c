@@ -2,7 +2,9 @@
 #include "json_write.h"
 
 #include "json_string.h"
+#include "vector.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,33 +21,21 @@ void json_writer_free(struct json_writer *w)
     json_writer_init(w, w->indent);
 }
 
-void json_writer_reset(struct json_writer *w)
-{
-    int indent = w->indent;
-    char *buf = w->buf;
-    size_t cap = w->cap;
-    json_writer_init(w, indent);
-    w->buf = buf;
-    w->cap = cap;
-    if (buf != NULL)
-        buf[0] = '\0';
-}
-
 void json_write_bytes(struct json_writer *w, const char *bytes, size_t len)
 {
     if (w->failed)
         return;
-    if (w->len + len + 1 > w->cap) {
-        size_t cap = w->cap ? w->cap : 256;
-        while (cap < w->len + len + 1)
-            cap *= 2;
-        char *grown = realloc(w->buf, cap);
+    if (len >= SIZE_MAX - w->len) { /* no room for the bytes and the NUL in any size_t */
+        w->failed = true;
+        return;
+    }
+    if (w->len + len + 1 > w->cap) { /* checked here too: this runs once a token */
+        char *grown = vector_grow(w->buf, &w->cap, w->len + len + 1, 1);
         if (grown == NULL) {
             w->failed = true;
             return;
         }
         w->buf = grown;
-        w->cap = cap;
     }
     memcpy(w->buf + w->len, bytes, len);
     w->len += len;

@@ -12,7 +12,7 @@
 struct json_writer {
     char *buf; /* owned; NUL-terminated */
     size_t len, cap;
-    bool failed; /* out of memory: further writes are ignored */
+    bool failed; /* out of memory, or nested too deeply: further writes are ignored */
     unsigned depth;
     bool first[JSON_WRITE_MAX_DEPTH]; /* no element written yet at this level */
     bool after_key;
@@ -21,7 +21,6 @@ struct json_writer {
 
 void json_writer_init(struct json_writer *w, int indent);
 void json_writer_free(struct json_writer *w);
-void json_writer_reset(struct json_writer *w);
 
 void json_write_object_begin(struct json_writer *w);
 void json_write_object_end(struct json_writer *w);

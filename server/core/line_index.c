@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vector.h"
+
 /* A checkpoint every BLOCK bytes: conversions inside a line scan at most about two blocks. */
 #define BLOCK 512u
 #define NO_MARK UINT32_MAX
@@ -19,19 +21,18 @@ struct column_mark {
 };
 
 struct line_columns {
-    bool built;               /* marks were built, or could not be (then marks is NULL) */
+    bool built;                /* marks were built, or could not be (then marks is NULL) */
     struct column_mark *marks; /* one per block */
 };
 
 /* Appends a line start; returns -1 when memory ran out. */
-static int push_start(uint32_t **starts, uint32_t *count, uint32_t *cap, uint32_t start)
+static int push_start(uint32_t **starts, uint32_t *count, size_t *cap, uint32_t start)
 {
-    if (*count == *cap) {
-        uint32_t *grown = realloc(*starts, (size_t)*cap * 2 * sizeof *grown);
+    if (*count == *cap) { /* checked here too: this runs once a line */
+        uint32_t *grown = vector_grow(*starts, cap, (size_t)*count + 1, sizeof *grown);
         if (grown == NULL)
             return -1;
         *starts = grown;
-        *cap *= 2;
     }
     (*starts)[(*count)++] = start;
     return 0;
@@ -39,15 +40,15 @@ static int push_start(uint32_t **starts, uint32_t *count, uint32_t *cap, uint32_
 
 int line_index_build(struct line_index *index, const char *text, size_t len)
 {
-    uint32_t cap = 64, count = 0;
-    uint32_t *starts = malloc(cap * sizeof *starts);
+    uint32_t count = 0;
+    size_t cap = 0;
+    uint32_t *starts = NULL;
     struct line_columns *columns = calloc(1, sizeof *columns);
-    if (starts == NULL || columns == NULL) {
+    if (columns == NULL || push_start(&starts, &count, &cap, 0) != 0) {
         free(starts);
         free(columns);
         return -1;
     }
-    starts[count++] = 0;
     /* memchr finds LF fast; lone CRs, rare, take the byte-by-byte path. */
     bool has_cr = memchr(text, '\r', len) != NULL;
     for (uint32_t i = 0; i < len; i++) {
@@ -232,8 +233,9 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo + 1) / 2;
             const struct column_mark *mark = &marks[mid];
-            bool before = mark->offset != NO_MARK && mark->offset < end &&
-                          (mark->offset < start || mark_units(mark, encoding) <= position.character);
+            bool before =
+                mark->offset != NO_MARK && mark->offset < end &&
+                (mark->offset < start || mark_units(mark, encoding) <= position.character);
             if (before)
                 lo = mid;
             else

@@ -7,6 +7,7 @@
 
 #include "json_pointer.h"
 #include "schema_internal.h"
+#include "vector.h"
 
 /* 1-based line and column (in code points) of byte `offset` of `text`. */
 static void line_column(const char *text, uint32_t offset, unsigned *line, unsigned *column)
@@ -208,16 +209,13 @@ enum schema_format schema__format(struct schema_loader *l, struct json_doc *doc,
 void schema__remember_origin(struct schema_loader *l, const struct schema_condition *c,
                              struct json_doc *doc, uint32_t node, const char *file)
 {
-    if (l->origin_count == l->origin_capacity) {
-        size_t capacity = l->origin_capacity ? 2 * l->origin_capacity : 64;
-        struct schema_origin *grown = realloc(l->origins, capacity * sizeof *grown);
-        if (grown == NULL) {
-            schema__fail_file(l, "out of memory");
-            return;
-        }
-        l->origins = grown;
-        l->origin_capacity = capacity;
+    struct schema_origin *grown =
+        vector_grow(l->origins, &l->origin_capacity, l->origin_count + 1, sizeof *grown);
+    if (grown == NULL) {
+        schema__fail_file(l, "out of memory");
+        return;
     }
+    l->origins = grown;
     l->origins[l->origin_count++] =
         (struct schema_origin){.condition = c, .doc = doc, .node = node, .file = file};
 }

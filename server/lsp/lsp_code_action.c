@@ -109,24 +109,28 @@ void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
     uint32_t start = lsp_document_offset(d, a);
     uint32_t end = lsp_document_offset(d, b);
     uint32_t only = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "context"), "only");
-    struct fix_list quick;
+    struct fix_list quick, all;
     fix_list_init(&quick);
+    fix_list_init(&all);
+    int status = 0;
     if (kind_wanted(doc, only, KIND_QUICKFIX)) {
-        for (uint32_t i = 0; i < d->analysis.diags.count; i++) {
+        for (uint32_t i = 0; i < d->analysis.diags.count && status == 0; i++) {
             const struct diagnostic *diag = &d->analysis.diags.items[i];
             if (diag->end >= start && diag->start <= end)
-                fix_collect(&d->analysis, i, &quick);
+                status = fix_collect(&d->analysis, i, &quick);
         }
     }
-    struct fix_list all;
-    fix_list_init(&all);
-    if (kind_wanted(doc, only, KIND_FIX_ALL))
-        fix_collect_safe(&d->analysis, &all);
-
-    struct json_writer w;
-    lsp_jsonrpc_result_begin(&w, req);
-    write_actions(&w, d, &quick, &all);
-    lsp_jsonrpc_finish(&s->rpc, &w);
+    if (status == 0 && kind_wanted(doc, only, KIND_FIX_ALL))
+        status = fix_collect_safe(&d->analysis, &all);
+    if (status != 0) {
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
+                                "the code actions could not be built (out of memory)");
+    } else {
+        struct json_writer w;
+        lsp_jsonrpc_result_begin(&w, req);
+        write_actions(&w, d, &quick, &all);
+        lsp_jsonrpc_finish(&s->rpc, &w);
+    }
     fix_list_free(&quick);
     fix_list_free(&all);
 }

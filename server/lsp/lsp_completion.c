@@ -5,9 +5,19 @@
 
 #include "complete.h"
 
-/* InsertTextFormat. */
-#define INSERT_PLAIN_TEXT 1
-#define INSERT_SNIPPET 2
+/* LSP's InsertTextFormat: how the client reads an item's newText. */
+enum insert_text_format {
+    INSERT_TEXT_PLAIN = 1,
+    INSERT_TEXT_SNIPPET = 2, /* with tab stops and placeholders: ${1:value} */
+};
+
+/* The members of LSP's CompletionItemKind that srcls uses (the client picks the icon). */
+enum completion_item_kind {
+    COMPLETION_ITEM_MODULE = 9,
+    COMPLETION_ITEM_PROPERTY = 10,
+    COMPLETION_ITEM_VALUE = 12,
+    COMPLETION_ITEM_ENUM_MEMBER = 20,
+};
 
 void lsp_completion_initialize(struct lsp_server *s, struct lsp_request *initialize,
                                struct json_writer *w)
@@ -32,16 +42,15 @@ void lsp_completion_initialize(struct lsp_server *s, struct lsp_request *initial
     json_write_object_end(w);
 }
 
-/* CompletionItemKind. */
-static int item_kind(enum completion_kind kind)
+static enum completion_item_kind item_kind(enum completion_kind kind)
 {
     switch (kind) {
-    case COMPLETION_KEY: return 10;    /* Property */
-    case COMPLETION_ENUM: return 20;   /* EnumMember */
-    case COMPLETION_KIND_ID: return 9; /* Module */
+    case COMPLETION_KEY: return COMPLETION_ITEM_PROPERTY;
+    case COMPLETION_ENUM: return COMPLETION_ITEM_ENUM_MEMBER;
+    case COMPLETION_KIND_ID: return COMPLETION_ITEM_MODULE;
     case COMPLETION_VALUE: break;
     }
-    return 12; /* Value */
+    return COMPLETION_ITEM_VALUE;
 }
 
 /* Appends `text` to `out` with a backslash before each byte of `special`; returns the end. */
@@ -130,7 +139,7 @@ static void write_item(struct lsp_server *s, struct json_writer *w, const struct
                              ? arena_printf(&list->arena, "\"%s\"", item->label)
                              : item->text);
     json_write_key(w, "insertTextFormat");
-    json_write_int(w, snippet != NULL ? INSERT_SNIPPET : INSERT_PLAIN_TEXT);
+    json_write_int(w, snippet != NULL ? INSERT_TEXT_SNIPPET : INSERT_TEXT_PLAIN);
     json_write_key(w, "textEdit");
     json_write_object_begin(w);
     json_write_key(w, "range");
@@ -148,7 +157,12 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
     if (!lsp_documents_target_offset(&s->documents, req, &d, &offset))
         return;
     struct completion_list list;
-    complete_at(&d->analysis, &s->registry, &s->settings, offset, &list);
+    if (complete_at(&d->analysis, &s->registry, &s->settings, offset, &list) != 0) {
+        completion_list_free(&list);
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
+                                "the completion could not be built (out of memory)");
+        return;
+    }
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_object_begin(&w);

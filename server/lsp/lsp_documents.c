@@ -7,10 +7,19 @@
 
 #include "codes.h"
 #include "lsp_position.h"
+#include "vector.h"
 
 #ifndef SRCLS_DOCS_URL
 #define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs/rules.md"
 #endif
+
+/* LSP's DiagnosticSeverity. */
+enum lsp_diagnostic_severity {
+    LSP_SEVERITY_ERROR = 1,
+    LSP_SEVERITY_WARNING = 2,
+    LSP_SEVERITY_INFORMATION = 3,
+    LSP_SEVERITY_HINT = 4,
+};
 
 void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
                         const struct schema_registry *registry, const struct settings *settings,
@@ -39,17 +48,16 @@ uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position 
     return line_index_offset(&d->analysis.lines, position, d->store->encoding);
 }
 
-/* The LSP DiagnosticSeverity of `severity`. */
-static int diagnostic_severity(enum diag_severity severity)
+static enum lsp_diagnostic_severity diagnostic_severity(enum diag_severity severity)
 {
     switch (severity) {
-    case DIAG_ERROR: return 1;
-    case DIAG_WARNING: return 2;
-    case DIAG_INFORMATION: return 3;
-    case DIAG_HINT: return 4;
+    case DIAG_ERROR: return LSP_SEVERITY_ERROR;
+    case DIAG_WARNING: return LSP_SEVERITY_WARNING;
+    case DIAG_INFORMATION: return LSP_SEVERITY_INFORMATION;
+    case DIAG_HINT: return LSP_SEVERITY_HINT;
     case DIAG_OFF: break; /* never reported */
     }
-    return 4;
+    return LSP_SEVERITY_HINT;
 }
 
 void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
@@ -108,30 +116,39 @@ void lsp_document_write_diagnostics(struct json_writer *w, const struct lsp_docu
 
 /* ---- analysis and publishing ---- */
 
-void lsp_document_analyze(struct lsp_document *d)
+int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
-        return;
+        return 0;
     analysis_free(&d->analysis);
     struct analysis_options options = {
         .report_unknown_document = true,
         .registry = d->store->registry,
         .settings = d->store->settings,
     };
-    analysis_run(&d->analysis, d->text, d->len, &options);
+    if (analysis_run(&d->analysis, d->text, d->len, &options) != 0) {
+        analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
+        return -1;
+    }
     d->analyzed = true;
+    return 0;
 }
 
-/* textDocument/publishDiagnostics: the document's diagnostics, or none when `clear`. */
+/* textDocument/publishDiagnostics: the document's diagnostics, or none when `clear`. A document
+ * that cannot be analysed keeps the diagnostics published before, and the client is told. */
 static void publish(struct lsp_document *d, bool clear)
 {
+    if (!clear && lsp_document_analyze(d) != 0) {
+        lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
+                        "srcls: out of memory: %s could not be checked", d->uri);
+        return;
+    }
     struct json_writer w;
     lsp_jsonrpc_notification_begin(&w, "textDocument/publishDiagnostics");
     json_write_object_begin(&w);
     json_write_key(&w, "uri");
     json_write_string(&w, d->uri);
     if (!clear) {
-        lsp_document_analyze(d);
         json_write_key(&w, "version");
         json_write_int(&w, d->version);
         json_write_key(&w, "diagnostics");
@@ -158,7 +175,8 @@ void lsp_document_changed(struct lsp_document *d, bool now)
         publish(d, false);
         return;
     }
-    uv_timer_start(&d->debounce, on_debounce, d->store->debounce_ms, 0);
+    if (uv_timer_start(&d->debounce, on_debounce, d->store->debounce_ms, 0) != 0)
+        publish(d, false); /* without a timer, at once */
 }
 
 void lsp_documents_republish_all(struct lsp_documents *store)
@@ -179,16 +197,20 @@ void lsp_documents_publish_pending(struct lsp_documents *store)
 
 /* ---- text ---- */
 
+/* Makes room for a text of `len` bytes and its NUL; -1 when memory ran out. */
+static int reserve_text(struct lsp_document *d, size_t len)
+{
+    char *grown = len < SIZE_MAX ? vector_grow(d->text, &d->cap, len + 1, 1) : NULL;
+    if (grown == NULL)
+        return -1;
+    d->text = grown;
+    return 0;
+}
+
 int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len)
 {
-    if (len + 1 > d->cap) {
-        size_t cap = len + 1 + len / 4;
-        char *grown = realloc(d->text, cap);
-        if (grown == NULL)
-            return -1;
-        d->text = grown;
-        d->cap = cap;
-    }
+    if (reserve_text(d, len) != 0)
+        return -1;
     memmove(d->text, text, len);
     d->text[len] = '\0';
     d->len = len;
@@ -201,14 +223,8 @@ static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const ch
                   size_t len)
 {
     size_t new_len = d->len - (end - start) + len;
-    if (new_len + 1 > d->cap) {
-        size_t cap = new_len + 1 + new_len / 4;
-        char *grown = realloc(d->text, cap);
-        if (grown == NULL)
-            return -1;
-        d->text = grown;
-        d->cap = cap;
-    }
+    if (reserve_text(d, new_len) != 0)
+        return -1;
     memmove(d->text + start + len, d->text + end, d->len - end);
     memcpy(d->text + start, text, len);
     d->len = new_len;
@@ -246,29 +262,43 @@ struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json
     return NULL;
 }
 
+/* A new document, not in the store yet; NULL when memory ran out. */
+static struct lsp_document *new_document(struct lsp_documents *store, struct json_str uri,
+                                         const char *text, size_t len)
+{
+    struct lsp_document *d = calloc(1, sizeof *d);
+    if (d == NULL)
+        return NULL;
+    d->store = store;
+    d->uri = malloc(uri.len + 1);
+    /* the timer last: once initialised, only uv_close may free it */
+    if (d->uri == NULL || lsp_document_set_text(d, text, len) != 0 ||
+        uv_timer_init(store->loop, &d->debounce) != 0) {
+        free(d->text);
+        free(d->uri);
+        free(d);
+        return NULL;
+    }
+    memcpy(d->uri, uri.ptr, uri.len);
+    d->uri[uri.len] = '\0';
+    d->debounce.data = d;
+    return d;
+}
+
 struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
                                         const char *text, size_t len, int64_t version)
 {
     struct lsp_document *d = lsp_documents_find(store, uri);
-    if (d == NULL) {
-        d = calloc(1, sizeof *d);
+    if (d != NULL) {
+        if (lsp_document_set_text(d, text, len) != 0)
+            return NULL;
+    } else {
+        d = new_document(store, uri, text, len);
         if (d == NULL)
             return NULL;
-        d->store = store;
-        d->uri = malloc(uri.len + 1);
-        if (d->uri == NULL) {
-            free(d);
-            return NULL;
-        }
-        memcpy(d->uri, uri.ptr, uri.len);
-        d->uri[uri.len] = '\0';
-        uv_timer_init(store->loop, &d->debounce);
-        d->debounce.data = d;
         d->next = store->first;
         store->first = d;
     }
-    if (lsp_document_set_text(d, text, len) != 0)
-        return NULL;
     d->version = version;
     return d;
 }
@@ -328,8 +358,11 @@ struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
                                                    const struct lsp_request *req)
 {
     struct lsp_document *d = lsp_documents_target(store, req, true);
-    if (d != NULL)
-        lsp_document_analyze(d);
+    if (d != NULL && lsp_document_analyze(d) != 0) {
+        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INTERNAL_ERROR,
+                                "the document could not be analysed (out of memory)");
+        return NULL;
+    }
     return d;
 }
 

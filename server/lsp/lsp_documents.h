@@ -31,9 +31,9 @@ struct lsp_documents {
 struct lsp_document {
     struct lsp_documents *store;
     struct lsp_document *next;
-    char *uri;  /* owned */
-    char *text; /* owned, NUL-terminated */
-    size_t len, cap;
+    char *uri;       /* owned */
+    char *text;      /* owned, NUL-terminated */
+    size_t len, cap; /* cap: bytes allocated (vector_grow) */
     int64_t version;
     bool analyzed; /* `analysis` is of the current text */
     struct analysis analysis;
@@ -63,7 +63,8 @@ void lsp_documents_publish_pending(struct lsp_documents *store);
  * has been answered with InvalidParams. */
 struct lsp_document *lsp_documents_target(struct lsp_documents *store,
                                           const struct lsp_request *req, bool reply);
-/* The same, analysed: for the features, which read its tree. */
+/* The same, analysed: for the features, which read its tree; NULL also when it cannot be
+ * analysed, after answering with InternalError. */
 struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
                                                    const struct lsp_request *req);
 /* The analysed document and the byte offset of the params' position; false after answering. */
@@ -77,8 +78,9 @@ int lsp_document_replace(struct lsp_document *d, struct text_position start,
                          struct text_position end, const char *text, size_t len);
 /* The text changed: publishes its diagnostics now, or after the debounce. */
 void lsp_document_changed(struct lsp_document *d, bool now);
-/* Analyses the current text, unless that is done already. */
-void lsp_document_analyze(struct lsp_document *d);
+/* Analyses the current text, unless that is done already. Returns 0, or -1 when memory ran out;
+ * then the analysis is empty and must not be read. */
+int lsp_document_analyze(struct lsp_document *d);
 
 /* In the analysed text: the byte offset of a position, and the Range of bytes [start, end). */
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position);

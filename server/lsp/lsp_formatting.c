@@ -6,6 +6,9 @@
 
 #include "format.h"
 
+/* FormattingOptions.tabSize when the client sends none, and the largest one taken (a larger one
+ * is clamped: nobody indents by more, and the output must stay bounded). */
+#define DEFAULT_TAB_SIZE 2
 #define MAX_TAB_SIZE 16
 
 void lsp_formatting_initialize(struct lsp_server *s, struct lsp_request *initialize,
@@ -23,7 +26,7 @@ void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
     if (d == NULL)
         return;
     uint32_t options = lsp_jsonrpc_get(req->doc, req->params, "options");
-    uint32_t tab_size = 2;
+    uint32_t tab_size = DEFAULT_TAB_SIZE;
     lsp_jsonrpc_get_uint(req->doc, lsp_jsonrpc_get(req->doc, options, "tabSize"), &tab_size);
     uint32_t spaces = lsp_jsonrpc_get(req->doc, options, "insertSpaces");
     bool tabs = spaces != JSON_NONE && req->doc->nodes[spaces].kind == JSON_FALSE;

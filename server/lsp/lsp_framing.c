@@ -1,10 +1,17 @@
 /* lsp_framing: Content-Length framing over a byte stream. */
 #include "lsp_framing.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "vector.h"
+
+/* A Content-Length over this is refused before its digits could overflow a long long; it is far
+ * over any max_body anyway. */
+#define CONTENT_LENGTH_MAX (1LL << 40)
 
 void lsp_framing_init(struct lsp_framing *framing, size_t max_body)
 {
@@ -20,16 +27,10 @@ void lsp_framing_free(struct lsp_framing *framing)
 
 static int append(struct lsp_framing *f, const char *data, size_t len)
 {
-    if (f->len + len > f->cap) {
-        size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->len + len)
-            cap *= 2;
-        char *grown = realloc(f->buf, cap);
-        if (grown == NULL)
-            return -1;
-        f->buf = grown;
-        f->cap = cap;
-    }
+    char *grown = len <= SIZE_MAX - f->len ? vector_grow(f->buf, &f->cap, f->len + len, 1) : NULL;
+    if (grown == NULL)
+        return -1;
+    f->buf = grown;
     memcpy(f->buf + f->len, data, len);
     f->len += len;
     return 0;
@@ -95,7 +96,8 @@ static long long parse_headers(const char *start, const char *end, const char **
             return -1;
         }
         size_t name_len = (size_t)(colon - line);
-        if (name_len == 14 && strncasecmp(line, "Content-Length", 14) == 0) {
+        if (name_len == sizeof content_length - 1 &&
+            strncasecmp(line, content_length, name_len) == 0) {
             const char *v = colon + 1;
             while (v < eol && *v == ' ')
                 v++;
@@ -105,7 +107,7 @@ static long long parse_headers(const char *start, const char *end, const char **
             }
             long long value = 0;
             for (; v < eol; v++) {
-                if (*v < '0' || *v > '9' || value > (1LL << 40)) {
+                if (*v < '0' || *v > '9' || value > CONTENT_LENGTH_MAX) {
                     *why = "a Content-Length that is not a number of bytes";
                     return -1;
                 }
@@ -154,8 +156,14 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
         data += n;
         len -= n;
     }
-    if (len > 0 && append(f, data, len) != 0)
+    if (len > 0 && append(f, data, len) != 0) {
+        /* The bytes are lost, and with them the message they belong to: drop what is buffered
+         * and resume at the next Content-Length, as after junk. */
+        f->len = 0;
+        f->in_body = false;
+        f->resync = true;
         return -1;
+    }
     bool dropped = false; /* bytes outside a message are reported once per feed */
     for (;;) {
         if (f->skip > 0) {

@@ -8,7 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A header block longer than this (8 KiB) is dropped: real ones are one or two short lines. */
 #define LSP_FRAMING_MAX_HEADER 8192
+/* A body longer than this (64 MiB) is skipped unread, unless lsp_framing_init is given another
+ * limit. */
 #define LSP_FRAMING_DEFAULT_MAX_BODY ((size_t)64 << 20)
 
 struct lsp_framing_sink {
@@ -18,8 +21,8 @@ struct lsp_framing_sink {
 };
 
 struct lsp_framing {
-    char *buf; /* owned: bytes not consumed yet */
-    size_t len, cap;
+    char *buf;       /* owned: bytes not consumed yet */
+    size_t len, cap; /* cap: bytes allocated (vector_grow) */
     size_t body_len; /* when in_body: the body's length */
     bool in_body;
     size_t skip; /* bytes of an oversized body still to drop */
@@ -30,7 +33,8 @@ struct lsp_framing {
 void lsp_framing_init(struct lsp_framing *framing, size_t max_body);
 void lsp_framing_free(struct lsp_framing *framing);
 /* Feeds bytes; calls sink->message for each complete body and sink->error for each broken
- * frame. Returns 0, or -1 when memory ran out. */
+ * frame. Returns 0, or -1 when memory ran out: then the bytes and the message they belonged to
+ * are dropped, reading resumes at the next Content-Length, and the caller reports it. */
 int lsp_framing_feed(struct lsp_framing *framing, const char *data, size_t len,
                      const struct lsp_framing_sink *sink);
 

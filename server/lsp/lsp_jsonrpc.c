@@ -5,21 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Method names are cut to this length in traces and error messages. */
-#define METHOD_SHOWN 100
-
 void lsp_jsonrpc_init(struct lsp_jsonrpc *rpc, struct lsp_transport *transport)
 {
     *rpc = (struct lsp_jsonrpc){.transport = transport, .trace = LSP_TRACE_OFF};
 }
 
 /* ---- writing ---- */
-
-static void send_message(struct lsp_jsonrpc *rpc, struct json_writer *w)
-{
-    if (!w->failed)
-        lsp_transport_send(rpc->transport, w->buf, w->len);
-}
 
 static void message_begin(struct json_writer *w)
 {
@@ -48,14 +39,16 @@ void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
 void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w)
 {
     json_write_object_end(w);
-    bool failed = w->failed;
-    send_message(rpc, w);
+    bool built = !w->failed;
+    int status = built ? lsp_transport_send(rpc->transport, w->buf, w->len) : 0;
     json_writer_free(w);
-    /* A response that could not be built still gets an answer. */
-    if (failed && rpc->current != NULL && rpc->current->id_text != NULL)
-        lsp_jsonrpc_reply_error(
-            rpc, rpc->current, LSP_INTERNAL_ERROR,
-            "the response could not be built (out of memory or nested too deeply)");
+    /* A response that could not be built, or framed for lack of memory, still gets an answer (a
+     * short one). A failed write needs nothing here: the transport keeps it for the server. */
+    if ((!built || status == UV_ENOMEM) && rpc->current != NULL && rpc->current->id_text != NULL)
+        lsp_jsonrpc_reply_error(rpc, rpc->current, LSP_INTERNAL_ERROR,
+                                !built ? "the response could not be built (out of memory or "
+                                         "nested too deeply)"
+                                       : "the response could not be sent (out of memory)");
 }
 
 void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req)
@@ -84,7 +77,10 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
     json_write_string(&w, message);
     json_write_object_end(&w);
     json_write_object_end(&w);
-    send_message(rpc, &w);
+    /* The last resort, so its status is not acted on: there is nothing smaller to send, and a
+     * failed write is kept in the transport, where the server sees it. */
+    if (!w.failed)
+        (void)lsp_transport_send(rpc->transport, w.buf, w.len);
     json_writer_free(&w);
 }
 
@@ -189,9 +185,10 @@ bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, str
         return false;
     }
     req->method = json_node_string(doc, method);
-    char shown[METHOD_SHOWN + 1];
+    char shown[LSP_JSONRPC_METHOD_SHOWN + 1];
     snprintf(shown, sizeof shown, "%.*s",
-             (int)(req->method.len < METHOD_SHOWN ? req->method.len : METHOD_SHOWN),
+             (int)(req->method.len < LSP_JSONRPC_METHOD_SHOWN ? req->method.len
+                                                              : LSP_JSONRPC_METHOD_SHOWN),
              req->method.ptr);
     lsp_jsonrpc_trace(rpc, shown, NULL);
     return true;

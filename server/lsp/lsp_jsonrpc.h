@@ -13,6 +13,9 @@
 #include "json_write.h"
 #include "lsp_transport.h"
 
+/* Method names are cut to this many bytes in traces and error messages. */
+#define LSP_JSONRPC_METHOD_SHOWN 100
+
 enum lsp_error_code {
     LSP_PARSE_ERROR = -32700,
     LSP_INVALID_REQUEST = -32600,

@@ -9,9 +9,12 @@
 #include "lsp_server.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "vector.h"
 
 #include "lsp_code_action.h"
 #include "lsp_completion.h"
@@ -28,7 +31,13 @@
 #define SRCLS_VERSION "unknown"
 #endif
 
+/* How long diagnostics wait after a change for the next one, so that typing is not slowed by
+ * re-checking every keystroke; SRCLS_DEBOUNCE_MS overrides it. */
 #define DEBOUNCE_MS 75
+
+/* A $/cancelRequest is a short message: a longer body that mentions it is not parsed to see
+ * whether it is one. */
+#define CANCEL_MESSAGE_MAX 4096
 
 /* ---- the method table ---- */
 
@@ -158,7 +167,7 @@ static bool is_cancelled(const struct lsp_request *req, const struct lsp_message
 {
     static const char marker[] = "$/cancelRequest";
     for (size_t i = 0; i < count; i++) {
-        if (batch[i].body == NULL || batch[i].len > 4096 ||
+        if (batch[i].body == NULL || batch[i].len > CANCEL_MESSAGE_MAX ||
             strstr(batch[i].body, marker) == NULL) /* bodies are NUL-terminated copies */
             continue;
         struct json_doc doc;
@@ -215,7 +224,9 @@ static void handle_request(struct lsp_server *s, struct lsp_request *req,
     if (m == NULL) {
         char message[200];
         snprintf(message, sizeof message, "unknown method \"%.*s\"",
-                 (int)(req->method.len < 100 ? req->method.len : 100), req->method.ptr);
+                 (int)(req->method.len < LSP_JSONRPC_METHOD_SHOWN ? req->method.len
+                                                                  : LSP_JSONRPC_METHOD_SHOWN),
+                 req->method.ptr);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_METHOD_NOT_FOUND, message);
         return;
     }
@@ -247,6 +258,17 @@ static void handle_message(struct lsp_server *s, const char *body, size_t len,
 
 /* ---- the loop ---- */
 
+/* A client that cannot be written to cannot be served: after a failed write (a closed pipe, a
+ * full disk) the server says so on stderr and stops, as `exit` without `shutdown` would. */
+static void stop_after_write_error(struct lsp_server *s)
+{
+    int error = s->transport.write_error;
+    if (error == 0 || s->exiting)
+        return;
+    fprintf(stderr, "srcls: cannot write to the client: %s\n", uv_strerror(error));
+    stop(s, 1);
+}
+
 static void on_idle(uv_idle_t *idle)
 {
     struct lsp_server *s = idle->data;
@@ -261,6 +283,24 @@ static void on_idle(uv_idle_t *idle)
         free(batch[i].body);
     }
     free(batch);
+    stop_after_write_error(s);
+}
+
+/* Queues a copy of `body` for the next loop turn; false when memory ran out. */
+static bool enqueue(struct lsp_server *s, const char *body, size_t len)
+{
+    struct lsp_message *grown =
+        vector_grow(s->queue, &s->queue_cap, s->queue_len + 1, sizeof *grown);
+    if (grown == NULL)
+        return false;
+    s->queue = grown;
+    char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (copy == NULL)
+        return false;
+    memcpy(copy, body, len);
+    copy[len] = '\0';
+    s->queue[s->queue_len++] = (struct lsp_message){copy, len};
+    return true;
 }
 
 static void on_message(void *context, const char *body, size_t len)
@@ -268,21 +308,13 @@ static void on_message(void *context, const char *body, size_t len)
     struct lsp_server *s = context;
     if (s->exiting)
         return;
-    if (s->queue_len == s->queue_cap) {
-        size_t cap = s->queue_cap ? s->queue_cap * 2 : 16;
-        struct lsp_message *grown = realloc(s->queue, cap * sizeof *grown);
-        if (grown == NULL)
-            return;
-        s->queue = grown;
-        s->queue_cap = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
+    if (!enqueue(s, body, len)) {
+        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a message was dropped");
         return;
-    memcpy(copy, body, len);
-    copy[len] = '\0';
-    s->queue[s->queue_len++] = (struct lsp_message){copy, len};
-    uv_idle_start(&s->idle, on_idle);
+    }
+    /* uv_idle_start fails only for a handle being closed; then no later turn would come. */
+    if (uv_idle_start(&s->idle, on_idle) != 0)
+        on_idle(&s->idle);
 }
 
 static void on_framing_error(void *context, const char *message)
@@ -294,9 +326,10 @@ static void on_framing_error(void *context, const char *message)
 static void on_eof(void *context)
 {
     struct lsp_server *s = context;
-    /* The client went away: handle what was read, then stop. */
+    /* The client went away (or cannot be written to): handle what was read, then stop. */
     if (s->queue_len > 0)
         on_idle(&s->idle);
+    stop_after_write_error(s);
     stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
 }
 
@@ -321,7 +354,12 @@ static struct lsp_server *server_new(uv_loop_t *loop, const struct schema_regist
     }
     lsp_jsonrpc_init(&s->rpc, &s->transport);
     lsp_documents_init(&s->documents, loop, &s->rpc, &s->registry, &s->settings, debounce_ms);
-    uv_idle_init(loop, &s->idle);
+    if (uv_idle_init(loop, &s->idle) != 0) {
+        if (!s->registry_borrowed)
+            schema_registry_free(&s->registry);
+        free(s);
+        return NULL;
+    }
     s->idle.data = s;
     return s;
 }
@@ -358,12 +396,15 @@ int lsp_server_run(void)
     struct lsp_framing_sink sink = {on_message, on_framing_error, s};
     int status = lsp_transport_start(&s->transport, s->loop, 0, 1, &sink, on_eof, s);
     if (status != 0) {
+        /* The handles opened so far stay open, and the loop with them, until the process ends. */
         fprintf(stderr, "srcls: cannot use stdin/stdout: %s\n", uv_strerror(status));
         s->exit_code = 1;
     } else {
-        uv_run(s->loop, UV_RUN_DEFAULT);
+        uv_run(s->loop, UV_RUN_DEFAULT); /* returns once every handle is closed */
+        int closed = uv_loop_close(s->loop);
+        if (closed != 0)
+            fprintf(stderr, "srcls: the event loop did not close: %s\n", uv_strerror(closed));
     }
-    uv_loop_close(s->loop);
     return server_free(s);
 }
 
@@ -388,7 +429,7 @@ lsp_server_new_in_memory(uv_loop_t *loop, const struct schema_registry *registry
 
 void lsp_server_feed(struct lsp_server *s, const char *data, size_t len)
 {
-    lsp_framing_feed(&s->transport.framing, data, len, &s->transport.sink);
+    lsp_transport_receive(&s->transport, data, len);
     if (s->queue_len > 0)
         on_idle(&s->idle);
     lsp_documents_publish_pending(&s->documents);

@@ -3,6 +3,18 @@
 
 #include "symbols.h"
 
+/* The members of LSP's SymbolKind that srcls uses (the client picks the icon). */
+enum lsp_symbol_kind {
+    LSP_SYMBOL_MODULE = 2,
+    LSP_SYMBOL_PROPERTY = 7,
+    LSP_SYMBOL_STRING = 15,
+    LSP_SYMBOL_NUMBER = 16,
+    LSP_SYMBOL_BOOLEAN = 17,
+    LSP_SYMBOL_ARRAY = 18,
+    LSP_SYMBOL_OBJECT = 19,
+    LSP_SYMBOL_NULL = 21,
+};
+
 void lsp_symbols_initialize(struct lsp_server *s, struct lsp_request *initialize,
                             struct json_writer *w)
 {
@@ -12,20 +24,19 @@ void lsp_symbols_initialize(struct lsp_server *s, struct lsp_request *initialize
     json_write_bool(w, true);
 }
 
-/* The LSP SymbolKind of `kind`. */
-static int symbol_kind(enum symbol_kind kind)
+static enum lsp_symbol_kind symbol_kind(enum symbol_kind kind)
 {
     switch (kind) {
-    case SYMBOL_KIND_OBJECT: return 19;  /* Object */
-    case SYMBOL_KIND_ARRAY: return 18;   /* Array */
-    case SYMBOL_KIND_STRING: return 15;  /* String */
-    case SYMBOL_KIND_NUMBER: return 16;  /* Number */
-    case SYMBOL_KIND_BOOLEAN: return 17; /* Boolean */
-    case SYMBOL_KIND_NULL: return 21;    /* Null */
-    case SYMBOL_KIND_CONFIG: return 2;   /* Module */
+    case SYMBOL_KIND_OBJECT: return LSP_SYMBOL_OBJECT;
+    case SYMBOL_KIND_ARRAY: return LSP_SYMBOL_ARRAY;
+    case SYMBOL_KIND_STRING: return LSP_SYMBOL_STRING;
+    case SYMBOL_KIND_NUMBER: return LSP_SYMBOL_NUMBER;
+    case SYMBOL_KIND_BOOLEAN: return LSP_SYMBOL_BOOLEAN;
+    case SYMBOL_KIND_NULL: return LSP_SYMBOL_NULL;
+    case SYMBOL_KIND_CONFIG: return LSP_SYMBOL_MODULE; /* the config of a known kind */
     case SYMBOL_KIND_INVALID: break;
     }
-    return 7; /* Property */
+    return LSP_SYMBOL_PROPERTY; /* a member whose value is missing or malformed */
 }
 
 static void write_symbols(struct json_writer *w, const struct lsp_document *d,

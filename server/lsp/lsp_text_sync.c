@@ -3,8 +3,13 @@
 
 #include "lsp_position.h"
 
-/* Full and incremental changes. */
-#define TEXT_DOCUMENT_SYNC_INCREMENTAL 2
+/* LSP's TextDocumentSyncKind: how the client sends changes. srcls takes incremental changes
+ * (ranges), which also allows whole texts. */
+enum text_document_sync_kind {
+    TEXT_DOCUMENT_SYNC_NONE = 0,
+    TEXT_DOCUMENT_SYNC_FULL = 1,
+    TEXT_DOCUMENT_SYNC_INCREMENTAL = 2,
+};
 
 void lsp_text_sync_initialize(struct lsp_server *s, struct lsp_request *initialize,
                               struct json_writer *w)
@@ -36,8 +41,12 @@ void lsp_text_sync_did_open(struct lsp_server *s, struct lsp_request *req)
     struct json_str body = json_node_string(doc, text);
     struct lsp_document *d =
         lsp_documents_open(&s->documents, json_node_string(doc, uri), body.ptr, body.len, version);
-    if (d != NULL)
-        lsp_document_changed(d, true);
+    if (d == NULL) {
+        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
+                        "srcls: out of memory: a document was not opened");
+        return;
+    }
+    lsp_document_changed(d, true);
 }
 
 /* Applies one TextDocumentContentChangeEvent; -1 when memory ran out. */
@@ -71,8 +80,14 @@ void lsp_text_sync_did_change(struct lsp_server *s, struct lsp_request *req)
         return;
     }
     for (uint32_t c = doc->nodes[changes].first_child; c != JSON_NONE; c = doc->nodes[c].next) {
-        if (apply_change(s, d, doc, c) != 0)
+        if (apply_change(s, d, doc, c) != 0) {
+            /* The text now differs from the client's; its diagnostics would mislead. */
+            lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
+                            "srcls: out of memory: a change was lost, so %s is out of step with "
+                            "the editor (close and reopen it)",
+                            d->uri);
             return;
+        }
     }
     int64_t version = d->version;
     json_node_int64(

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes asked of each read of stdin. */
 #define READ_CHUNK 65536
 
 struct write_request {
@@ -31,11 +32,18 @@ static void end_of_input(struct lsp_transport *t)
         t->on_eof(t->eof_context);
 }
 
+void lsp_transport_receive(struct lsp_transport *t, const char *data, size_t len)
+{
+    if (lsp_framing_feed(&t->framing, data, len, &t->sink) != 0)
+        t->sink.error(t->sink.context,
+                      "out of memory: input dropped up to the next Content-Length");
+}
+
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
     struct lsp_transport *t = stream->data;
     if (nread > 0)
-        lsp_framing_feed(&t->framing, buf->base, (size_t)nread, &t->sink);
+        lsp_transport_receive(t, buf->base, (size_t)nread);
     free(buf->base);
     if (nread < 0) {
         uv_read_stop(stream);
@@ -49,7 +57,7 @@ static void on_file_read(uv_fs_t *req)
     ssize_t result = req->result;
     uv_fs_req_cleanup(req);
     if (result > 0 && t->reading) {
-        lsp_framing_feed(&t->framing, t->file_buf, (size_t)result, &t->sink);
+        lsp_transport_receive(t, t->file_buf, (size_t)result);
         uv_buf_t buf = uv_buf_init(t->file_buf, READ_CHUNK);
         if (t->reading && uv_fs_read(t->loop, &t->in_req, t->in_fd, &buf, 1, -1, on_file_read) == 0)
             return;
@@ -109,12 +117,24 @@ int lsp_transport_start(struct lsp_transport *t, uv_loop_t *loop, int in_fd, int
     return uv_fs_read(loop, &t->in_req, in_fd, &buf, 1, -1, on_file_read);
 }
 
+/* Records the first failed write: the server stops when it sees one (lsp_server). */
+static void write_failed(struct lsp_transport *t, int status)
+{
+    if (t->write_error == 0)
+        t->write_error = status;
+}
+
 static void on_written(uv_write_t *req, int status)
 {
-    (void)status; /* a client that went away: nothing to do, the read side sees EOF */
     struct write_request *w = (struct write_request *)req;
-    w->transport->pending_writes--;
+    struct lsp_transport *t = w->transport;
     free(w);
+    if (status == 0 || status == UV_ECANCELED) /* cancelled: the handle is being closed */
+        return;
+    /* A client that cannot be written to is gone, whatever its side of stdin says. This runs in
+     * a loop callback, not inside a handler, so the input can end here. */
+    write_failed(t, status);
+    end_of_input(t);
 }
 
 int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len)
@@ -140,10 +160,10 @@ int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len)
             return UV_EPIPE;
         }
         int status = uv_write(&w->req, (uv_stream_t *)&t->out, &buf, 1, on_written);
-        if (status != 0)
+        if (status != 0) {
+            write_failed(t, status);
             free(w);
-        else
-            t->pending_writes++;
+        }
         return status;
     }
     /* A regular file: synchronous writes, in order. */
@@ -156,6 +176,7 @@ int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len)
         uv_fs_req_cleanup(&req);
         if (n <= 0) {
             status = n < 0 ? n : UV_EIO;
+            write_failed(t, status);
             break;
         }
         done += (size_t)n;
@@ -185,10 +206,13 @@ void lsp_transport_close(struct lsp_transport *t)
     t->closed = true;
     t->reading = false;
     if ((t->in_type == UV_NAMED_PIPE || t->in_type == UV_TTY) &&
-        !uv_is_closing((uv_handle_t *)&t->in))
+        !uv_is_closing((uv_handle_t *)&t->in)) {
         uv_close((uv_handle_t *)&t->in, on_closed);
-    else if (t->file_buf != NULL)
-        uv_cancel((uv_req_t *)&t->in_req);
+    } else if (t->file_buf != NULL) {
+        /* uv_cancel fails (UV_EBUSY) only when the read is running: its callback then sees
+         * `reading` off and ends, as a cancelled one does. Either way nothing is left to do. */
+        (void)uv_cancel((uv_req_t *)&t->in_req);
+    }
     if ((t->out_type == UV_NAMED_PIPE || t->out_type == UV_TTY) &&
         !uv_is_closing((uv_handle_t *)&t->out)) {
         uv_shutdown_t *req = malloc(sizeof *req);

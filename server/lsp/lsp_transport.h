@@ -24,7 +24,7 @@ struct lsp_transport {
     void (*on_eof)(void *context);
     void *eof_context;
     bool reading, closed;
-    size_t pending_writes;
+    int write_error; /* the first write to the client that failed (a negative libuv error), or 0 */
     /* When set, lsp_transport_send hands each framed message here instead of writing out_fd:
      * a server without stdio, for tests and fuzzing (lsp_server_new_in_memory). */
     void (*capture)(void *context, const char *data, size_t len);
@@ -36,7 +36,12 @@ struct lsp_transport {
 int lsp_transport_start(struct lsp_transport *t, uv_loop_t *loop, int in_fd, int out_fd,
                         const struct lsp_framing_sink *sink, void (*on_eof)(void *context),
                         void *eof_context);
-/* Frames and writes one message body (copied). Returns 0 or a negative libuv error. */
+/* Feeds bytes read from the client to the framing; input dropped because memory ran out is
+ * reported to the sink's error function. */
+void lsp_transport_receive(struct lsp_transport *t, const char *data, size_t len);
+/* Frames and writes one message body (copied). Returns 0 or a negative libuv error; a failed
+ * write is also kept in `write_error`, and one that fails later, in the loop, ends the input
+ * (`on_eof`) as well. */
 int lsp_transport_send(struct lsp_transport *t, const char *body, size_t len);
 /* Stops reading and closes the handles; pending writes still complete while the loop runs. */
 void lsp_transport_close(struct lsp_transport *t);

@@ -416,3 +416,18 @@ describe('hostile notifications and documents', () => {
     await client.ping();
   });
 });
+
+describe('a client that stops reading', () => {
+  test('the server cannot write its answers: it says why on stderr and exits with 1', T, async (t) => {
+    const raw = await startRaw(t);
+    await raw.initialize();
+    raw.proc.stdout.destroy(); // our reading end closes: the server's next write fails (EPIPE)
+    await raw.write(validRequest('after-close'));
+    const exit = await raw.waitExit(5000);
+    assert.ok(exit, 'the server exits once a write to the client fails');
+    assert.equal(exit.signal, null, `the server died by signal ${exit.signal}`);
+    assert.equal(exit.code, 1);
+    assert.match(raw.stderr(), /srcls: cannot write to the client: /);
+    assertNoSanitizerReport(raw.stderr());
+  });
+});

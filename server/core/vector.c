@@ -1,0 +1,25 @@
+/* vector: one growth policy (doubling, overflow-checked) for every growable array. */
+#include "vector.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size)
+{
+    if (items != NULL && needed <= *capacity)
+        return items;
+    if (item_size == 0 || needed > SIZE_MAX / item_size)
+        return NULL;
+    /* Doubling stops at the largest count whose byte size fits; `needed` is below it. */
+    size_t max_items = SIZE_MAX / item_size;
+    size_t grown = *capacity <= max_items / 2 ? 2 * *capacity : max_items;
+    if (grown < VECTOR_MIN_CAPACITY)
+        grown = VECTOR_MIN_CAPACITY < max_items ? VECTOR_MIN_CAPACITY : max_items;
+    if (grown < needed)
+        grown = needed;
+    void *moved = realloc(items, grown * item_size);
+    if (moved == NULL)
+        return NULL;
+    *capacity = grown;
+    return moved;
+}
