@@ -38,8 +38,33 @@ static void note(char *problems, size_t size, struct json_doc *doc, uint32_t nod
     arena_free(&scratch);
 }
 
+/* Notes every key of `node` that is not a setting (nor `door_key`, a door's own). */
+static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_key, char *problems,
+                         size_t problems_size)
+{
+    char what[160];
+    if (door_key != NULL)
+        snprintf(what, sizeof what,
+                 "unknown setting (the settings are \"rules\", \"types\" and \"%s\")", door_key);
+    else
+        snprintf(what, sizeof what, "unknown setting (the settings are \"rules\" and \"types\")");
+    for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)) &&
+            !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
+            note(problems, problems_size, doc, m, what);
+    }
+}
+
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size)
+{
+    settings_read_door(settings, doc, node, NULL, problems, problems_size);
+}
+
+void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
+                        const char *door_key, char *problems, size_t problems_size)
 {
     settings_free(settings);
     settings_init(settings);
@@ -51,13 +76,7 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
         rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
     char line[256];
-    for (uint32_t m = n->first_child; m != JSON_NONE; m = doc->nodes[m].next) {
-        if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
-            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
-            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)))
-            note(problems, problems_size, doc, m,
-                 "unknown setting (the settings are \"rules\" and \"types\")");
-    }
+    note_unknown(doc, node, door_key, problems, problems_size);
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
         note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)

@@ -35,6 +35,10 @@ void settings_free(struct settings *settings);
  * human-readable line each. */
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size);
+/* The same, where a door reads one more key itself (`door_key`, e.g. the LSP door's
+ * "maxDiagnostics"): that key is not reported as unknown. */
+void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
+                        const char *door_key, char *problems, size_t problems_size);
 /* The severity for `code` after overrides: the override, else `fallback`. */
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback);

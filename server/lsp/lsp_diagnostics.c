@@ -1,5 +1,8 @@
-/* lsp_diagnostics: a full document diagnostic report on request. */
+/* lsp_diagnostics: a document diagnostic report on request: full, or unchanged when the client
+ * names the current resultId. */
 #include "lsp_diagnostics.h"
+
+#include <string.h>
 
 void lsp_diagnostics_initialize(struct lsp_server *s, struct lsp_request *initialize,
                                 struct json_writer *w)
@@ -17,18 +20,37 @@ void lsp_diagnostics_initialize(struct lsp_server *s, struct lsp_request *initia
     json_write_object_end(w);
 }
 
+/* Whether the request's previousResultId is `id`: the client has these diagnostics already. */
+static bool unchanged(const struct lsp_request *req, const char *id)
+{
+    uint32_t previous = lsp_jsonrpc_get(req->doc, req->params, "previousResultId");
+    if (previous == JSON_NONE || req->doc->nodes[previous].kind != JSON_STRING)
+        return false;
+    struct json_str text = json_node_string(req->doc, previous);
+    return text.len == strlen(id) && memcmp(text.ptr, id, text.len) == 0;
+}
+
 void lsp_diagnostics_request(struct lsp_server *s, struct lsp_request *req)
 {
-    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    struct lsp_document *d = lsp_documents_target(&s->documents, req, true);
     if (d == NULL)
+        return;
+    char id[48];
+    lsp_document_result_id(d, id, sizeof id);
+    bool same = unchanged(req, id);
+    if (!same && lsp_documents_target_analyzed(&s->documents, req) == NULL)
         return;
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_object_begin(&w);
     json_write_key(&w, "kind");
-    json_write_string(&w, "full");
-    json_write_key(&w, "items");
-    lsp_document_write_diagnostics(&w, d);
+    json_write_string(&w, same ? "unchanged" : "full");
+    json_write_key(&w, "resultId");
+    json_write_string(&w, id);
+    if (!same) {
+        json_write_key(&w, "items");
+        lsp_document_write_diagnostics(&w, d);
+    }
     json_write_object_end(&w);
     lsp_jsonrpc_finish(&s->rpc, &w);
 }

@@ -32,6 +32,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .settings = settings,
         .encoding = POSITION_UTF16,
         .debounce_ms = debounce_ms,
+        .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
 }
 
@@ -106,10 +107,33 @@ void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_docum
     json_write_object_end(w);
 }
 
-void lsp_document_write_diagnostics(struct json_writer *w, const struct lsp_document *d)
+void lsp_document_result_id(const struct lsp_document *d, char *buf, size_t size)
 {
+    snprintf(buf, size, "%lld-%llu", (long long)d->version, (unsigned long long)d->result);
+}
+
+/* How many of the diagnostics are sent: srcls.maxDiagnostics at most. The first time a result
+ * is cut, the client is told how many were left out. */
+static uint32_t sent_count(struct lsp_document *d)
+{
+    uint32_t count = d->analysis.diags.count, max = d->store->max_diagnostics;
+    if (max == 0 || count <= max)
+        return count;
+    if (d->cut_logged != d->result) {
+        d->cut_logged = d->result;
+        lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_INFO,
+                        "srcls: %s (version %lld): %u of %u diagnostics left out "
+                        "(srcls.maxDiagnostics is %u)",
+                        d->uri, (long long)d->version, count - max, count, max);
+    }
+    return max;
+}
+
+void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d)
+{
+    uint32_t count = sent_count(d);
     json_write_array_begin(w);
-    for (uint32_t i = 0; i < d->analysis.diags.count; i++)
+    for (uint32_t i = 0; i < count; i++)
         lsp_document_write_diagnostic(w, d, i);
     json_write_array_end(w);
 }
@@ -134,8 +158,35 @@ int lsp_document_analyze(struct lsp_document *d)
     return 0;
 }
 
+/* FNV-1a of a message. */
+static uint64_t message_hash(const char *bytes, size_t len)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
+    return h;
+}
+
+/* Whether the message in `w` is the one published last for `d` (same version, same
+ * diagnostics); if not, it becomes the last. */
+static bool published_already(struct lsp_document *d, const struct json_writer *w, bool clear)
+{
+    if (clear || w->failed) {
+        d->published = false;
+        return false;
+    }
+    uint64_t hash = message_hash(w->buf, w->len);
+    if (d->published && d->published_hash == hash && d->published_len == w->len)
+        return true;
+    d->published = true;
+    d->published_hash = hash;
+    d->published_len = w->len;
+    return false;
+}
+
 /* textDocument/publishDiagnostics: the document's diagnostics, or none when `clear`. A document
- * that cannot be analysed keeps the diagnostics published before, and the client is told. */
+ * that cannot be analysed keeps the diagnostics published before, and the client is told. The
+ * message published last for the same version is not sent again. */
 static void publish(struct lsp_document *d, bool clear)
 {
     if (!clear && lsp_document_analyze(d) != 0) {
@@ -159,6 +210,10 @@ static void publish(struct lsp_document *d, bool clear)
         json_write_array_end(&w);
     }
     json_write_object_end(&w);
+    if (published_already(d, &w, clear)) {
+        json_writer_free(&w);
+        return;
+    }
     lsp_jsonrpc_finish(d->store->rpc, &w);
 }
 
@@ -170,6 +225,7 @@ static void on_debounce(uv_timer_t *timer)
 void lsp_document_changed(struct lsp_document *d, bool now)
 {
     d->analyzed = false;
+    d->result = ++d->store->results;
     if (now) {
         uv_timer_stop(&d->debounce);
         publish(d, false);
@@ -215,6 +271,7 @@ int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len)
     d->text[len] = '\0';
     d->len = len;
     d->analyzed = false;
+    d->result = ++d->store->results;
     return 0;
 }
 

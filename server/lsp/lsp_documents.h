@@ -15,6 +15,10 @@
 #include "line_index.h"
 #include "lsp_jsonrpc.h"
 
+/* srcls.maxDiagnostics when the settings do not say: the most diagnostics sent for a document
+ * (0: no limit). */
+#define LSP_MAX_DIAGNOSTICS_DEFAULT 1000u
+
 struct schema_registry;
 struct settings;
 
@@ -25,6 +29,8 @@ struct lsp_documents {
     const struct settings *settings;
     enum position_encoding encoding; /* how the client counts characters */
     unsigned debounce_ms;
+    uint32_t max_diagnostics; /* srcls.maxDiagnostics: the most sent per document; 0: all */
+    uint64_t results;         /* the last result id given (a counter over all documents) */
     struct lsp_document *first;
 };
 
@@ -36,6 +42,13 @@ struct lsp_document {
     size_t len, cap; /* cap: bytes allocated (vector_grow) */
     int64_t version;
     bool analyzed; /* `analysis` is of the current text */
+    /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
+     * textDocument/diagnostic, with the version. */
+    uint64_t result;
+    uint64_t cut_logged; /* the result whose cut diagnostics were logged, or 0 */
+    bool published;      /* the last publish (hash, length of its message) is known */
+    uint64_t published_hash;
+    size_t published_len;
     struct analysis analysis;
     uv_timer_t debounce;
 };
@@ -86,9 +99,12 @@ int lsp_document_analyze(struct lsp_document *d);
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position);
 void lsp_document_write_range(struct json_writer *w, const struct lsp_document *d, uint32_t start,
                               uint32_t end);
-/* Diagnostic `index` of the analysis, and all of them, as LSP Diagnostics. */
+/* The document's resultId, "VERSION-RESULT", in `buf`. */
+void lsp_document_result_id(const struct lsp_document *d, char *buf, size_t size);
+/* Diagnostic `index` of the analysis, and all of them, as LSP Diagnostics: all of them up to
+ * the store's max_diagnostics, in document order; what is left out is logged once a result. */
 void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
                                    uint32_t index);
-void lsp_document_write_diagnostics(struct json_writer *w, const struct lsp_document *d);
+void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d);
 
 #endif

@@ -471,6 +471,109 @@ describe('didClose and pull diagnostics', () => {
   });
 });
 
+describe('result ids, unchanged publishes and srcls.maxDiagnostics', () => {
+  const pull = (client, uri, previousResultId) => client.request(DocumentDiagnosticRequest.method,
+    { textDocument: { uri }, ...(previousResultId === undefined ? {} : { previousResultId }) });
+  const configure = (client, srcls) => client.notify('workspace/didChangeConfiguration', { settings: { srcls } });
+  // A search service with 30 unknown keys, extra00 to extra29, after its known ones.
+  const MANY_URI = 'file:///tmp/many.source.json';
+  const MANY = (() => {
+    const doc = JSON.parse(example('01-search-service.source.json'));
+    for (let i = 0; i < 30; i++) doc.config[`extra${String(i).padStart(2, '0')}`] = i;
+    return JSON.stringify(doc, null, 2);
+  })();
+  const extras = (n) => Array.from({ length: n }, (_, i) => `/config/extra${String(i).padStart(2, '0')}`);
+  const cutLogs = (client) => client.notifications.filter((m) => m.method === 'window/logMessage' &&
+    m.params.message.includes('diagnostics left out')).map((m) => m.params);
+
+  test('a full report carries a resultId; the same id again gets unchanged; an edit or a settings change a new full report', T, async (t) => {
+    const client = await startClient(t);
+    await client.openAndSettle(BAD_URI, BAD);
+    const first = await pull(client, BAD_URI);
+    assert.equal(first.kind, DocumentDiagnosticReportKind.Full);
+    assert.equal(typeof first.resultId, 'string');
+    assert.ok(first.resultId.length > 0);
+    assertMatchesCli(first.items, BAD);
+    assert.deepEqual(await pull(client, BAD_URI, first.resultId),
+      { kind: DocumentDiagnosticReportKind.Unchanged, resultId: first.resultId });
+    const other = await pull(client, BAD_URI, 'not-an-id');
+    assert.equal(other.kind, DocumentDiagnosticReportKind.Full);
+    assert.equal(other.resultId, first.resultId);
+
+    const changes = [{ range: rangeOf(BAD, 'acessKey'), text: 'accessKey' }];
+    await client.change(BAD_URI, 2, changes);
+    const edited = await pull(client, BAD_URI, first.resultId);
+    assert.equal(edited.kind, DocumentDiagnosticReportKind.Full);
+    assert.notEqual(edited.resultId, first.resultId);
+    assertMatchesCli(edited.items, applyChanges(BAD, changes));
+    assert.deepEqual(await pull(client, BAD_URI, edited.resultId),
+      { kind: DocumentDiagnosticReportKind.Unchanged, resultId: edited.resultId });
+
+    await configure(client, { rules: { 'unknown-field': 'error' } });
+    const configured = await pull(client, BAD_URI, edited.resultId);
+    assert.equal(configured.kind, DocumentDiagnosticReportKind.Full);
+    assert.notEqual(configured.resultId, edited.resultId);
+    assert.deepEqual(await pull(client, BAD_URI, configured.resultId),
+      { kind: DocumentDiagnosticReportKind.Unchanged, resultId: configured.resultId });
+  });
+
+  test('a settings change that changes no diagnostic publishes nothing; one that does publishes', T, async (t) => {
+    const client = await startClient(t);
+    const pushed = await client.openAndSettle(BAD_URI, BAD);
+    const count = client.publishesFor(BAD_URI).length;
+    await configure(client, {});
+    await configure(client, { rules: {} });
+    await pull(client, BAD_URI);
+    await sleep(300);
+    assert.equal(client.publishesFor(BAD_URI).length, count, 'an unchanged publish was sent again');
+    await configure(client, { rules: { 'unknown-field': 'error' } });
+    const pub = await client.waitForPublish(BAD_URI, () => true, { from: count });
+    assert.equal(pub.version, 1);
+    assert.deepEqual(byCode(pub.diagnostics, 'unknown-field').map((d) => d.severity), [DiagnosticSeverity.Error]);
+    assert.equal(pub.diagnostics.length, pushed.diagnostics.length);
+  });
+
+  test('maxDiagnostics 10 publishes and pulls the first 10 in document order, and logs the rest once', T, async (t) => {
+    const client = await startClient(t, { initializationOptions: { srcls: { maxDiagnostics: 10 } } });
+    const pub = await client.openAndSettle(MANY_URI, MANY);
+    assert.deepEqual(pub.diagnostics.map((d) => d.data.pointer), extras(10));
+    assert.ok(pub.diagnostics.every((d) => d.code === 'unknown-field'));
+    const report = await pull(client, MANY_URI);
+    assert.deepEqual(report.items, pub.diagnostics);
+    assert.deepEqual(cutLogs(client), [{
+      type: 3,
+      message: `srcls: ${MANY_URI} (version 1): 20 of 30 diagnostics left out (srcls.maxDiagnostics is 10)`,
+    }]);
+    assert.ok(!client.notifications.some((m) => m.method === 'window/logMessage' && m.params.type <= 2),
+      'maxDiagnostics is not an unknown setting');
+
+    await client.change(MANY_URI, 2, [{ text: MANY }]);
+    const again = await client.settled(MANY_URI, 2);
+    assert.equal(again.diagnostics.length, 10);
+    assert.equal(cutLogs(client).length, 2);
+    assert.match(cutLogs(client)[1].message, /\(version 2\): 20 of 30 diagnostics left out/);
+
+    await configure(client, { maxDiagnostics: 0 });
+    const all = await client.waitForPublish(MANY_URI, (p) => p.diagnostics.length === 30);
+    assert.deepEqual(all.diagnostics.map((d) => d.data.pointer), extras(30));
+    assert.equal((await pull(client, MANY_URI)).items.length, 30);
+    await configure(client, { maxDiagnostics: 5 });
+    const five = await client.waitForPublish(MANY_URI, (p) => p.diagnostics.length === 5);
+    assert.deepEqual(five.diagnostics.map((d) => d.data.pointer), extras(5));
+    assert.equal(cutLogs(client).length, 3);
+  });
+
+  test('maxDiagnostics: 1000 by default; a value that is not a count is reported and the default used', T, async (t) => {
+    const client = await startClient(t, { initializationOptions: { srcls: { maxDiagnostics: -1 } } });
+    const pub = await client.openAndSettle(MANY_URI, MANY);
+    assert.equal(pub.diagnostics.length, 30);
+    assert.deepEqual(cutLogs(client), []);
+    const warnings = client.notifications.filter((m) => m.method === 'window/logMessage' && m.params.type === 2);
+    assert.deepEqual(warnings.map((m) => m.params.message),
+      ['srcls settings: maxDiagnostics must be a whole number, 0 for no limit (the default, 1000, is used)']);
+  });
+});
+
 describe('half-typed documents', () => {
   const HALF = '{"type": "CLOUDA_OBJECT_STORAGE", "config": {"acc';
 

@@ -96,17 +96,34 @@ function sanitizeTypes(value) {
 }
 
 /**
+ * srcls.maxDiagnostics when it is a whole number from 0 (no limit) up, else undefined (the
+ * server's default, 1000) with a problem when it was set to something else.
+ */
+function sanitizeMaxDiagnostics(value) {
+  if (value === undefined || value === null) return { maxDiagnostics: undefined, problems: [] };
+  if (Number.isInteger(value) && value >= 0 && value <= 0xffffffff) return { maxDiagnostics: value, problems: [] };
+  return {
+    maxDiagnostics: undefined,
+    problems: [`srcls.maxDiagnostics is set to ${JSON.stringify(value)}; use a whole number, 0 for no limit`],
+  };
+}
+
+/**
  * The settings the server reads, from the `srcls` configuration section (a plain object or
- * anything with get(key)): `{ srcls: { severity, types } }`, the shape it takes in
+ * anything with get(key)): `{ srcls: { severity, types, maxDiagnostics } }` (maxDiagnostics only
+ * when set), the shape it takes in
  * workspace/didChangeConfiguration. Returns { settings, problems }.
  */
 function serverSettings(section) {
   const get = readerOf(section);
   const s = sanitizeSeverity(get('severity'));
   const t = sanitizeTypes(get('types'));
+  const m = sanitizeMaxDiagnostics(get('maxDiagnostics'));
+  const srcls = { severity: s.severity, types: t.types };
+  if (m.maxDiagnostics !== undefined) srcls.maxDiagnostics = m.maxDiagnostics;
   return {
-    settings: { srcls: { severity: s.severity, types: t.types } },
-    problems: [...s.problems, ...t.problems],
+    settings: { srcls },
+    problems: [...s.problems, ...t.problems, ...m.problems],
   };
 }
 
@@ -150,7 +167,7 @@ function needsRestart(affects) {
 
 /** Whether the change only alters settings that are sent to the running server. */
 function needsSettingsUpdate(affects) {
-  return affects('srcls.severity') || affects('srcls.types');
+  return affects('srcls.severity') || affects('srcls.types') || affects('srcls.maxDiagnostics');
 }
 
 function readerOf(section) {
@@ -322,6 +339,7 @@ module.exports = {
   documentSelector,
   sanitizeSeverity,
   sanitizeTypes,
+  sanitizeMaxDiagnostics,
   serverSettings,
   configurationResponse,
   clientOptions,

@@ -94,6 +94,20 @@ test('workspace/configuration answers: the srcls section, a sub-key, or null for
   assert.deepEqual(config.configurationResponse(undefined, settings), []);
 });
 
+test('maxDiagnostics: a whole number from 0 is sent, anything else dropped with a reason', () => {
+  assert.deepEqual(config.sanitizeMaxDiagnostics(undefined), { maxDiagnostics: undefined, problems: [] });
+  assert.deepEqual(config.sanitizeMaxDiagnostics(0), { maxDiagnostics: 0, problems: [] });
+  assert.deepEqual(config.sanitizeMaxDiagnostics(250), { maxDiagnostics: 250, problems: [] });
+  assert.deepEqual(config.sanitizeMaxDiagnostics(-1), {
+    maxDiagnostics: undefined,
+    problems: ['srcls.maxDiagnostics is set to -1; use a whole number, 0 for no limit'],
+  });
+  assert.equal(config.sanitizeMaxDiagnostics(2.5).problems.length, 1);
+  assert.deepEqual(config.serverSettings({ maxDiagnostics: 10 }).settings,
+    { srcls: { severity: {}, types: {}, maxDiagnostics: 10 } });
+  assert.equal(config.needsSettingsUpdate((s) => s === 'srcls.maxDiagnostics'), true);
+});
+
 test('configuration changes: path and globs restart the server, severities and types are pushed', () => {
   const only = (name) => (s) => s === name;
   assert.equal(config.needsRestart(only('srcls.serverPath')), true);
