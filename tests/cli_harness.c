@@ -268,3 +268,16 @@ int harness_status(int failed)
     }
     return 0;
 }
+
+size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, char *out)
+{
+    size_t n = 0, count = strlen(ascii);
+    for (size_t i = bom ? 0 : 1; i <= count; i++) {
+        uint32_t code = i == 0 ? 0xFEFFu : (unsigned char)ascii[i - 1];
+        for (size_t b = 0; b < unit; b++) {
+            size_t significance = big_endian ? unit - 1 - b : b;
+            out[n++] = (char)((code >> (8 * significance)) & 0xFF);
+        }
+    }
+    return n;
+}

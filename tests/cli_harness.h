@@ -5,6 +5,7 @@
 #define SRCLS_CLI_HARNESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Creates the scratch directory `$TMPDIR/srcls-test-NAME-XXXXXX` and makes it the current
  * directory of the tests (and of srcls). Returns 0, or -1 when it cannot be made. */
@@ -13,6 +14,11 @@ int scratch_create(const char *name);
 void scratch_remove(void);
 /* The scratch directory's absolute path. */
 const char *scratch_dir(void);
+
+/* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes, `big_endian` or not), after a byte
+ * order mark when `bom`, into `out` (room for (strlen(ascii) + 1) * unit bytes); returns the
+ * number of bytes written. For the tests of documents that are not UTF-8. */
+size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, char *out);
 
 /* Writes `content` to the scratch file `relative`, making its parent directories. */
 void write_file(const char *relative, const char *content);

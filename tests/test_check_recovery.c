@@ -80,21 +80,6 @@ static void test_no_format_quotes_a_string_after_a_secret_value(void **state)
 
 /* ---- encodings ---- */
 
-/* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes), after a byte order mark when `bom`;
- * returns the number of bytes. */
-static size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, char *out)
-{
-    size_t n = 0, count = strlen(ascii);
-    for (size_t i = bom ? 0 : 1; i <= count; i++) {
-        uint32_t code = i == 0 ? 0xFEFFu : (unsigned char)ascii[i - 1];
-        for (size_t b = 0; b < unit; b++) {
-            size_t significance = big_endian ? unit - 1 - b : b;
-            out[n++] = (char)((code >> (8 * significance)) & 0xFF);
-        }
-    }
-    return n;
-}
-
 static void test_utf16_and_utf32_files_get_one_error_naming_the_encoding(void **state)
 {
     (void)state;

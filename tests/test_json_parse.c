@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_harness.h"
 #include "json_doc.h"
 
 /* A document parsed from an exact-size heap copy of its text, so that AddressSanitizer sees
@@ -672,21 +673,6 @@ static void test_ranges_skip_whitespace_and_bom(void **state)
 }
 
 /* ---- encodings ---- */
-
-/* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes), after a byte order mark when `bom`;
- * returns the number of bytes. */
-static size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, char *out)
-{
-    size_t n = 0, count = strlen(ascii);
-    for (size_t i = bom ? 0 : 1; i <= count; i++) {
-        uint32_t code = i == 0 ? 0xFEFFu : (unsigned char)ascii[i - 1];
-        for (size_t b = 0; b < unit; b++) {
-            size_t significance = big_endian ? unit - 1 - b : b;
-            out[n++] = (char)((code >> (8 * significance)) & 0xFF);
-        }
-    }
-    return n;
-}
 
 /* JSON is UTF-8 (RFC 8259, section 8.1). A UTF-16 or UTF-32 document, with its byte order mark
  * or without (told by the zero bytes of its ASCII characters, RFC 4627 section 3), gets one error
