@@ -2,7 +2,9 @@
 """Keystroke latency: opens a large source document in `srcls --stdio`, then types N characters
 one by one (incremental didChange, one notification each, waiting for diagnostics in between)
 and reports how long each keystroke took to reach the publishDiagnostics of its version.
-usage: keystroke.py SRCLS_BINARY DOCUMENT.json [N]   (set SRCLS_DEBOUNCE_MS to change debounce)"""
+usage: keystroke.py SRCLS_BINARY DOCUMENT.json [N]   (set SRCLS_DEBOUNCE_MS to change debounce)
+The comparison with vscode-json-language-server (push, pull, completion, hover, memory) is
+`run.py keystroke` and `run.py memory`; docs/performance.md has the figures."""
 import json, os, statistics, subprocess, sys, time
 
 binary, path = sys.argv[1], sys.argv[2]

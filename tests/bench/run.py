@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Issue 12's benchmarks, one command each; srcls and its peers alternate in the same run and
+every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
+
+  run.py check        --check of the 10,000-file corpus vs read_files (open+read only) and ajv-cli
+  run.py throughput   parse and parse+check MB/s (bench_parse) vs simdjson DOM parse
+  run.py keystroke    edit → publishDiagnostics, edit → pulled diagnostics, completion and hover
+                      after an edit and at rest; srcls vs vscode-json-language-server
+  run.py memory       peak RSS (VmHWM) of each server with the 50 MB document open
+
+Options: --build DIR (a meson build with -Dtests=true; default $SRCLS_BUILD or /tmp/bench/br),
+--corpus DIR (default /tmp/srcls-corpus; made by gen_corpus.py when missing), --rounds N,
+--sizes 0.5,5,50, --edits N (see keystroke), --quick (fewer rounds and edits).
+Peers: `npm ci` in tests/bench/peers (ajv-cli, vscode-langservers-extracted, pinned);
+simdjson: `apt-get install libsimdjson-dev` (bench_simdjson.cpp is built here with g++)."""
+import argparse
+import json
+import os
+import re
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEERS = os.path.join(HERE, "peers", "node_modules")
+AJV = os.path.join(PEERS, ".bin", "ajv")
+JSONLS = os.path.join(PEERS, "vscode-langservers-extracted", "lib", "json-language-server",
+                      "node", "jsonServerMain.js")
+
+
+def need(path, hint):
+    if not os.path.exists(path):
+        sys.exit("missing %s: %s" % (path, hint))
+
+
+def corpus(args):
+    c = args.corpus
+    if not os.path.exists(os.path.join(c, "mistakes.tsv")):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_corpus.py"), c], check=True)
+    schema = os.path.join(c, "sources.schema.json")
+    if not os.path.exists(schema):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_json_schema.py"), schema], check=True)
+    return c, schema
+
+
+def bulk(c, mb):
+    return os.path.join(c, "bulk-%smb.json" % ("%g" % mb).replace(".", "_"))
+
+
+def table(title, header, rows):
+    print("\n" + title)
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        print("| " + " | ".join(str(x) for x in r) + " |")
+    sys.stdout.flush()
+
+
+def timed(cmd, **kw):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return time.perf_counter() - t, p
+
+
+# ---------------------------------------------------------------- 1. check
+
+def bench_check(args):
+    c, schema = corpus(args)
+    files = os.path.join(c, "files")
+    srcls = os.path.join(args.build, "server", "srcls")
+    reader = os.path.join(args.build, "tests", "bench", "read_files")
+    need(AJV, "npm ci --prefix tests/bench/peers")
+    need(reader, "build with -Dtests=true")
+    runs = {
+        "read_files (open+read only)": [reader, files],
+        "srcls --check": [srcls, "--check", files],
+        "ajv-cli 5.0.0 validate": [AJV, "validate", "-s", schema, "-d", files + "/*.json",
+                                   "--all-errors", "--errors=line", "--allow-union-types"],
+    }
+    found = {}
+    for name, cmd in runs.items():  # warm the page cache and count what each one reports
+        _, p = timed(cmd)
+        out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+        if name.startswith("srcls"):
+            found[name] = len({l.split(":")[0] for l in out.splitlines() if ": " in l and "[" in l})
+        elif name.startswith("ajv"):
+            found[name] = sum(1 for l in out.splitlines() if l.endswith(" invalid"))
+        else:
+            found[name] = "-"
+    times = {k: [] for k in runs}
+    names = list(runs)
+    for r in range(args.rounds):
+        for name in names[r % 3:] + names[:r % 3]:  # rotate the order every round
+            t, _ = timed(runs[name])
+            times[name].append(t)
+    mistakes = sum(1 for l in open(os.path.join(c, "mistakes.tsv")) if l.startswith("files/"))
+    base = statistics.median(times["srcls --check"])
+    rows = []
+    for name in names:
+        m = statistics.median(times[name])
+        rows.append((name, "%.0f" % (m * 1e3), "%.0f" % (min(times[name]) * 1e3),
+                     "%.2f" % (m / base), found[name]))
+    n = len(os.listdir(files))
+    size = sum(os.path.getsize(os.path.join(files, f)) for f in os.listdir(files))
+    table("Benchmark 1: %d files, %.1f MB, %d with a planted mistake; %d rounds, order rotated"
+          % (n, size / 1e6, mistakes, args.rounds),
+          ["command", "median ms", "best ms", "time / srcls", "files reported"], rows)
+
+
+# ---------------------------------------------------------------- 3. throughput
+
+def bench_throughput(args):
+    c, _ = corpus(args)
+    bp = os.path.join(args.build, "tests", "bench", "bench_parse")
+    sj = os.path.join(args.build, "bench_simdjson")
+    need(bp, "build with -Dtests=true")
+    if not os.path.exists(sj) or os.path.getmtime(sj) < os.path.getmtime(os.path.join(HERE, "bench_simdjson.cpp")):
+        subprocess.run(["g++", "-O3", "-std=c++17", "-o", sj, os.path.join(HERE, "bench_simdjson.cpp"),
+                        "-lsimdjson"], check=True)
+    rows = []
+    for mb in args.sizes:
+        f = bulk(c, mb)
+        inner = "20" if mb < 10 else "5"
+        cmds = {"parse": [bp, f, inner], "parse+check": [bp, "--check", f, inner], "simdjson": [sj, f, inner]}
+        res = {k: [] for k in cmds}
+        names = list(cmds)
+        for r in range(args.rounds):
+            for name in names[r % 3:] + names[:r % 3]:
+                out = subprocess.run(cmds[name], stdout=subprocess.PIPE, check=True).stdout.decode()
+                res[name].append(float(re.search(r"([\d.]+) MB/s", out).group(1)))
+        med = {k: statistics.median(v) for k, v in res.items()}
+        rows.append(("%g MB" % mb, "%.0f" % med["parse"], "%.0f" % med["parse+check"],
+                     "%.0f" % med["simdjson"], "%.1f" % (med["simdjson"] / med["parse"]),
+                     "%.1f" % (med["simdjson"] / med["parse+check"])))
+    table("Benchmark 3: MB/s, median of %d rounds (each the median of 20 runs, 5 for 50 MB)" % args.rounds,
+          ["bulk file", "srcls parse", "srcls parse+check", "simdjson DOM parse",
+           "simdjson / parse", "simdjson / parse+check"], rows)
+
+
+# ---------------------------------------------------------------- LSP client
+
+class Server:
+    def __init__(self, name, cmd, pull, schema_path, env=None, timeout=300):
+        self.name, self.timeout = name, timeout
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, env=dict(os.environ, **(env or {})))
+        self.buffer, self.next_id, self.pending = b"", 1, []
+        caps = {"textDocument": {"synchronization": {"dynamicRegistration": False},
+                                 "completion": {"completionItem": {"snippetSupport": True}},
+                                 "hover": {"contentFormat": ["markdown", "plaintext"]}},
+                "workspace": {"configuration": False}}
+        if pull:
+            caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
+        self.init = self.request("initialize", {"processId": os.getpid(), "rootUri": None,
+                                                "capabilities": caps,
+                                                "initializationOptions": {"provideFormatter": False}})
+        self.notify("initialized", {})
+        if schema_path:  # like for like: the kinds' JSON Schema on every *.json
+            self.notify("workspace/didChangeConfiguration", {"settings": {"json": {
+                "validate": {"enable": True},
+                "schemas": [{"fileMatch": ["*.json"], "url": "file://" + schema_path}]}}})
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def _fill(self, deadline):
+        left = deadline - time.perf_counter()
+        ready, _, _ = select.select([self.p.stdout], [], [], max(0, left))
+        if not ready:
+            raise TimeoutError("%s did not answer in time" % self.name)
+        chunk = os.read(self.p.stdout.fileno(), 1 << 22)
+        if not chunk:
+            raise SystemExit("%s closed the connection" % self.name)
+        self.buffer += chunk
+
+    def recv(self, timeout=None):
+        deadline = time.perf_counter() + (timeout or self.timeout)
+        while True:
+            i = self.buffer.find(b"\r\n\r\n")
+            if i >= 0:
+                header = self.buffer[:i]
+                size = int(re.search(rb"(?i)content-length:\s*(\d+)", header).group(1))
+                if len(self.buffer) >= i + 4 + size:
+                    body = self.buffer[i + 4:i + 4 + size]
+                    self.buffer = self.buffer[i + 4 + size:]
+                    m = json.loads(body)
+                    if "method" in m and "id" in m:  # a request from the server: answer null
+                        self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+                        continue
+                    return m
+            self._fill(deadline)
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            m = self.recv()
+            if m.get("id") == rid:
+                return m.get("result", m.get("error"))
+
+    def wait_push(self, uri, version):
+        """The next publishDiagnostics for uri (of this version, when the server sends one)."""
+        while True:
+            m = self.recv()
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
+                v = m["params"].get("version")
+                if v is None or v == version:
+                    return m["params"]["diagnostics"]
+
+    def drain(self, quiet=0.2):
+        while True:
+            try:
+                self.recv(timeout=quiet)
+            except TimeoutError:
+                return
+
+    def hwm_kb(self):
+        status = open("/proc/%d/status" % self.p.pid).read()
+        return (int(re.search(r"VmHWM:\s+(\d+)", status).group(1)),
+                int(re.search(r"VmRSS:\s+(\d+)", status).group(1)))
+
+    def close(self):
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.p.stdin.close()
+            self.p.wait(timeout=30)
+        except Exception:
+            self.p.kill()
+            self.p.wait()
+
+
+def servers(args, schema):
+    srcls = os.path.join(args.build, "server", "srcls")
+    need(JSONLS, "npm ci --prefix tests/bench/peers")
+    return [("srcls", lambda pull: Server("srcls", [srcls, "--stdio"], pull, None)),
+            ("vscode-json-ls", lambda pull: Server("vscode-json-ls", ["node", JSONLS, "--stdio"],
+                                                    pull, schema))]
+
+
+class Doc:
+    def __init__(self, path):
+        self.text = open(path, encoding="utf-8").read()
+        self.uri = "file://" + os.path.abspath(path)
+        lines = self.text.split("\n")
+        self.name_line = next(i for i, l in enumerate(lines) if '"name": "' in l)
+        self.name_col = lines[self.name_line].index('"name": "') + len('"name": "')
+        cfg = next(i for i, l in enumerate(lines) if '"config": {' in l)
+        self.key_line = cfg + 1  # the first key of the first config: "  |"key"
+        self.key_col = lines[self.key_line].index('"') + 1
+        self.version = 1
+        self.typed = 0
+
+    def open(self, s):
+        self.version, self.typed = 1, 0
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "json",
+                                                           "version": 1, "text": self.text}})
+
+    def edit(self, s):
+        """Types one character into the first name value (alternately adds and removes)."""
+        self.version += 1
+        col = self.name_col
+        if self.typed == 0:
+            change = {"range": {"start": {"line": self.name_line, "character": col},
+                                "end": {"line": self.name_line, "character": col}}, "text": "x"}
+            self.typed = 1
+        else:
+            change = {"range": {"start": {"line": self.name_line, "character": col},
+                                "end": {"line": self.name_line, "character": col + 1}}, "text": ""}
+            self.typed = 0
+        s.notify("textDocument/didChange", {"textDocument": {"uri": self.uri, "version": self.version},
+                                            "contentChanges": [change]})
+
+    def at_key(self, extra=0):
+        return {"textDocument": {"uri": self.uri},
+                "position": {"line": self.key_line, "character": self.key_col + extra}}
+
+
+def ms(t0):
+    return (time.perf_counter() - t0) * 1e3
+
+
+def summary(xs):
+    if not xs:
+        return "n/a"
+    return "%.1f / %.1f" % (statistics.median(xs), max(xs))
+
+
+def session(make, doc, edits, at_rest, pull):
+    """One server, one document: open, then the phases. Returns {measure: [ms]} and facts."""
+    res = {}
+    s = make(pull)
+    try:
+        t0 = time.perf_counter()
+        doc.open(s)
+        if pull:
+            s.request("textDocument/diagnostic", {"textDocument": {"uri": doc.uri}})
+            res["open → diagnostics"] = [ms(t0)]
+            pulled = []
+            for _ in range(edits):
+                doc.edit(s)
+                t0 = time.perf_counter()
+                r = s.request("textDocument/diagnostic", {"textDocument": {"uri": doc.uri}})
+                pulled.append(ms(t0))
+            res["edit → pulled"] = pulled
+            res["_count"] = len(r.get("items", [])) if isinstance(r, dict) else None
+        else:
+            d = s.wait_push(doc.uri, 1)
+            res["open → diagnostics"] = [ms(t0)]
+            res["_count"] = len(d)
+            pushed = []
+            for _ in range(edits):
+                t0 = time.perf_counter()
+                doc.edit(s)
+                s.wait_push(doc.uri, doc.version)
+                pushed.append(ms(t0))
+            res["edit → push"] = pushed
+            comp_e, hov_e, comp_r, hov_r = [], [], [], []
+            for _ in range(at_rest):
+                doc.edit(s)
+                t0 = time.perf_counter()
+                s.request("textDocument/completion", doc.at_key())
+                comp_e.append(ms(t0))
+                doc.edit(s)
+                t0 = time.perf_counter()
+                s.request("textDocument/hover", doc.at_key(2))
+                hov_e.append(ms(t0))
+            s.wait_push(doc.uri, doc.version)
+            s.drain()
+            for _ in range(at_rest):
+                t0 = time.perf_counter()
+                s.request("textDocument/completion", doc.at_key())
+                comp_r.append(ms(t0))
+                t0 = time.perf_counter()
+                s.request("textDocument/hover", doc.at_key(2))
+                hov_r.append(ms(t0))
+            res["completion after edit"] = comp_e
+            res["hover after edit"] = hov_e
+            res["completion at rest"] = comp_r
+            res["hover at rest"] = hov_r
+            res["_hwm"] = s.hwm_kb()
+    finally:
+        s.close()
+    return res
+
+
+def plan(args, mb):
+    if args.edits:
+        return args.edits, max(5, args.edits // 4)
+    if args.quick:
+        return (20, 10) if mb < 10 else (5, 3)
+    return (200, 50) if mb < 1 else (100, 30) if mb < 10 else (15, 5)
+
+
+def bench_keystroke(args):
+    c, schema = corpus(args)
+    measures = ["open → diagnostics", "edit → push", "edit → pulled", "completion after edit",
+                "hover after edit", "completion at rest", "hover at rest"]
+    for mb in args.sizes:
+        doc = Doc(bulk(c, mb))
+        edits, at_rest = plan(args, mb)
+        results = {}
+        for name, make in servers(args, schema):  # srcls, then the peer, on the same edits
+            push = session(make, doc, edits, at_rest, pull=False)
+            pull = session(make, doc, edits, 0, pull=True)
+            results[name] = dict(push, **{k: v for k, v in pull.items() if not k.startswith("_")})
+            results[name]["_pulled_count"] = pull.get("_count")
+        rows = []
+        for m in measures:
+            a, b = results["srcls"].get(m, []), results["vscode-json-ls"].get(m, [])
+            ratio = "%.1f" % (statistics.median(b) / statistics.median(a)) if a and b else "n/a"
+            rows.append((m, len(a), summary(a), summary(b), ratio))
+        rows.append(("diagnostics (push / pull)", "",
+                     "%s / %s" % (results["srcls"]["_count"], results["srcls"]["_pulled_count"]),
+                     "%s / %s" % (results["vscode-json-ls"]["_count"],
+                                  results["vscode-json-ls"]["_pulled_count"]), ""))
+        table("Benchmark 2: %s (%.1f MB): ms, median / worst; srcls debounce %s ms, "
+              "vscode-json-ls fixed 500 ms validation delay" % (
+                  os.path.basename(doc.uri), len(doc.text) / 1e6,
+                  os.environ.get("SRCLS_DEBOUNCE_MS", "75")),
+              ["measure", "n", "srcls", "vscode-json-ls", "peer / srcls"], rows)
+
+
+# ---------------------------------------------------------------- 4. memory
+
+def bench_memory(args):
+    c, schema = corpus(args)
+    rows = []
+    for mb in args.sizes:
+        doc = Doc(bulk(c, mb))
+        got = {}
+        for name, make in servers(args, schema):
+            s = make(False)
+            try:
+                doc.open(s)
+                s.wait_push(doc.uri, 1)
+                for _ in range(3):
+                    doc.edit(s)
+                    s.wait_push(doc.uri, doc.version)
+                s.request("textDocument/completion", doc.at_key())
+                s.request("textDocument/hover", doc.at_key(2))
+                got[name] = s.hwm_kb()
+            finally:
+                s.close()
+        a, b = got["srcls"], got["vscode-json-ls"]
+        rows.append(("%g MB" % mb, "%.0f / %.0f" % (a[0] / 1024, a[1] / 1024),
+                     "%.0f / %.0f" % (b[0] / 1024, b[1] / 1024), "%.1f" % (b[0] / a[0]),
+                     "%.1f" % (a[0] * 1024 / (mb * 1e6))))
+    table("Benchmark 4: peak RSS (VmHWM) / RSS at the end, MiB, after open + 3 edits + completion + hover",
+          ["document", "srcls", "vscode-json-ls", "peer peak / srcls peak", "srcls peak bytes per doc byte"], rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["check", "throughput", "keystroke", "memory"])
+    ap.add_argument("--build", default=os.environ.get("SRCLS_BUILD", "/tmp/bench/br"))
+    ap.add_argument("--corpus", default="/tmp/srcls-corpus")
+    ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--sizes", default="")
+    ap.add_argument("--edits", type=int, default=0)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.rounds = args.rounds or (3 if args.quick else 7 if args.what == "check" else 5)
+    default_sizes = "50" if args.what == "memory" else "0.5,5,50"
+    args.sizes = [float(x) for x in (args.sizes or default_sizes).split(",")]
+    print("srcls %s; %d cores (%s), %s; shared machine" % (
+        args.build, os.cpu_count(),
+        next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
+        next((l.split(":", 1)[1].strip() for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")))
+    {"check": bench_check, "throughput": bench_throughput, "keystroke": bench_keystroke,
+     "memory": bench_memory}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()
