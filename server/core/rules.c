@@ -14,7 +14,6 @@
 
 #include "codes.h"
 #include "envelope.h"
-#include "json_pointer.h"
 #include "kind_resolve.h"
 #include "rules_internal.h"
 
@@ -25,9 +24,65 @@
 
 /* ---- reporting ---- */
 
-void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity severity,
-                      uint32_t start, uint32_t end, const char *pointer, const char *message)
+/* The bytes of a key segment that reach the pointer: those before a NUL, if it holds one. */
+static size_t segment_len(const struct rules_path *p)
 {
+    const char *nul = memchr(p->key, '\0', p->key_len);
+    return nul ? (size_t)(nul - p->key) : p->key_len;
+}
+
+/* Writes the segment of `p` ending at `out + end`, escaped; returns where it starts. */
+static size_t write_segment(char *out, size_t end, const struct rules_path *p)
+{
+    if (p->key == NULL) {
+        char digits[16];
+        size_t len = (size_t)snprintf(digits, sizeof digits, "%u", p->index);
+        end -= len;
+        memcpy(out + end, digits, len);
+    } else {
+        for (size_t i = segment_len(p); i > 0; i--) {
+            char c = p->key[i - 1];
+            if (c == '~' || c == '/') {
+                out[--end] = c == '~' ? '0' : '1';
+                c = '~';
+            }
+            out[--end] = c;
+        }
+    }
+    out[--end] = '/';
+    return end;
+}
+
+const char *rules__pointer(struct rules *r, const struct rules_path *path)
+{
+    size_t len = 0;
+    for (const struct rules_path *p = path; p != NULL; p = p->parent) {
+        char digits[16];
+        len += 1;
+        if (p->key == NULL) {
+            len += (size_t)snprintf(digits, sizeof digits, "%u", p->index);
+            continue;
+        }
+        size_t n = segment_len(p);
+        len += n;
+        for (size_t i = 0; i < n; i++)
+            len += (p->key[i] == '~' || p->key[i] == '/');
+    }
+    char *out = arena_alloc(&r->a->arena, len + 1);
+    if (out == NULL)
+        return NULL;
+    out[len] = '\0';
+    size_t end = len;
+    for (const struct rules_path *p = path; p != NULL; p = p->parent)
+        end = write_segment(out, end, p);
+    return out;
+}
+
+void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity severity,
+                      uint32_t start, uint32_t end, const struct rules_path *path,
+                      const char *message)
+{
+    const char *pointer = rules__pointer(r, path);
     struct diagnostic d = {
         .code = code,
         .severity = severity,
@@ -44,9 +99,9 @@ void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity s
 }
 
 void rules__report(struct rules *r, enum diag_code code, uint32_t start, uint32_t end,
-                   const char *pointer, const char *message)
+                   const struct rules_path *path, const char *message)
 {
-    rules__report_as(r, code, code_info(code)->severity, start, end, pointer, message);
+    rules__report_as(r, code, code_info(code)->severity, start, end, path, message);
 }
 
 void rules__annotate(struct rules *r, uint32_t node, const struct schema_field *field,
@@ -73,20 +128,20 @@ void rules__object_anchor(const struct json_doc *doc, uint32_t node, uint32_t *s
 }
 
 void rules__report_at_value(struct rules *r, enum diag_code code, uint32_t node,
-                            const char *pointer, const char *message)
+                            const struct rules_path *path, const char *message)
 {
     const struct json_node *n = &r->doc->nodes[node];
-    rules__report(r, code, n->start, n->end, pointer, message);
+    rules__report(r, code, n->start, n->end, path, message);
 }
 
-void rules__report_at_key(struct rules *r, enum diag_code code, uint32_t node, const char *pointer,
-                          const char *message)
+void rules__report_at_key(struct rules *r, enum diag_code code, uint32_t node,
+                          const struct rules_path *path, const char *message)
 {
     const struct json_node *n = &r->doc->nodes[node];
     if (n->key_start != JSON_NONE)
-        rules__report(r, code, n->key_start, n->key_end, pointer, message);
+        rules__report(r, code, n->key_start, n->key_end, path, message);
     else
-        rules__report_at_value(r, code, node, pointer, message);
+        rules__report_at_value(r, code, node, path, message);
 }
 
 char *rules__printf(struct rules *r, const char *format, ...)
@@ -106,7 +161,7 @@ struct source {
     uint32_t node;
     uint32_t type;   /* its `type` member, or JSON_NONE */
     uint32_t config; /* its `config` member when it is an object, else JSON_NONE */
-    const char *type_pointer, *config_pointer;
+    const struct rules_path *type_path, *config_path;
 };
 
 static void append(char *out, size_t size, const char *text)
@@ -143,10 +198,10 @@ static void check_shared(struct rules *r, const struct schema_kind *const *kinds
             if (!schema_object_field(&kinds[k]->config, key.ptr, key.len))
                 field = NULL;
         }
-        if (field != NULL)
-            rules__check_value(
-                r, field, m,
-                json_pointer_append(&r->a->arena, s->config_pointer, key.ptr, key.len));
+        if (field != NULL) {
+            struct rules_path path = rules__path_key(s->config_path, key.ptr, key.len);
+            rules__check_value(r, field, m, &path);
+        }
     }
 }
 
@@ -180,7 +235,7 @@ static void check_missing_config(struct rules *r, const struct schema_kind *kind
     const char *types = schema_types_describe(config ? config->types : SCHEMA_OBJECT, &r->a->arena);
     uint32_t start, end;
     rules__object_anchor(r->doc, s->node, &start, &end);
-    rules__report(r, CODE_MISSING_REQUIRED, start, end, s->config_pointer,
+    rules__report(r, CODE_MISSING_REQUIRED, start, end, s->config_path,
                   rules__printf(r,
                                 "missing required field \"" ENVELOPE_CONFIG "\" (%s) for %s (%s): "
                                 "the kind requires %s in it",
@@ -200,7 +255,7 @@ static const struct schema_kind *kind_of_typed(struct rules *r, const struct sou
     const struct schema_kind *tied[MAX_TIED];
     if (kind_resolve_infer(r->doc, r->registry, s->config, tied, MAX_TIED) == 1) {
         kind = tied[0];
-        rules__report_at_value(r, CODE_UNKNOWN_KIND, s->type, s->type_pointer,
+        rules__report_at_value(r, CODE_UNKNOWN_KIND, s->type, s->type_path,
                                rules__printf(r,
                                              "unknown type \"%.*s\"; the config looks like %s "
                                              "(%s), so it is checked as that kind; map the "
@@ -211,7 +266,7 @@ static const struct schema_kind *kind_of_typed(struct rules *r, const struct sou
         return kind;
     }
     const struct json_node *t = &r->doc->nodes[s->type];
-    rules__report_as(r, CODE_UNKNOWN_KIND, DIAG_ERROR, t->start, t->end, s->type_pointer,
+    rules__report_as(r, CODE_UNKNOWN_KIND, DIAG_ERROR, t->start, t->end, s->type_path,
                      rules__printf(r,
                                    "unknown type \"%.*s\", and the config keys do not "
                                    "identify a kind: see srcls --list-kinds for the known "
@@ -231,7 +286,7 @@ static const struct schema_kind *kind_of_untyped(struct rules *r, const struct s
     rules__object_anchor(r->doc, s->config, &start, &end);
     if (tie_count == 1) {
         const struct schema_kind *kind = tied[0];
-        rules__report(r, CODE_KIND_INFERRED, start, end, s->type_pointer,
+        rules__report(r, CODE_KIND_INFERRED, start, end, s->type_path,
                       rules__printf(r,
                                     "no \"" ENVELOPE_TYPE "\": the config looks like %s; add "
                                     "\"" ENVELOPE_TYPE "\": \"%s\"",
@@ -240,7 +295,7 @@ static const struct schema_kind *kind_of_untyped(struct rules *r, const struct s
         return kind;
     }
     if (tie_count == 0) {
-        rules__report(r, CODE_UNKNOWN_KIND, start, end, s->type_pointer,
+        rules__report(r, CODE_UNKNOWN_KIND, start, end, s->type_path,
                       "no \"" ENVELOPE_TYPE "\", and the config keys match no kind: add "
                       "\"" ENVELOPE_TYPE "\" (see srcls --list-kinds)");
         return NULL;
@@ -248,7 +303,7 @@ static const struct schema_kind *kind_of_untyped(struct rules *r, const struct s
     uint32_t named = tie_count < MAX_TIED ? tie_count : MAX_TIED;
     char names[1024] = "";
     describe_kinds(tied, named, names, sizeof names);
-    rules__report(r, CODE_UNKNOWN_KIND, start, end, s->type_pointer,
+    rules__report(r, CODE_UNKNOWN_KIND, start, end, s->type_path,
                   rules__printf(r,
                                 "no \"" ENVELOPE_TYPE "\", and the config keys fit %u kinds "
                                 "equally: %s; add \"" ENVELOPE_TYPE "\" (only what they share is "
@@ -258,19 +313,22 @@ static const struct schema_kind *kind_of_untyped(struct rules *r, const struct s
     return NULL;
 }
 
-/* Checks the source object `node` (at `pointer`); returns its kind, or NULL when it has none. */
-static const struct schema_kind *check_source(struct rules *r, uint32_t node, const char *pointer)
+/* Checks the source object `node` (at `path`); returns its kind, or NULL when it has none. */
+static const struct schema_kind *check_source(struct rules *r, uint32_t node,
+                                              const struct rules_path *path)
 {
     struct json_doc *doc = r->doc;
-    struct rules_place top = {node, pointer, NULL};
+    struct rules_place top = {node, path, NULL};
     rules__check_object(r, r->registry->source.object, r->registry->source.additional_fields, &top);
 
+    struct rules_path type_path = rules__path_key(path, JSON_LITERAL(ENVELOPE_TYPE));
+    struct rules_path config_path = rules__path_key(path, JSON_LITERAL(ENVELOPE_CONFIG));
     struct source s = {
         .node = node,
         .type = envelope_type(doc, node),
         .config = envelope_config(doc, node),
-        .type_pointer = json_pointer_append(&r->a->arena, pointer, JSON_LITERAL(ENVELOPE_TYPE)),
-        .config_pointer = json_pointer_append(&r->a->arena, pointer, JSON_LITERAL(ENVELOPE_CONFIG)),
+        .type_path = &type_path,
+        .config_path = &config_path,
     };
     bool has_config = s.config != JSON_NONE;
     if (has_config && doc->nodes[s.config].kind != JSON_OBJECT)
@@ -290,7 +348,7 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t node, co
     }
     char title[200];
     snprintf(title, sizeof title, "%s (%s)", kind->title, kind->types[0]);
-    struct rules_place place = {s.config, s.config_pointer,
+    struct rules_place place = {s.config, s.config_path,
                                 arena_strndup(&r->a->arena, title, strlen(title))};
     rules__check_object(r, &kind->config, false, &place);
     return kind;
@@ -317,7 +375,7 @@ int rules_check(struct analysis *a, const struct schema_registry *registry,
     struct json_doc *doc = &a->doc;
     switch (a->document) {
     case DOCUMENT_SOURCE: {
-        const struct schema_kind *kind = check_source(&r, doc->root, "");
+        const struct schema_kind *kind = check_source(&r, doc->root, NULL);
         if (kind != NULL)
             a->kind = kind_identifier(doc, doc->root, kind);
         break;
@@ -326,14 +384,13 @@ int rules_check(struct analysis *a, const struct schema_registry *registry,
         uint32_t index = 0;
         for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE;
              e = doc->nodes[e].next, index++) {
-            char digits[16];
-            snprintf(digits, sizeof digits, "%u", index);
-            check_source(&r, e, json_pointer_append(&a->arena, "", digits, strlen(digits)));
+            struct rules_path path = rules__path_index(NULL, index);
+            check_source(&r, e, &path);
         }
         break;
     }
     case DOCUMENT_JOB: {
-        struct rules_place place = {doc->root, "", NULL};
+        struct rules_place place = {doc->root, NULL, NULL};
         rules__check_object(&r, registry->job.object, registry->job.additional_fields, &place);
         a->kind = NULL;
         break;

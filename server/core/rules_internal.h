@@ -4,6 +4,7 @@
 #define SRCLS_RULES_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis.h"
@@ -18,24 +19,48 @@ struct rules {
     bool failed; /* memory ran out */
 };
 
-/* Where an object is, for messages and ranges of what is missing from it. */
-struct rules_place {
-    uint32_t node;       /* the object node */
-    const char *pointer; /* its pointer */
-    const char *title;   /* "Object storage A (CLOUDA_OBJECT_STORAGE)" for a config, or NULL */
+/* Where a value is, as a chain of segments on the stack: its pointer is built from it only when
+ * a diagnostic needs one. NULL stands for the root (the pointer ""). */
+struct rules_path {
+    const struct rules_path *parent; /* NULL: the segment is the first under the root */
+    const char *key;                 /* the segment, unescaped; NULL for an element */
+    size_t key_len;
+    uint32_t index; /* the element's index, when `key` is NULL */
 };
 
-/* Adds a diagnostic; `message` and `pointer` must live in the analysis's arena (or be static). */
+/* Where an object is, for messages and ranges of what is missing from it. */
+struct rules_place {
+    uint32_t node;                 /* the object node */
+    const struct rules_path *path; /* its path */
+    const char *title; /* "Object storage A (CLOUDA_OBJECT_STORAGE)" for a config, or NULL */
+};
+
+/* The segment `key` under `parent`. */
+static inline struct rules_path rules__path_key(const struct rules_path *parent, const char *key,
+                                                size_t key_len)
+{
+    return (struct rules_path){parent, key, key_len, 0};
+}
+/* The element `index` under `parent`. */
+static inline struct rules_path rules__path_index(const struct rules_path *parent, uint32_t index)
+{
+    return (struct rules_path){parent, NULL, 0, index};
+}
+/* The RFC 6901 pointer of `path`, in the analysis's arena (NULL when out of memory). */
+const char *rules__pointer(struct rules *r, const struct rules_path *path);
+
+/* Adds a diagnostic at `path`; `message` must live in the analysis's arena (or be static). */
 void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity severity,
-                      uint32_t start, uint32_t end, const char *pointer, const char *message);
+                      uint32_t start, uint32_t end, const struct rules_path *path,
+                      const char *message);
 /* The same with the code's default severity. */
 void rules__report(struct rules *r, enum diag_code code, uint32_t start, uint32_t end,
-                   const char *pointer, const char *message);
+                   const struct rules_path *path, const char *message);
 void rules__report_at_value(struct rules *r, enum diag_code code, uint32_t node,
-                            const char *pointer, const char *message);
+                            const struct rules_path *path, const char *message);
 /* At the member's key; at its value when it has no key (an array element). */
-void rules__report_at_key(struct rules *r, enum diag_code code, uint32_t node, const char *pointer,
-                          const char *message);
+void rules__report_at_key(struct rules *r, enum diag_code code, uint32_t node,
+                          const struct rules_path *path, const char *message);
 /* Records on the diagnostic just reported what its fix needs. */
 void rules__annotate(struct rules *r, uint32_t node, const struct schema_field *field,
                      const char *suggestion);
@@ -53,6 +78,6 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
 /* Checks the value of `node` against `field`: type, enum, bounds, format, secret encoding, and
  * the elements or fields it holds. */
 void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,
-                        const char *pointer);
+                        const struct rules_path *path);
 
 #endif

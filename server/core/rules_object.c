@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "condition.h"
-#include "json_pointer.h"
 #include "rules_internal.h"
 #include "schema_at.h"
 #include "suggest.h"
@@ -14,31 +13,34 @@
 #define CONDITION_IN_MESSAGE_MAX 512
 
 /* " for Object storage A (...)" or " in /config/x", for messages about the object. */
-static void describe_place(const struct rules_place *place, bool with_pointer, char *out,
-                           size_t size)
+static void describe_place(struct rules *r, const struct rules_place *place, bool with_pointer,
+                           char *out, size_t size)
 {
     out[0] = '\0';
-    if (place->title != NULL)
+    if (place->title != NULL) {
         snprintf(out, size, " for %s", place->title);
-    else if (with_pointer && place->pointer[0] != '\0')
-        snprintf(out, size, " in %s", place->pointer);
+    } else if (with_pointer && place->path != NULL) {
+        const char *pointer = rules__pointer(r, place->path);
+        if (pointer != NULL && pointer[0] != '\0')
+            snprintf(out, size, " in %s", pointer);
+    }
 }
 
 static void check_unknown_member(struct rules *r, const struct schema_object *schema,
                                  bool additional, const struct rules_place *place, uint32_t member,
-                                 const char *pointer)
+                                 const struct rules_path *path)
 {
     struct json_str key = json_node_key(r->doc, member);
     const struct schema_field *near = suggest_field(r->doc, schema, place->node, key, additional);
     if (additional && near == NULL)
         return;
     char where[160];
-    describe_place(place, true, where, sizeof where);
+    describe_place(r, place, true, where, sizeof where);
     const char *message =
         near ? rules__printf(r, "unknown field \"%.*s\"%s; did you mean \"%s\"?", (int)key.len,
                              key.ptr, where, near->name)
              : rules__printf(r, "unknown field \"%.*s\"%s", (int)key.len, key.ptr, where);
-    rules__report_at_key(r, CODE_UNKNOWN_FIELD, member, pointer, message);
+    rules__report_at_key(r, CODE_UNKNOWN_FIELD, member, path, message);
     rules__annotate(r, member, NULL, near ? near->name : NULL);
 }
 
@@ -51,21 +53,20 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
         return;
     uint32_t start, end;
     rules__object_anchor(r->doc, place->node, &start, &end);
-    const char *pointer =
-        json_pointer_append(&r->a->arena, place->pointer, field->name, strlen(field->name));
+    struct rules_path path = rules__path_key(place->path, field->name, strlen(field->name));
     const char *types = schema_types_describe(field->types, &r->a->arena);
     if (unconditional) {
         char where[160];
-        describe_place(place, false, where, sizeof where);
+        describe_place(r, place, false, where, sizeof where);
         rules__report(
-            r, CODE_MISSING_REQUIRED, start, end, pointer,
+            r, CODE_MISSING_REQUIRED, start, end, &path,
             rules__printf(r, "missing required field \"%s\" (%s)%s", field->name, types, where));
         rules__annotate(r, place->node, field, NULL);
         return;
     }
     char condition[CONDITION_IN_MESSAGE_MAX];
     condition_describe(field->required_when, condition, sizeof condition);
-    rules__report(r, CODE_CONDITIONAL_REQUIRED, start, end, pointer,
+    rules__report(r, CODE_CONDITIONAL_REQUIRED, start, end, &path,
                   rules__printf(r, "missing field \"%s\" (%s): it is required when %s", field->name,
                                 types, condition));
     rules__annotate(r, place->node, field, NULL);
@@ -80,15 +81,14 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
             continue;
         if (condition_evaluate(a->expect, r->doc, schema, place->node))
             continue;
-        const char *pointer =
-            json_pointer_append(&r->a->arena, place->pointer, a->field, strlen(a->field));
+        struct rules_path path = rules__path_key(place->path, a->field, strlen(a->field));
         uint32_t member = json_object_get(r->doc, place->node, a->field, strlen(a->field));
         if (member != JSON_NONE) {
-            rules__report_at_value(r, a->code, member, pointer, a->message);
+            rules__report_at_value(r, a->code, member, &path, a->message);
         } else {
             uint32_t start, end;
             rules__object_anchor(r->doc, place->node, &start, &end);
-            rules__report(r, a->code, start, end, pointer, a->message);
+            rules__report(r, a->code, start, end, &path, a->message);
         }
     }
 }
@@ -96,15 +96,15 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
 /* A member whose key names a field (or an alias of one): its value, and whether it applies. */
 static void check_member(struct rules *r, const struct schema_object *schema,
                          const struct rules_place *place, const struct schema_field *field,
-                         uint32_t member, const char *pointer)
+                         uint32_t member, const struct rules_path *path)
 {
-    rules__check_value(r, field, member, pointer);
+    rules__check_value(r, field, member, path);
     if (field->applicable == NULL ||
         condition_evaluate(field->applicable, r->doc, schema, place->node))
         return;
     char condition[CONDITION_IN_MESSAGE_MAX];
     condition_describe(field->applicable, condition, sizeof condition);
-    rules__report_at_key(r, CODE_NOT_APPLICABLE, member, pointer,
+    rules__report_at_key(r, CODE_NOT_APPLICABLE, member, path,
                          rules__printf(r, "\"%s\" has no effect here: it applies only when %s",
                                        field->name, condition));
     rules__annotate(r, member, field, NULL);
@@ -125,21 +125,21 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
          * syntax error speaks for it, and an unknown-field would be noise. */
         if (field == NULL && alias == NULL && (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED))
             continue;
-        const char *pointer = json_pointer_append(&r->a->arena, place->pointer, key.ptr, key.len);
+        struct rules_path path = rules__path_key(place->path, key.ptr, key.len);
         if (field == NULL && alias == NULL) {
-            check_unknown_member(r, schema, additional, place, m, pointer);
+            check_unknown_member(r, schema, additional, place, m, &path);
             continue;
         }
         if (field == NULL) {
             field = alias;
-            rules__report_at_key(r, CODE_ALTERNATE_SPELLING, m, pointer,
+            rules__report_at_key(r, CODE_ALTERNATE_SPELLING, m, &path,
                                  rules__printf(r,
                                                "\"%.*s\" is a spelling seen in samples; the "
                                                "documented name is \"%s\"",
                                                (int)key.len, key.ptr, field->name));
             rules__annotate(r, m, field, field->name);
         }
-        check_member(r, schema, place, field, m, pointer);
+        check_member(r, schema, place, field, m, &path);
     }
     for (uint32_t i = 0; i < schema->field_count && !r->failed; i++) {
         const struct schema_field *field = &schema->fields[i];

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "condition.h"
-#include "json_pointer.h"
 #include "rules_internal.h"
 #include "secret.h"
 #include "value_format.h"
@@ -48,7 +47,7 @@ static void append(char *out, size_t size, const char *text)
 }
 
 static void check_enum(struct rules *r, const struct schema_field *field, uint32_t node,
-                       const char *pointer)
+                       const struct rules_path *path)
 {
     for (uint32_t i = 0; i < field->enum_count; i++) {
         if (condition_value_matches(r->doc, node, &field->enums[i].value))
@@ -69,7 +68,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
         if (printable && s.len <= VALUE_IN_MESSAGE_MAX)
             snprintf(got, sizeof got, " (got \"%.*s\")", (int)s.len, s.ptr);
     }
-    rules__report_at_value(r, CODE_INVALID_ENUM, node, pointer,
+    rules__report_at_value(r, CODE_INVALID_ENUM, node, path,
                            rules__printf(r, "\"%s\" must be %s%s%s", field->name,
                                          field->enum_count == 1 ? "" : "one of ", allowed, got));
     rules__annotate(r, node, field, NULL);
@@ -77,7 +76,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
 
 /* `representable`: false for an integer beyond 64 bits, whose `value` is then only its sign. */
 static void check_bounds(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const char *pointer, double value, bool representable)
+                         const struct rules_path *path, double value, bool representable)
 {
     bool low = field->has_minimum && (!representable ? value < 0 : value < field->minimum);
     bool high = field->has_maximum && (!representable ? value > 0 : value > field->maximum);
@@ -91,12 +90,12 @@ static void check_bounds(struct rules *r, const struct schema_field *field, uint
         message = rules__printf(r, "\"%s\" must be at least %g", field->name, field->minimum);
     else
         message = rules__printf(r, "\"%s\" must be at most %g", field->name, field->maximum);
-    rules__report_at_value(r, CODE_OUT_OF_RANGE, node, pointer, message);
+    rules__report_at_value(r, CODE_OUT_OF_RANGE, node, path, message);
     rules__annotate(r, node, field, NULL);
 }
 
 static void check_number(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const char *pointer)
+                         const struct rules_path *path)
 {
     const struct json_node *n = &r->doc->nodes[node];
     double value = 0;
@@ -108,19 +107,19 @@ static void check_number(struct rules *r, const struct schema_field *field, uint
     } else {
         json_node_double(r->doc, node, &value);
     }
-    check_bounds(r, field, node, pointer, value, representable);
+    check_bounds(r, field, node, path, value, representable);
 }
 
 /* A port: a number, or a string of digits, from 1 to 65535. */
 static void check_port(struct rules *r, const struct schema_field *field, uint32_t node,
-                       const char *pointer)
+                       const struct rules_path *path)
 {
     const struct json_node *n = &r->doc->nodes[node];
     double value = 0;
     if (n->kind == JSON_STRING) {
         struct json_str s = json_node_string(r->doc, node);
         if (!value_format_port_string(s.ptr, s.len, &value)) {
-            rules__report_at_value(r, CODE_INVALID_FORMAT, node, pointer,
+            rules__report_at_value(r, CODE_INVALID_FORMAT, node, path,
                                    rules__printf(r, "\"%s\" must be %s", field->name,
                                                  value_format_expectation(SCHEMA_FORMAT_PORT)));
             return;
@@ -131,30 +130,30 @@ static void check_port(struct rules *r, const struct schema_field *field, uint32
         return;
     }
     if (!value_format_port_in_range(value))
-        rules__report_at_value(r, CODE_OUT_OF_RANGE, node, pointer,
+        rules__report_at_value(r, CODE_OUT_OF_RANGE, node, path,
                                rules__printf(r, "\"%s\" must be a port number from %d to %d",
                                              field->name, VALUE_FORMAT_PORT_MIN,
                                              VALUE_FORMAT_PORT_MAX));
 }
 
 static void check_format(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const char *pointer)
+                         const struct rules_path *path)
 {
     if (field->format == SCHEMA_FORMAT_PORT) {
-        check_port(r, field, node, pointer);
+        check_port(r, field, node, path);
         return;
     }
     if (r->doc->nodes[node].kind != JSON_STRING)
         return;
     struct json_str s = json_node_string(r->doc, node);
     if (!value_format_valid(field->format, s.ptr, s.len))
-        rules__report_at_value(r, CODE_INVALID_FORMAT, node, pointer,
+        rules__report_at_value(r, CODE_INVALID_FORMAT, node, path,
                                rules__printf(r, "\"%s\" must be %s", field->name,
                                              value_format_expectation(field->format)));
 }
 
 static void check_secret(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const char *pointer)
+                         const struct rules_path *path)
 {
     struct json_str s = json_node_string(r->doc, node);
     enum diag_code code;
@@ -189,25 +188,23 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
         break;
     default: return;
     }
-    rules__report_at_value(r, code, node, pointer, message);
+    rules__report_at_value(r, code, node, path, message);
     rules__annotate(r, node, field, NULL);
 }
 
 static void check_elements(struct rules *r, const struct schema_field *items, uint32_t array,
-                           const char *pointer)
+                           const struct rules_path *path)
 {
     uint32_t index = 0;
     for (uint32_t e = r->doc->nodes[array].first_child; e != JSON_NONE;
          e = r->doc->nodes[e].next, index++) {
-        char digits[16];
-        snprintf(digits, sizeof digits, "%u", index);
-        const char *element = json_pointer_append(&r->a->arena, pointer, digits, strlen(digits));
-        rules__check_value(r, items, e, element);
+        struct rules_path element = rules__path_index(path, index);
+        rules__check_value(r, items, e, &element);
     }
 }
 
 void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,
-                        const char *pointer)
+                        const struct rules_path *path)
 {
     const struct json_node *n = &r->doc->nodes[node];
     if (n->kind == JSON_INVALID)
@@ -219,23 +216,23 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
         const char *got = actual == SCHEMA_NUMBER ? "a number with a fraction or exponent"
                                                   : schema_types_describe(actual, &r->a->arena);
         rules__report_at_value(
-            r, CODE_TYPE_MISMATCH, node, pointer,
+            r, CODE_TYPE_MISMATCH, node, path,
             rules__printf(r, "\"%s\" must be %s, not %s", field->name, expected, got));
         rules__annotate(r, node, field, NULL);
         return;
     }
     if (field->enum_count > 0)
-        check_enum(r, field, node, pointer);
+        check_enum(r, field, node, path);
     if (n->kind == JSON_NUMBER && (field->has_minimum || field->has_maximum))
-        check_number(r, field, node, pointer);
+        check_number(r, field, node, path);
     if (field->format != SCHEMA_FORMAT_NONE)
-        check_format(r, field, node, pointer);
+        check_format(r, field, node, path);
     if (field->secret && n->kind == JSON_STRING)
-        check_secret(r, field, node, pointer);
+        check_secret(r, field, node, path);
     if (n->kind == JSON_ARRAY && field->items != NULL)
-        check_elements(r, field->items, node, pointer);
+        check_elements(r, field->items, node, path);
     if (n->kind == JSON_OBJECT && field->object != NULL) {
-        struct rules_place place = {node, pointer, NULL};
+        struct rules_place place = {node, path, NULL};
         rules__check_object(r, field->object, field->additional_fields, &place);
     }
 }
