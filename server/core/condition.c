@@ -79,12 +79,21 @@ static bool evaluate_not_before(const struct schema_condition *c, struct json_do
 bool condition_evaluate(const struct schema_condition *c, struct json_doc *doc,
                         const struct schema_object *schema, uint32_t object)
 {
+    return condition_evaluate_indexed(c, doc, schema, object, NULL);
+}
+
+bool condition_evaluate_indexed(const struct schema_condition *c, struct json_doc *doc,
+                                const struct schema_object *schema, uint32_t object,
+                                const uint32_t *members)
+{
     const struct schema_field *field =
         c->field ? schema_object_field(schema, c->field, strlen(c->field)) : NULL;
     uint32_t member = JSON_NONE;
-    if (c->field != NULL)
-        member = field ? schema_at_field_member(doc, object, field)
-                       : json_object_get(doc, object, c->field, strlen(c->field));
+    if (c->field != NULL && field != NULL)
+        member =
+            members ? members[field - schema->fields] : schema_at_field_member(doc, object, field);
+    else if (c->field != NULL)
+        member = json_object_get(doc, object, c->field, strlen(c->field));
     switch (c->op) {
     case COND_IN: return evaluate_in(c->values, c->value_count, doc, field, member);
     /* `others`, filled by the loader, are the field's enum values that are not listed: the
@@ -95,17 +104,17 @@ bool condition_evaluate(const struct schema_condition *c, struct json_doc *doc,
     case COND_NOT_BEFORE: return evaluate_not_before(c, doc, object, member);
     case COND_ALL:
         for (uint32_t i = 0; i < c->child_count; i++) {
-            if (!condition_evaluate(c->children[i], doc, schema, object))
+            if (!condition_evaluate_indexed(c->children[i], doc, schema, object, members))
                 return false;
         }
         return true;
     case COND_ANY:
         for (uint32_t i = 0; i < c->child_count; i++) {
-            if (condition_evaluate(c->children[i], doc, schema, object))
+            if (condition_evaluate_indexed(c->children[i], doc, schema, object, members))
                 return true;
         }
         return false;
-    case COND_NOT: return !condition_evaluate(c->children[0], doc, schema, object);
+    case COND_NOT: return !condition_evaluate_indexed(c->children[0], doc, schema, object, members);
     }
     return false;
 }

@@ -14,6 +14,11 @@
 /* Whether `condition` holds for the object node `object`, whose schema is `schema`. */
 bool condition_evaluate(const struct schema_condition *condition, struct json_doc *doc,
                         const struct schema_object *schema, uint32_t object);
+/* The same, with `members` (NULL: look members up) the member of `object` that holds each field
+ * of `schema`, by field index, as schema_at_field_member finds it (JSON_NONE when absent). */
+bool condition_evaluate_indexed(const struct schema_condition *condition, struct json_doc *doc,
+                                const struct schema_object *schema, uint32_t object,
+                                const uint32_t *members);
 
 /* Whether the node `node` holds the schema value `value` (what "in" compares). */
 bool condition_value_matches(struct json_doc *doc, uint32_t node, const struct schema_value *value);

@@ -45,11 +45,13 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
 }
 
 static void check_missing(struct rules *r, const struct schema_object *schema,
-                          const struct rules_place *place, const struct schema_field *field)
+                          const struct rules_place *place, const uint32_t *members,
+                          const struct schema_field *field)
 {
     bool unconditional = field->required;
-    if (!unconditional && (field->required_when == NULL ||
-                           !condition_evaluate(field->required_when, r->doc, schema, place->node)))
+    if (!unconditional &&
+        (field->required_when == NULL ||
+         !condition_evaluate_indexed(field->required_when, r->doc, schema, place->node, members)))
         return;
     uint32_t start, end;
     rules__object_anchor(r->doc, place->node, &start, &end);
@@ -73,13 +75,14 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
 }
 
 static void check_assertions(struct rules *r, const struct schema_object *schema,
-                             const struct rules_place *place)
+                             const struct rules_place *place, const uint32_t *members)
 {
     for (uint32_t i = 0; i < schema->assertion_count; i++) {
         const struct schema_assertion *a = &schema->assertions[i];
-        if (a->when != NULL && !condition_evaluate(a->when, r->doc, schema, place->node))
+        if (a->when != NULL &&
+            !condition_evaluate_indexed(a->when, r->doc, schema, place->node, members))
             continue;
-        if (condition_evaluate(a->expect, r->doc, schema, place->node))
+        if (condition_evaluate_indexed(a->expect, r->doc, schema, place->node, members))
             continue;
         struct rules_path path = rules__path_key(place->path, a->field, strlen(a->field));
         uint32_t member = json_object_get(r->doc, place->node, a->field, strlen(a->field));
@@ -95,12 +98,13 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
 
 /* A member whose key names a field (or an alias of one): its value, and whether it applies. */
 static void check_member(struct rules *r, const struct schema_object *schema,
-                         const struct rules_place *place, const struct schema_field *field,
-                         uint32_t member, const struct rules_path *path)
+                         const struct rules_place *place, const uint32_t *members,
+                         const struct schema_field *field, uint32_t member,
+                         const struct rules_path *path)
 {
     rules__check_value(r, field, member, path);
     if (field->applicable == NULL ||
-        condition_evaluate(field->applicable, r->doc, schema, place->node))
+        condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members))
         return;
     char condition[CONDITION_IN_MESSAGE_MAX];
     condition_describe(field->applicable, condition, sizeof condition);
@@ -110,10 +114,70 @@ static void check_member(struct rules *r, const struct schema_object *schema,
     rules__annotate(r, member, field, NULL);
 }
 
+/* Whether the field name `name` is `key` (the first byte first: most names differ there). */
+static bool name_is(const char *name, struct json_str key)
+{
+    return name[0] == (key.len > 0 ? key.ptr[0] : '\0') && strlen(name) == key.len &&
+           memcmp(name, key.ptr, key.len) == 0;
+}
+
+/* Member `m` has a name of field `i` of rank `rank` (0: the name; 1 + a: alias a): it is the
+ * field's member unless one of a lower rank is known. A later member of the same rank wins. */
+static void index_note(uint32_t *members, uint32_t *ranks, uint32_t i, uint32_t rank, uint32_t m)
+{
+    if (members[i] == JSON_NONE || rank <= ranks[i]) {
+        members[i] = m;
+        ranks[i] = rank;
+    }
+}
+
+/* For each field of `schema` (by index), the member of `object` that schema_at_field_member
+ * finds: the last one named by the field's name, else the last one named by its first alias
+ * that names one, and so on; JSON_NONE when none does. One walk over the members, each key
+ * looked up in the schema's name index, so that the required fields and the conditions cost no
+ * rescan of the object. `ranks` is scratch. */
+static void index_members(struct json_doc *doc, const struct schema_object *schema, uint32_t object,
+                          uint32_t *members, uint32_t *ranks)
+{
+    for (uint32_t i = 0; i < schema->field_count; i++)
+        members[i] = JSON_NONE;
+    for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        struct json_str key = json_node_key(doc, m);
+        if (schema->names != NULL) {
+            uint32_t count;
+            const struct schema_name *names = schema_object_names(schema, key.ptr, key.len, &count);
+            for (uint32_t n = 0; n < count; n++)
+                index_note(members, ranks, names[n].field, names[n].rank, m);
+            continue;
+        }
+        for (uint32_t i = 0; i < schema->field_count; i++) {
+            const struct schema_field *f = &schema->fields[i];
+            for (uint32_t rank = 0; rank <= f->alias_count; rank++) {
+                if (name_is(rank == 0 ? f->name : f->aliases[rank - 1], key))
+                    index_note(members, ranks, i, rank, m);
+            }
+        }
+    }
+}
+
+/* Fields of an object indexed on the stack; larger schemas use the analysis's arena. */
+#define INDEX_ON_STACK 128
+
 void rules__check_object(struct rules *r, const struct schema_object *schema, bool additional,
                          const struct rules_place *place)
 {
     struct json_doc *doc = r->doc;
+    uint32_t stack_members[INDEX_ON_STACK], stack_ranks[INDEX_ON_STACK];
+    uint32_t *members = stack_members, *ranks = stack_ranks;
+    if (schema->field_count > INDEX_ON_STACK) {
+        members = arena_alloc(&r->a->arena, schema->field_count * sizeof *members);
+        ranks = arena_alloc(&r->a->arena, schema->field_count * sizeof *ranks);
+        if (members == NULL || ranks == NULL) {
+            r->failed = true;
+            return;
+        }
+    }
+    index_members(doc, schema, place->node, members, ranks);
     for (uint32_t m = doc->nodes[place->node].first_child; m != JSON_NONE && !r->failed;
          m = doc->nodes[m].next) {
         struct json_str key = json_node_key(doc, m);
@@ -139,12 +203,12 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
                                                (int)key.len, key.ptr, field->name));
             rules__annotate(r, m, field, field->name);
         }
-        check_member(r, schema, place, field, m, &path);
+        check_member(r, schema, place, members, field, m, &path);
     }
     for (uint32_t i = 0; i < schema->field_count && !r->failed; i++) {
         const struct schema_field *field = &schema->fields[i];
-        if (schema_at_field_member(doc, place->node, field) == JSON_NONE)
-            check_missing(r, schema, place, field);
+        if (members[i] == JSON_NONE)
+            check_missing(r, schema, place, members, field);
     }
-    check_assertions(r, schema, place);
+    check_assertions(r, schema, place, members);
 }

@@ -135,11 +135,127 @@ const struct schema_kind *schema_find_kind(const struct schema_registry *registr
     return NULL;
 }
 
+/* Orders names by length, then bytes; equal names by field, then rank. */
+static int compare_names(const struct schema_name *x, const char *name, size_t len)
+{
+    if (x->len != len)
+        return x->len < len ? -1 : 1;
+    return memcmp(x->name, name, len);
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    const struct schema_name *x = a, *y = b;
+    int c = compare_names(x, y->name, y->len);
+    if (c != 0)
+        return c;
+    if (x->field != y->field)
+        return x->field < y->field ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* A hash of a name from its length and its first and last eight bytes (names that differ only
+ * in between share a slot's chain, which costs time, never correctness); FNV-1a when short. */
+static uint32_t hash_name(const char *name, size_t len)
+{
+    if (len < 8) {
+        uint32_t h = 2166136261u;
+        for (size_t i = 0; i < len; i++)
+            h = (h ^ (unsigned char)name[i]) * 16777619u;
+        return h;
+    }
+    uint64_t head, tail;
+    memcpy(&head, name, 8);
+    memcpy(&tail, name + len - 8, 8);
+    uint64_t h = (head * 0x9e3779b97f4a7c15u) ^ (tail * 0xc2b2ae3d27d4eb4fu) ^ len;
+    return (uint32_t)(h ^ (h >> 29) ^ (h >> 47));
+}
+
+void schema__index_names(struct schema_loader *l, struct schema_object *object)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < object->field_count; i++)
+        count += 1 + object->fields[i].alias_count;
+    struct schema_name *names = arena_alloc(l->arena, (count + 1) * sizeof *names);
+    if (names == NULL) {
+        l->failed = true;
+        return;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < object->field_count; i++) {
+        const struct schema_field *f = &object->fields[i];
+        for (uint32_t rank = 0; rank <= f->alias_count; rank++) {
+            const char *name = rank == 0 ? f->name : f->aliases[rank - 1];
+            names[n++] = (struct schema_name){name, (uint32_t)strlen(name), i, rank, 1};
+        }
+    }
+    qsort(names, count, sizeof *names, compare_entries);
+    uint32_t slots = 4;
+    while (slots < 2 * count)
+        slots *= 2;
+    uint32_t *table = arena_alloc(l->arena, slots * sizeof *table);
+    if (table == NULL) {
+        l->failed = true;
+        return;
+    }
+    memset(table, 0xff, slots * sizeof *table);
+    for (uint32_t i = 0, first = 0; i < count; i++) {
+        if (i > 0 && compare_names(&names[first], names[i].name, names[i].len) == 0) {
+            names[first].same++; /* the name's first entry is in the table */
+            continue;
+        }
+        first = i;
+        uint32_t h = hash_name(names[i].name, names[i].len) & (slots - 1);
+        while (table[h] != UINT32_MAX)
+            h = (h + 1) & (slots - 1);
+        table[h] = i;
+    }
+    object->names = names;
+    object->name_count = count;
+    object->name_slots = table;
+    object->slot_mask = slots - 1;
+}
+
+const struct schema_name *schema_object_names(const struct schema_object *object, const char *name,
+                                              size_t len, uint32_t *count)
+{
+    *count = 0;
+    if (object == NULL || object->names == NULL)
+        return NULL;
+    for (uint32_t h = hash_name(name, len) & object->slot_mask;; h = (h + 1) & object->slot_mask) {
+        uint32_t first = object->name_slots[h];
+        if (first == UINT32_MAX)
+            return NULL;
+        if (compare_names(&object->names[first], name, len) != 0)
+            continue;
+        *count = object->names[first].same;
+        return &object->names[first];
+    }
+}
+
+/* The first field, in field order, that has `name` as its name (`alias` false) or an alias. */
+static const struct schema_field *indexed(const struct schema_object *object, const char *name,
+                                          size_t len, bool alias)
+{
+    uint32_t count;
+    const struct schema_name *names = schema_object_names(object, name, len, &count);
+    for (uint32_t i = 0; i < count; i++) {
+        if ((names[i].rank != 0) == alias)
+            return &object->fields[names[i].field];
+    }
+    return NULL;
+}
+
 const struct schema_field *schema_object_field(const struct schema_object *object, const char *name,
                                                size_t len)
 {
+    if (object != NULL && object->names != NULL)
+        return indexed(object, name, len, false);
     for (uint32_t i = 0; object != NULL && i < object->field_count; i++) {
-        if (strlen(object->fields[i].name) == len && memcmp(object->fields[i].name, name, len) == 0)
+        const char *field = object->fields[i].name;
+        /* The first byte first: most names differ there. */
+        if (field[0] == (len > 0 ? name[0] : '\0') && strlen(field) == len &&
+            memcmp(field, name, len) == 0)
             return &object->fields[i];
     }
     return NULL;
@@ -148,6 +264,8 @@ const struct schema_field *schema_object_field(const struct schema_object *objec
 const struct schema_field *schema_object_alias(const struct schema_object *object, const char *name,
                                                size_t len)
 {
+    if (object != NULL && object->names != NULL)
+        return indexed(object, name, len, true);
     for (uint32_t i = 0; object != NULL && i < object->field_count; i++) {
         for (uint32_t a = 0; a < object->fields[i].alias_count; a++) {
             const char *alias = object->fields[i].aliases[a];

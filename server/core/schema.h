@@ -105,11 +105,28 @@ struct schema_assertion {
     const char *message;
 };
 
+/* A name an object's member may have: a field's name (rank 0) or its alias (rank 1 + a). */
+struct schema_name {
+    const char *name;
+    uint32_t len;
+    uint32_t field; /* index in the object's fields */
+    uint32_t rank;
+    uint32_t same; /* in the first entry of a name: how many entries have it */
+};
+
 struct schema_object {
     struct schema_field *fields;
     uint32_t field_count;
     struct schema_assertion *assertions;
     uint32_t assertion_count;
+    /* Every name and alias of the fields, sorted by name, then field, then rank; built by the
+     * loader once the object is final. NULL (an object not built by the loader): look names up
+     * by scanning the fields. */
+    struct schema_name *names;
+    uint32_t name_count;
+    /* Open addressing over the names: the first entry of each distinct name, or UINT32_MAX. */
+    uint32_t *name_slots;
+    uint32_t slot_mask; /* slots - 1 (a power of two) */
 };
 
 struct schema_kind {
@@ -153,6 +170,10 @@ const struct schema_field *schema_object_field(const struct schema_object *objec
 /* The field of which `name` is an alias, or NULL. */
 const struct schema_field *schema_object_alias(const struct schema_object *object, const char *name,
                                                size_t len);
+/* The entries of `object`'s name index that are `name`, in field then rank order, and their
+ * number in `*count`; NULL with *count 0 when there is none, or the object has no index. */
+const struct schema_name *schema_object_names(const struct schema_object *object, const char *name,
+                                              size_t len, uint32_t *count);
 
 /* The JSON text of the field's default, or of an empty value of its type ("data:," for a
  * secret): what completion and fixes insert. Allocated in `arena` when it must be built. */

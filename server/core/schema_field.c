@@ -19,6 +19,9 @@ struct schema_object *schema__object_clone(struct schema_loader *l,
     memset(o, 0, sizeof *o);
     if (from != NULL)
         *o = *from;
+    o->names = NULL; /* built again once the copy is final */
+    o->name_count = 0;
+    o->name_slots = NULL;
     return o;
 }
 

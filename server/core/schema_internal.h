@@ -84,6 +84,8 @@ void schema__resolve_object(struct schema_loader *l, struct schema_object *objec
 
 /* ---- fields and assertions (schema_field.c) ---- */
 
+/* Builds `object`'s name index (struct schema_object.names) from its fields as they are now. */
+void schema__index_names(struct schema_loader *l, struct schema_object *object);
 /* A copy of `from` (an empty object when NULL) in the loader's arena. */
 struct schema_object *schema__object_clone(struct schema_loader *l,
                                            const struct schema_object *from);

@@ -145,6 +145,7 @@ void schema__resolve_object(struct schema_loader *l, struct schema_object *objec
 {
     if (object == NULL)
         return;
+    schema__index_names(l, object);
     for (uint32_t i = 0; i < object->field_count && !l->failed; i++) {
         struct schema_field *f = &object->fields[i];
         f->required_when = resolve_condition(l, object, f->required_when, context);
