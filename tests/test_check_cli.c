@@ -298,6 +298,9 @@ static void test_usage_errors_exit_2_on_stderr(void **state)
         {"--stdio", "--list-kinds", NULL, NULL},
         {"--format", "json", NULL, NULL}, /* an option of --check without it */
         {"--fix", "--stdio", NULL, NULL},
+        {"--check", "--jobs", "0", "plain.json"},
+        {"--check", "--jobs", "x", "plain.json"},
+        {"--jobs", "2", "plain.json", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *args[5] = {bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL};
@@ -366,6 +369,33 @@ static void test_help_and_version(void **state)
     run_free(&r);
 }
 
+/* --jobs 4 reports the same bytes, in the same order, with the same exit status as --jobs 1. */
+static void test_jobs_give_the_same_output_as_one_thread(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {
+        "{\"a\": 1,}\n", "{\"kind\": 1, \"kind\": 2}\n", missing_comma, "[1, 2\n", "{\"a\": 1}\n",
+    };
+    char name[64];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "many/d%02d/f%03d.%s.json", i % 7, i, i % 3 ? "source" : "job");
+        write_file(name, bodies[i % 5]);
+    }
+    static const char *const formats[] = {"text", "json", "sarif", "github"};
+    for (size_t f = 0; f < 4; f++) {
+        const char *one[] = {"--check", "--format", formats[f], "--jobs", "1", "many", NULL};
+        const char *four[] = {"--check", "--format", formats[f], "--jobs=4", "many", NULL};
+        struct run a = run_srcls(NULL, one), b = run_srcls(NULL, four);
+        assert_int_equal(a.exit_status, 1);
+        assert_int_equal(b.exit_status, a.exit_status);
+        assert_string_equal(b.out, a.out);
+        assert_string_equal(b.err, a.err);
+        assert_true(strlen(a.out) > 1000);
+        run_free(&a);
+        run_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_output_that_cannot_be_written_exits_2),
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_jobs_give_the_same_output_as_one_thread),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

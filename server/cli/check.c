@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_pool.h"
+#include "check_visited.h"
 #include "file_replace.h"
 #include "fix.h"
 #include "vector.h"
@@ -33,25 +35,15 @@
 #define CHECK_MAX_DEPTH 64u
 /* The first read of a stream whose size is unknown (standard input from a pipe). */
 #define CHECK_STREAM_FIRST_READ (64 * 1024)
-/* The visited set's first table: a power of two, as visited_slot needs. */
-#define CHECK_VISITED_FIRST_SLOTS 256
-
-/* The (device, inode) pairs already visited: an open-addressing hash set. */
-struct file_id {
-    dev_t dev;
-    ino_t ino;
-    bool used;
-};
-
-struct visited {
-    struct file_id *slots;
-    size_t count, cap; /* cap is 0 or a power of two */
-};
+/* With --jobs N, at most this many files per job are read or waiting to be reported. */
+#define CHECK_WINDOW_PER_JOB 4u
 
 struct walk {
     const struct check_options *options;
     struct report_summary summary;
     struct visited visited;
+    struct check_pool *pool; /* NULL: one thread does everything */
+    bool handing_back;       /* in task_done: the pool is handing back a task */
     unsigned fixed_files, fixes_applied, unfixed_files;
 };
 
@@ -59,64 +51,6 @@ static bool ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static size_t hash_id(dev_t dev, ino_t ino)
-{
-    uint64_t h = ((uint64_t)dev * 0x9E3779B97F4A7C15u) ^ (uint64_t)ino;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9u;
-    h ^= h >> 32;
-    return (size_t)h;
-}
-
-static struct file_id *visited_slot(struct file_id *slots, size_t cap, dev_t dev, ino_t ino)
-{
-    size_t i = hash_id(dev, ino) & (cap - 1);
-    while (slots[i].used && (slots[i].dev != dev || slots[i].ino != ino))
-        i = (i + 1) & (cap - 1);
-    return &slots[i];
-}
-
-/* Makes room for one more file, so that the next visited_add cannot fail; -1 when memory ran
- * out. The table stays at most half full. */
-static int visited_reserve(struct visited *v)
-{
-    if (2 * (v->count + 1) <= v->cap)
-        return 0;
-    size_t cap = v->cap ? v->cap * 2 : CHECK_VISITED_FIRST_SLOTS;
-    struct file_id *slots = calloc(cap, sizeof *slots);
-    if (slots == NULL)
-        return -1;
-    for (size_t i = 0; i < v->cap; i++) {
-        if (v->slots[i].used)
-            *visited_slot(slots, cap, v->slots[i].dev, v->slots[i].ino) = v->slots[i];
-    }
-    free(v->slots);
-    v->slots = slots;
-    v->cap = cap;
-    return 0;
-}
-
-/* Records the file of `st` in a set that has room for it (visited_reserve); false when it was
- * there already. */
-static bool visited_insert(struct visited *v, const struct stat *st)
-{
-    struct file_id *slot = visited_slot(v->slots, v->cap, st->st_dev, st->st_ino);
-    if (slot->used)
-        return false;
-    *slot = (struct file_id){.dev = st->st_dev, .ino = st->st_ino, .used = true};
-    v->count++;
-    return true;
-}
-
-/* Records the file of `st`. Returns 1 when it is new, 0 when it was already visited, -1 when
- * memory ran out. */
-static int visited_add(struct visited *v, const struct stat *st)
-{
-    if (visited_reserve(v) != 0)
-        return -1;
-    return visited_insert(v, st) ? 1 : 0;
 }
 
 static const char *file_type_name(mode_t mode)
@@ -151,6 +85,8 @@ static void count(struct report_summary *s, const struct analysis *a)
 static void report_unreadable(struct walk *walk, const char *path, const char *message)
 {
     struct checked_file file = {.path = path, .read_error = message};
+    if (walk->pool != NULL && !walk->handing_back)
+        check_pool_drain(walk->pool); /* the files before it are reported first */
     walk->summary.unreadable++;
     walk->options->reporter->file(walk->options->reporter, &file);
 }
@@ -265,105 +201,167 @@ static int open_entry(int at, const char *name, bool follow, struct stat *st)
     return fd;
 }
 
-/* Applies the safe fixes of `analysis` to the file (read with stat `st`; NULL for stdin);
- * returns the new text (malloc'd) when the file was rewritten, NULL otherwise. A document with
- * syntax errors is never touched. A file with fixes that cannot be applied (memory, or
- * file_replace refusing) is counted as unfixed and named on stderr. */
-static char *fix_file(struct walk *walk, const char *path, const struct stat *st,
-                      struct analysis *analysis, const char *text, size_t len, size_t *new_len)
+/* One file to check: read and analysed by a worker (task_work), then reported, and with --fix
+ * rewritten, on the walk's thread in walk order (task_done). */
+struct file_task {
+    const struct check_options *options;
+    char *path;
+    int fd;         /* open on the file until it is read; -1 for standard input */
+    struct stat st; /* unset for standard input */
+    bool explicit;
+    char *text; /* the text read (standard input's before the task starts) */
+    size_t len;
+    int read_error; /* 0, or the errno of the read (EFBIG: too large) */
+    bool analysed;  /* analysis holds the text's analysis; otherwise memory ran out */
+    bool ours;      /* reported: named explicitly, a document, or named like one */
+    struct analysis analysis;
+    int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found */
+    uint32_t fix_count;
+    char *fixed; /* --fix: the text with the fixes, and (when fixed_analysed) its analysis */
+    size_t fixed_len;
+    bool fixed_analysed;
+    struct analysis fixed_analysis;
+};
+
+/* --fix: collects the safe fixes, applies them to the text and analyses the result, which is
+ * reported if the file is then replaced. A document with syntax errors is never touched. */
+static void task_prepare_fix(struct file_task *t, const struct analysis_options *options)
 {
-    if (analysis->doc.error_count > 0 || st == NULL)
-        return NULL;
+    if (t->analysis.doc.error_count > 0 || t->fd < 0)
+        return;
     struct fix_list fixes;
     fix_list_init(&fixes);
-    int collected = fix_collect_safe(analysis, &fixes);
-    char *fixed = NULL;
+    t->collected = fix_collect_safe(&t->analysis, &fixes);
+    t->fix_count = fixes.count;
+    if (t->collected == 0 && fixes.count > 0)
+        t->fixed = fix_apply(t->text, t->len, &fixes, &t->fixed_len);
+    fix_list_free(&fixes);
+    if (t->fixed != NULL) {
+        t->fixed_analysed = analysis_run(&t->fixed_analysis, t->fixed, t->fixed_len, options) == 0;
+        if (!t->fixed_analysed)
+            analysis_free(&t->fixed_analysis);
+    }
+}
+
+/* The worker's part: reads the file (the size is checked before anything is read), analyses
+ * it and prepares its fixes. Touches only the task and the shared, read-only registry and
+ * settings. */
+static void task_work(void *task)
+{
+    struct file_task *t = task;
+    if (t->fd >= 0) {
+        errno = 0;
+        if ((uintmax_t)t->st.st_size > CHECK_MAX_INPUT_SIZE)
+            t->read_error = EFBIG;
+        else
+            t->text = read_descriptor(t->fd, (size_t)t->st.st_size, &t->len);
+        if (t->text == NULL && t->read_error == 0)
+            t->read_error = errno ? errno : EIO;
+        close(t->fd);
+        if (t->text == NULL)
+            return;
+    }
+    struct analysis_options options = {.report_unknown_document = t->explicit,
+                                       .registry = t->options->registry,
+                                       .settings = t->options->settings};
+    t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
+    if (!t->analysed)
+        return;
+    t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN ||
+              ends_with(t->path, ".source.json") || ends_with(t->path, ".job.json");
+    if (t->ours && t->options->fix)
+        task_prepare_fix(t, &options);
+}
+
+/* --fix on the walk's thread: replaces the file with the fixed text. True when it was
+ * replaced; a file with fixes that cannot be applied (memory, or file_replace refusing) is
+ * counted as unfixed and named on stderr. */
+static bool task_replace(struct walk *walk, struct file_task *t)
+{
     struct stat written;
     char why[512] = "out of memory";
     /* The visited set makes room first, so that the new inode is recorded once the file is
      * replaced: otherwise a later path to the same file would check it again. */
-    bool replaced = collected == 0 && fixes.count > 0 &&
-                    (fixed = fix_apply(text, len, &fixes, new_len)) != NULL &&
-                    visited_reserve(&walk->visited) == 0 &&
-                    file_replace(path, st, fixed, *new_len, &written, why, sizeof why) == 0;
+    bool replaced =
+        t->fixed != NULL && visited_reserve(&walk->visited) == 0 &&
+        file_replace(t->path, &t->st, t->fixed, t->fixed_len, &written, why, sizeof why) == 0;
     if (replaced) {
         walk->fixed_files++;
-        walk->fixes_applied += fixes.count;
+        walk->fixes_applied += t->fix_count;
         visited_insert(&walk->visited, &written); /* the same file, under a new inode */
-    } else if (collected != 0 || fixes.count > 0) {
-        fprintf(stderr, "srcls: %s: not fixed: %s (the file is unchanged)\n", path, why);
+    } else if (t->collected != 0 || t->fix_count > 0) {
+        fprintf(stderr, "srcls: %s: not fixed: %s (the file is unchanged)\n", t->path, why);
         walk->unfixed_files++;
-        free(fixed);
-        fixed = NULL;
     }
-    fix_list_free(&fixes);
-    return fixed;
+    return replaced;
 }
 
-/* ---- checking ---- */
-
-static void check_text(struct walk *walk, const char *path, const struct stat *st, const char *text,
-                       size_t len, bool explicit)
+static void task_free(struct file_task *t)
 {
-    struct analysis analysis;
-    struct analysis_options options = {.report_unknown_document = explicit,
-                                       .registry = walk->options->registry,
-                                       .settings = walk->options->settings};
-    if (analysis_run(&analysis, text, len, &options) != 0) {
-        analysis_free(&analysis);
-        report_unreadable(walk, path, "cannot read: out of memory");
-        return;
-    }
-    bool ours = explicit || analysis.document != DOCUMENT_UNKNOWN ||
-                ends_with(path, ".source.json") || ends_with(path, ".job.json");
-    char *fixed = NULL;
-    if (ours && walk->options->fix) {
-        size_t fixed_len = 0;
-        fixed = fix_file(walk, path, st, &analysis, text, len, &fixed_len);
-        if (fixed != NULL) { /* report what is left */
-            analysis_free(&analysis);
-            if (analysis_run(&analysis, fixed, fixed_len, &options) != 0) {
-                analysis_free(&analysis);
-                free(fixed);
-                report_unreadable(walk, path, "fixed, but cannot be checked again: out of memory");
-                return;
-            }
-        }
-    }
-    if (ours) {
-        struct checked_file file = {.path = path, .analysis = &analysis};
+    if (t->analysed)
+        analysis_free(&t->analysis);
+    if (t->fixed_analysed)
+        analysis_free(&t->fixed_analysis);
+    free(t->fixed);
+    free(t->text);
+    free(t->path);
+    free(t);
+}
+
+/* The walk's part, in walk order: --fix's rewrite, then the report. Frees the task. */
+static void task_done(void *context, void *task)
+{
+    struct walk *walk = context;
+    struct file_task *t = task;
+    walk->handing_back = true;
+    bool replaced = false;
+    if (t->read_error == EFBIG) /* -1: it grew while being read */
+        report_too_large(walk, t->path,
+                         (uintmax_t)t->st.st_size > CHECK_MAX_INPUT_SIZE ? t->st.st_size : -1);
+    else if (t->read_error != 0)
+        report_errno(walk, t->path, t->read_error);
+    else if (!t->analysed)
+        report_unreadable(walk, t->path, "cannot read: out of memory");
+    else if (t->ours && t->options->fix && (replaced = task_replace(walk, t)) && !t->fixed_analysed)
+        report_unreadable(walk, t->path, "fixed, but cannot be checked again: out of memory");
+    else if (t->ours) { /* after a fix, what is left */
+        const struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
+        struct checked_file file = {.path = t->path, .analysis = reported};
         walk->summary.files++;
-        count(&walk->summary, &analysis);
+        count(&walk->summary, reported);
         walk->options->reporter->file(walk->options->reporter, &file);
     }
-    analysis_free(&analysis);
-    free(fixed);
+    walk->handing_back = false;
+    task_free(t);
 }
 
-/* Checks the regular file open on `fd` (with stat `st`), then closes it. The size is checked
- * before anything is read. */
+/* Checks the file of `task` (path and text or descriptor filled): on a worker when there are
+ * any, else right here. */
+static void check_task(struct walk *walk, struct file_task *task)
+{
+    task->options = walk->options;
+    if (walk->pool != NULL) {
+        check_pool_submit(walk->pool, task);
+        return;
+    }
+    task_work(task);
+    task_done(walk, task);
+}
+
+/* Checks the regular file open on `fd` (with stat `st`), which the task closes. */
 static void check_regular_file(struct walk *walk, int fd, const struct stat *st, const char *path,
                                bool explicit)
 {
-    if ((uintmax_t)st->st_size > CHECK_MAX_INPUT_SIZE) {
+    struct file_task *task = calloc(1, sizeof *task);
+    char *copy = task != NULL ? strdup(path) : NULL;
+    if (copy == NULL) {
         close(fd);
-        report_too_large(walk, path, st->st_size);
+        free(task);
+        report_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
-    size_t len = 0;
-    char *text = read_descriptor(fd, (size_t)st->st_size, &len);
-    int saved = errno;
-    close(fd);
-    if (text == NULL && saved == EFBIG) {
-        report_too_large(walk, path, -1); /* it grew while being read */
-        return;
-    }
-    if (text == NULL) {
-        report_errno(walk, path, saved ? saved : EIO);
-        return;
-    }
-    check_text(walk, path, st, text, len, explicit);
-    free(text);
+    *task = (struct file_task){.path = copy, .fd = fd, .st = *st, .explicit = explicit};
+    check_task(walk, task);
 }
 
 /* Standard input, whatever it is (a pipe, a terminal, a file); read up to the limit. */
@@ -392,8 +390,16 @@ static void check_stdin(struct walk *walk)
         report_errno(walk, path, errno ? errno : EIO);
         return;
     }
-    check_text(walk, path, NULL, text, len, true);
-    free(text);
+    struct file_task *task = calloc(1, sizeof *task);
+    char *copy = task != NULL ? strdup(path) : NULL;
+    if (copy == NULL) {
+        free(task);
+        free(text);
+        report_unreadable(walk, path, "cannot read: out of memory");
+        return;
+    }
+    *task = (struct file_task){.path = copy, .fd = -1, .text = text, .len = len, .explicit = true};
+    check_task(walk, task);
 }
 
 static int compare_names(const void *a, const void *b)
@@ -555,6 +561,9 @@ int check_run(const struct check_options *options)
     struct sigaction old_actions[3];
     if (options->fix)
         file_replace_install_cleanup(old_actions);
+    if (options->jobs > 1)
+        walk.pool = check_pool_create(options->jobs, CHECK_WINDOW_PER_JOB * options->jobs,
+                                      task_work, task_done, &walk);
     reporter->begin(reporter);
     for (int i = 0; i < options->path_count; i++) {
         if (strcmp(options->paths[i], "-") == 0)
@@ -562,6 +571,8 @@ int check_run(const struct check_options *options)
         else
             check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, 0);
     }
+    check_pool_destroy(walk.pool); /* reports the files still in flight */
+    walk.pool = NULL;
     reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);
     if (options->fix) {

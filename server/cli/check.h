@@ -12,7 +12,8 @@ struct check_options {
     struct reporter *reporter;
     const struct schema_registry *registry;
     const struct settings *settings;
-    bool fix; /* apply the safe fixes in place (atomically) before reporting */
+    unsigned jobs; /* threads reading and analysing files; 0 or 1: the walk's own thread only */
+    bool fix;      /* apply the safe fixes in place (atomically) before reporting */
 };
 
 /* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths,

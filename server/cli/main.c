@@ -56,6 +56,8 @@ static const char help_text[] =
     "  --color WHEN      auto (default), always or never.\n"
     "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
     "                    with syntax errors), then report what is left.\n"
+    "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
+    "                    at most 8). The output is the same for every N.\n"
     "  --config FILE     Project configuration (default: the nearest srcls.json upwards\n"
     "                    from the first PATH): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
@@ -254,6 +256,7 @@ struct cli_options {
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
     const char *format, *color;      /* NULL when not given */
+    const char *jobs;                /* --jobs N, NULL when not given */
     const char **paths;              /* owned */
     int path_count;
 };
@@ -294,6 +297,8 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             o->check = true;
         } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
             o->format = value;
+        } else if ((value = option_value(argc, argv, &i, "--jobs")) != NULL) {
+            o->jobs = value;
         } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
             o->color = value;
         } else if (strcmp(arg, "--stdio") == 0) {
@@ -313,6 +318,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
     const char *check_option = o->fix           ? "--fix"
                                : o->format      ? "--format"
                                : o->color       ? "--color"
+                               : o->jobs        ? "--jobs"
                                : o->config_path ? "--config"
                                                 : NULL;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
@@ -322,6 +328,24 @@ static enum parse_outcome check_combination(const struct cli_options *o)
     else
         return PARSE_RUN;
     return PARSE_FAILED;
+}
+
+/* The default of --jobs: the CPUs online, at most 8. */
+#define DEFAULT_JOBS_MAX 8
+
+/* --jobs: a positive integer (or, not given, the default). 0 when it is not one. */
+static unsigned parse_jobs(const char *value)
+{
+    if (value == NULL) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        return cpus < 1 ? 1u : cpus > DEFAULT_JOBS_MAX ? DEFAULT_JOBS_MAX : (unsigned)cpus;
+    }
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || n == 0 || n > 1024)
+        return 0;
+    return (unsigned)n;
 }
 
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
@@ -340,6 +364,9 @@ static int run_check(const struct cli_options *o)
         use_color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
     else
         return usage_error("--color takes auto, always or never (got '%s')", color);
+    unsigned jobs = parse_jobs(o->jobs);
+    if (jobs == 0)
+        return usage_error("--jobs takes a positive integer up to 1024 (got '%s')", o->jobs);
     struct reporter reporter;
     if (!report_select(&reporter, format, stdout, use_color))
         return usage_error("--format takes text, json, sarif or github (got '%s')", format);
@@ -358,6 +385,7 @@ static int run_check(const struct cli_options *o)
                                         .reporter = &reporter,
                                         .registry = &registry,
                                         .settings = &settings,
+                                        .jobs = jobs,
                                         .fix = o->fix};
         status = check_run(&options);
     }

@@ -1,0 +1,26 @@
+/* check_pool: the worker threads of `srcls --check --jobs N`. Tasks run on the workers in any
+ * order; each is then handed back on the submitting thread strictly in submission order, so
+ * the report is the same as one thread's. At most `window` tasks are in flight: submitting
+ * waits (handing back finished tasks) when the window is full, which bounds memory. */
+#ifndef SRCLS_CHECK_POOL_H
+#define SRCLS_CHECK_POOL_H
+
+struct check_pool;
+
+/* Runs on a worker: must touch nothing but `task` and what is shared read-only. */
+typedef void (*check_pool_work)(void *task);
+/* Runs on the submitting thread, in submission order, once `task` was worked. */
+typedef void (*check_pool_done)(void *context, void *task);
+
+/* A pool of `jobs` threads (at least 1); NULL when not even one thread could start (the caller
+ * then works alone). */
+struct check_pool *check_pool_create(unsigned jobs, unsigned window, check_pool_work work,
+                                     check_pool_done done, void *context);
+/* Queues `task`, after waiting for room in the window. */
+void check_pool_submit(struct check_pool *pool, void *task);
+/* Waits for every queued task and hands each back. */
+void check_pool_drain(struct check_pool *pool);
+/* Drains, stops the workers and frees the pool; NULL is allowed. */
+void check_pool_destroy(struct check_pool *pool);
+
+#endif
