@@ -72,6 +72,12 @@ void write_file(const char *relative, const char *content)
 
 char *read_all(const char *path)
 {
+    size_t len;
+    return read_all_len(path, &len);
+}
+
+char *read_all_len(const char *path, size_t *length)
+{
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return NULL;
@@ -93,6 +99,7 @@ char *read_all(const char *path)
     fclose(f);
     if (buf != NULL)
         buf[len] = '\0';
+    *length = len;
     return buf;
 }
 

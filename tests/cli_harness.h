@@ -24,6 +24,8 @@ size_t encode_wide(const char *ascii, size_t unit, bool big_endian, bool bom, ch
 void write_file(const char *relative, const char *content);
 /* The whole file, NUL-terminated, owned by the caller; NULL when it cannot be read. */
 char *read_all(const char *path);
+/* The same, with its length in `length` (the file may hold NUL bytes). */
+char *read_all_len(const char *path, size_t *length);
 /* The text of a documented example (docs/examples/NAME), owned by the caller. */
 char *example(const char *name);
 /* Removes `path`, and everything in it if it is a directory; never follows a link. */

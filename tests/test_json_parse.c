@@ -159,31 +159,6 @@ static void assert_tree_sound(const struct parsed *p)
 
 /* ---- JSONTestSuite (nst/JSONTestSuite, test_parsing/) ---- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (grown == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* The suite's test_parsing directory, into `buffer`; false (saying why on stderr) when it is
  * absent, as on a clone without ../shared/testdata. */
 static bool test_suite_dir(char *buffer, size_t size)
@@ -227,7 +202,7 @@ static void run_test_suite(char prefix)
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir_path, name);
         size_t len = 0;
-        char *text = read_file(path, &len);
+        char *text = read_all_len(path, &len);
         if (text == NULL)
             fail_msg("cannot read %s", path);
         struct parsed p;

@@ -61,8 +61,8 @@ static void walk(const char *path)
             break;
         snprintf(child, len, "%s/%s", path, e->d_name);
         struct stat cs;
-        if (lstat(child, &cs) == 0 && (S_ISDIR(cs.st_mode) ||
-                                       (S_ISREG(cs.st_mode) && ends_with_json(e->d_name))))
+        if (lstat(child, &cs) == 0 &&
+            (S_ISDIR(cs.st_mode) || (S_ISREG(cs.st_mode) && ends_with_json(e->d_name))))
             walk(child);
         free(child);
     }

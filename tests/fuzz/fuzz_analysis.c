@@ -28,21 +28,15 @@
 /* Diagnostics whose fixes are collected, applied one by one and re-analysed. */
 #define MAX_FIXED_DIAGNOSTICS 16u
 
-static struct schema_registry registry;
 static struct settings custom_settings;
 
-/* Loads the schema and one set of user settings, once per process. */
+/* Loads one set of user settings, once per process. */
 static void setup(void)
 {
     static bool done;
     if (done)
         return;
     done = true;
-    char error[512];
-    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
-        fprintf(stderr, "schema: %s\n", error);
-        abort();
-    }
     /* Severity overrides (one turned off) and an extra type identifier: the settings paths of
      * the rules, completion and hover. */
     static const char text[] = "{\"rules\": {\"unknown-field\": \"error\", \"kind-inferred\": "
@@ -70,7 +64,7 @@ static int analyse(struct analysis *a, const char *text, size_t len,
 {
     struct analysis_options options = {
         .report_unknown_document = true,
-        .registry = &registry,
+        .registry = fuzz_registry(),
         .settings = settings,
     };
     return analysis_run(a, text, len, &options);
@@ -104,7 +98,7 @@ static void check_features_at(struct analysis *a, const struct settings *setting
                               uint32_t len)
 {
     struct completion_list list;
-    FUZZ_CHECK(complete_at(a, &registry, settings, offset, &list) == 0);
+    FUZZ_CHECK(complete_at(a, fuzz_registry(), settings, offset, &list) == 0);
     for (uint32_t i = 0; i < list.count; i++) {
         const struct completion_item *item = &list.items[i];
         FUZZ_CHECK(item->label != NULL && item->text != NULL);
@@ -119,7 +113,7 @@ static void check_features_at(struct analysis *a, const struct settings *setting
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *markdown = hover_at(a, &registry, settings, offset, &arena, &start, &end);
+    const char *markdown = hover_at(a, fuzz_registry(), settings, offset, &arena, &start, &end);
     if (markdown != NULL)
         FUZZ_CHECK(range_inside(start, end, len));
     arena_free(&arena);
@@ -267,7 +261,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena arena;
     arena_init(&arena);
     uint32_t count = 0;
-    struct symbol *symbols = symbols_of(&a, &registry, settings, &arena, &count);
+    struct symbol *symbols = symbols_of(&a, fuzz_registry(), settings, &arena, &count);
     FUZZ_CHECK(count == 0 || symbols != NULL);
     check_symbols(symbols, count, len, 0);
     arena_free(&arena);

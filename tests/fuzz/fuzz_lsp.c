@@ -420,26 +420,10 @@ static void script_raw(struct script *s, const char *data, size_t len)
 
 /* ---- the target ---- */
 
-static struct schema_registry registry;
-
-static void setup(void)
-{
-    static bool done;
-    if (done)
-        return;
-    done = true;
-    char error[512];
-    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
-        fprintf(stderr, "schema: %s\n", error);
-        abort();
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    setup();
     unsigned mode = data[0] & 3u, flags = data[0] & ~3u;
     const char *rest = (const char *)data + 1;
     size_t rest_len = size - 1;
@@ -458,7 +442,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct output out;
     output_init(&out);
     struct lsp_server *server =
-        lsp_server_new_in_memory(uv_default_loop(), &registry, capture, &out);
+        lsp_server_new_in_memory(uv_default_loop(), fuzz_registry(), capture, &out);
     FUZZ_CHECK(server != NULL);
     if (flags & FLAG_ONE_BY_ONE) {
         size_t from = 0;

@@ -21,8 +21,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-TESTDATA = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "JSONTestSuite",
-                        "test_parsing")
+# JSONTestSuite: under $SRCLS_TESTDATA (as the unit tests look for it), else beside the clone.
+TESTDATA = os.path.join(os.environ.get("SRCLS_TESTDATA") or
+                        os.path.join(os.path.dirname(ROOT), "shared", "testdata"),
+                        "JSONTestSuite", "test_parsing")
 
 # fuzz_lsp's first byte (see fuzz_lsp.c).
 MODE_FRAMED, MODE_RAW, MODE_DOCUMENT = 0, 1, 2
