@@ -1,6 +1,7 @@
 /* analysis: parse, index, classify and check one document. */
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "codes.h"
@@ -56,10 +57,13 @@ static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
     return found;
 }
 
-static int add_parse_errors(struct analysis *a)
+/* The parse errors whose start is in [from, to] as diagnostics. */
+static int add_parse_errors_in(struct analysis *a, uint32_t from, uint32_t to)
 {
     for (uint32_t i = 0; i < a->doc.error_count; i++) {
         const struct json_error *e = &a->doc.errors[i];
+        if (e->start < from || e->start > to)
+            continue;
         const char *pointer = json_pointer_of(&a->doc, innermost_at(&a->doc, e->start), &a->arena);
         enum diag_code code =
             e->code == JSON_ERROR_DUPLICATE_KEY ? CODE_DUPLICATE_KEY : CODE_JSON_SYNTAX;
@@ -80,6 +84,13 @@ static int add_parse_errors(struct analysis *a)
         if (diag_list_add(&a->diags, &d) != 0)
             return -1;
     }
+    return 0;
+}
+
+static int add_parse_errors(struct analysis *a)
+{
+    if (add_parse_errors_in(a, 0, UINT32_MAX) != 0)
+        return -1;
     if (a->doc.errors_dropped > 0) {
         uint32_t at = a->doc.len;
         const char *message =
@@ -99,17 +110,83 @@ static int add_parse_errors(struct analysis *a)
     return 0;
 }
 
-/* Severity overrides; "off" removes the diagnostic. */
-static void apply_severities(struct diag_list *diags, const struct settings *settings)
+/* Severity overrides for the diagnostics from `first` on; "off" removes the diagnostic. */
+static void apply_severities(struct diag_list *diags, const struct settings *settings,
+                             uint32_t first)
 {
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < diags->count; i++) {
+    uint32_t kept = first;
+    for (uint32_t i = first; i < diags->count; i++) {
         struct diagnostic *d = &diags->items[i];
         d->severity = settings_severity(settings, d->code, d->severity);
         if (d->severity != DIAG_OFF)
             diags->items[kept++] = *d;
     }
     diags->count = kept;
+}
+
+/* Reports a document that is neither a source nor a job, when asked to. */
+static int add_unknown_document(struct analysis *a, const struct analysis_options *options)
+{
+    if (a->document != DOCUMENT_UNKNOWN || !options || !options->report_unknown_document ||
+        a->doc.root == JSON_NONE)
+        return 0;
+    const struct json_node *root = &a->doc.nodes[a->doc.root];
+    uint32_t end = root->start + 1 <= root->end ? root->start + 1 : root->end;
+    struct diagnostic d = {
+        .code = CODE_UNKNOWN_DOCUMENT,
+        .severity = code_info(CODE_UNKNOWN_DOCUMENT)->severity,
+        .start = root->start,
+        .end = end,
+        .related_start = JSON_NONE,
+        .related_end = JSON_NONE,
+        .message = "not a source or job document: a source has a \"" ENVELOPE_CONFIG
+                   "\" object or a \"" ENVELOPE_TYPE "\" string at the top level, a job has "
+                   "\"" ENVELOPE_JOB_STATE "\"",
+        .pointer = "",
+        .node = JSON_NONE,
+    };
+    return diag_list_add(&a->diags, &d);
+}
+
+/* The node of each element of a bulk document, for updates; -1 when memory ran out. */
+static int list_elements(struct analysis *a)
+{
+    free(a->elements);
+    a->elements = NULL;
+    a->element_count = 0;
+    if (a->document != DOCUMENT_BULK)
+        return 0;
+    uint32_t count = json_child_count(&a->doc, a->doc.root);
+    a->elements = malloc((size_t)count * sizeof *a->elements);
+    if (a->elements == NULL)
+        return -1;
+    for (uint32_t e = a->doc.nodes[a->doc.root].first_child; e != JSON_NONE;
+         e = a->doc.nodes[e].next)
+        a->elements[a->element_count++] = e;
+    return 0;
+}
+
+/* Everything after the parse and the line index: classification and diagnostics. */
+static int diagnose(struct analysis *a, const struct analysis_options *options)
+{
+    int status = 0;
+    if (add_parse_errors(a) != 0)
+        status = -1;
+    a->document = analysis_classify(&a->doc);
+    a->kind = NULL;
+    if (add_unknown_document(a, options) != 0)
+        status = -1;
+    if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
+        rules_check(a, options->registry, options->settings) != 0)
+        status = -1;
+    if (options && options->settings)
+        apply_severities(&a->diags, options->settings, 0);
+    diag_list_sort(&a->diags);
+    if (list_elements(a) != 0)
+        status = -1;
+    a->settled_arena = a->arena.total;
+    a->settled_doc_arena = a->doc.arena.total;
+    return status;
 }
 
 int analysis_run(struct analysis *out, const char *text, size_t len,
@@ -120,35 +197,8 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
     if (line_index_build(&out->lines, text, out->doc.len) != 0)
         return -1;
-    if (add_parse_errors(out) != 0)
+    if (diagnose(out, options) != 0)
         status = -1;
-    out->document = analysis_classify(&out->doc);
-    if (out->document == DOCUMENT_UNKNOWN && options && options->report_unknown_document &&
-        out->doc.root != JSON_NONE) {
-        const struct json_node *root = &out->doc.nodes[out->doc.root];
-        uint32_t end = root->start + 1 <= root->end ? root->start + 1 : root->end;
-        struct diagnostic d = {
-            .code = CODE_UNKNOWN_DOCUMENT,
-            .severity = code_info(CODE_UNKNOWN_DOCUMENT)->severity,
-            .start = root->start,
-            .end = end,
-            .related_start = JSON_NONE,
-            .related_end = JSON_NONE,
-            .message = "not a source or job document: a source has a \"" ENVELOPE_CONFIG
-                       "\" object or a \"" ENVELOPE_TYPE "\" string at the top level, a job has "
-                       "\"" ENVELOPE_JOB_STATE "\"",
-            .pointer = "",
-            .node = JSON_NONE,
-        };
-        if (diag_list_add(&out->diags, &d) != 0)
-            status = -1;
-    }
-    if (options && options->registry && out->document != DOCUMENT_UNKNOWN &&
-        rules_check(out, options->registry, options->settings) != 0)
-        status = -1;
-    if (options && options->settings)
-        apply_severities(&out->diags, options->settings);
-    diag_list_sort(&out->diags);
     return status;
 }
 
@@ -158,6 +208,9 @@ void analysis_free(struct analysis *analysis)
     line_index_free(&analysis->lines);
     diag_list_free(&analysis->diags);
     arena_free(&analysis->arena);
+    free(analysis->elements);
+    analysis->elements = NULL;
+    analysis->element_count = 0;
 }
 
 const char *document_kind_name(enum document_kind kind)
@@ -169,4 +222,139 @@ const char *document_kind_name(enum document_kind kind)
     case DOCUMENT_UNKNOWN: break;
     }
     return "unknown";
+}
+
+/* ---- updates ---- */
+
+/* Whether the arenas hold so much that updates left behind that a whole analysis should start
+ * them afresh: twice what the last one settled at, and a megabyte. */
+static bool arenas_overgrown(const struct analysis *a)
+{
+    enum { SLACK = 1 << 20 };
+    return a->arena.total > 2 * a->settled_arena + SLACK ||
+           a->doc.arena.total > 2 * a->settled_doc_arena + SLACK;
+}
+
+/* The position of the element that holds `node` (a bulk document), by binary search over the
+ * element list; the element's node in `*element`. */
+static uint32_t element_holding(const struct analysis *a, uint32_t node, uint32_t *element)
+{
+    uint32_t lo = 0, hi = a->element_count; /* the last element whose node is <= node */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->elements[mid] <= node)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *element = a->elements[lo];
+    return lo;
+}
+
+/* Moves a diagnostic of what follows the splice by its byte and node shifts. */
+static void shift_diagnostic(struct diagnostic *d, uint32_t bytes, uint32_t old_tail,
+                             uint32_t nodes)
+{
+    d->start += bytes;
+    d->end += bytes;
+    if (d->related_start != JSON_NONE) {
+        d->related_start += bytes;
+        d->related_end += bytes;
+    }
+    if (d->node != JSON_NONE && d->node >= old_tail)
+        d->node += nodes;
+}
+
+/* The first diagnostic whose start is at or after `offset`, in the sorted range [lo, hi). */
+static uint32_t first_diagnostic_from(const struct diag_list *diags, uint32_t lo, uint32_t hi,
+                                      uint32_t offset)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (diags->items[mid].start < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A bulk document whose element `index` (node `element`, bytes [start, old_end] before the
+ * edit) was spliced: its diagnostics are made again, the others move. 1, 0 or -1 as
+ * analysis_update. */
+static int recheck_element(struct analysis *a, const struct analysis_options *options,
+                           const struct json_splice *splice, uint32_t element, uint32_t index,
+                           uint32_t old_end)
+{
+    const struct json_node *e = &a->doc.nodes[element];
+    uint32_t bytes = e->end - old_end; /* modulo 2^32 */
+    uint32_t nodes = splice->new_nodes - splice->old_nodes;
+    uint32_t old_tail = splice->node + splice->old_nodes;
+    uint32_t count = a->diags.count;
+    if (add_parse_errors_in(a, e->start, e->end) != 0 ||
+        rules_check_element(a, options->registry, options->settings, element, index) != 0)
+        return -1;
+    if (options->settings)
+        apply_severities(&a->diags, options->settings, count);
+    diag_list_sort_from(&a->diags, count);
+    /* [0, lo): before the element; [lo, hi): its old diagnostics; [hi, count): after it;
+     * [count, total): its new ones. */
+    uint32_t lo = first_diagnostic_from(&a->diags, 0, count, e->start);
+    uint32_t hi = first_diagnostic_from(&a->diags, lo, count, old_end + 1);
+    uint32_t added = a->diags.count - count;
+    struct diagnostic *fresh = NULL;
+    if (added > 0) {
+        fresh = malloc((size_t)added * sizeof *fresh);
+        if (fresh == NULL)
+            return -1;
+        memcpy(fresh, a->diags.items + count, (size_t)added * sizeof *fresh);
+    }
+    struct diagnostic *items = a->diags.items;
+    memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
+    for (uint32_t i = lo + added; i < lo + added + (count - hi); i++)
+        shift_diagnostic(&items[i], bytes, old_tail, nodes);
+    if (added > 0)
+        memcpy(items + lo, fresh, (size_t)added * sizeof *fresh);
+    free(fresh);
+    a->diags.count = lo + added + (count - hi);
+    for (uint32_t i = index + 1; i < a->element_count; i++)
+        a->elements[i] += nodes;
+    return 1;
+}
+
+/* Any other document: classified and checked again whole (the parse is what the splice saved;
+ * such documents are one source or one job). */
+static int rediagnose(struct analysis *a, const struct analysis_options *options)
+{
+    a->diags.count = 0;
+    arena_free(&a->arena);
+    arena_init(&a->arena);
+    return diagnose(a, options) == 0 ? 1 : -1;
+}
+
+int analysis_update(struct analysis *a, const char *text, size_t len, struct json_edit edit,
+                    const struct analysis_options *options)
+{
+    static const struct analysis_options syntax_only = {0};
+    if (options == NULL)
+        options = &syntax_only;
+    if (arenas_overgrown(a))
+        return 0;
+    if (len >= JSON_NONE)
+        return 0;
+    struct json_splice splice;
+    int spliced = json_splice(&a->doc, text, (uint32_t)len, edit, options->parse, &splice);
+    if (spliced <= 0)
+        return spliced;
+    if (line_index_update(&a->lines, text, len, edit.start, edit.old_end, edit.inserted) != 0)
+        return -1;
+    if (a->document != DOCUMENT_BULK || options->registry == NULL)
+        return rediagnose(a, options);
+    uint32_t element;
+    uint32_t index = element_holding(a, splice.node, &element);
+    if (!envelope_is_source(&a->doc, element))
+        return 0; /* no longer a bulk document */
+    /* The element's start did not move; its end moved with the edit (it holds it). */
+    uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
+    return recheck_element(a, options, &splice, element, index, old_end);
 }

@@ -8,6 +8,7 @@
 
 #include "diagnostic.h"
 #include "json_doc.h"
+#include "json_splice.h"
 #include "line_index.h"
 
 struct schema_registry;
@@ -36,12 +37,28 @@ struct analysis {
     enum document_kind document;
     const char *kind;   /* the kind's identifier for output, or NULL */
     struct arena arena; /* messages and pointers of the diagnostics */
+    /* A bulk document: the node of each element, in order (owned), for updates. */
+    uint32_t *elements;
+    uint32_t element_count;
+    /* The arenas' sizes after the last whole analysis: what updates add beyond them is mostly
+     * garbage (messages of diagnostics since replaced), so past a bound an update gives way to
+     * a whole analysis, which starts them afresh. */
+    size_t settled_arena, settled_doc_arena;
 };
 
 /* Analyses `text` (which must outlive `out`). Returns 0, or -1 when memory ran out. */
 int analysis_run(struct analysis *out, const char *text, size_t len,
                  const struct analysis_options *options);
 void analysis_free(struct analysis *analysis);
+/* The text changed by `edit` and is now `text` (`len` bytes; it must outlive the analysis, and
+ * the old text is no longer read). Brings the analysis up to date doing only what the edit
+ * touched: the smallest value holding it parsed again (json_splice), and the source holding that
+ * checked again (in a bulk file, one element; its diagnostics replace that element's only).
+ * The result is the analysis analysis_run would give for `text`. Returns 1 when done that way;
+ * 0 when the change needs a whole analysis (a syntax error, a change of structure) and -1 when
+ * memory ran out: in both cases the analysis is stale and must be freed and run again. */
+int analysis_update(struct analysis *analysis, const char *text, size_t len,
+                    struct json_edit edit, const struct analysis_options *options);
 
 const char *document_kind_name(enum document_kind kind);
 /* Classifies a parsed document: source (a `config` object and/or a `type` string at the top

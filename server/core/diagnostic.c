@@ -28,6 +28,11 @@ void diag_list_free(struct diag_list *list)
     list->cap = 0;
 }
 
+static const char *or_empty(const char *text)
+{
+    return text != NULL ? text : "";
+}
+
 static int compare_diagnostics(const void *a, const void *b)
 {
     const struct diagnostic *x = a, *y = b;
@@ -35,13 +40,23 @@ static int compare_diagnostics(const void *a, const void *b)
         return x->start < y->start ? -1 : 1;
     if (x->end != y->end)
         return x->end < y->end ? -1 : 1;
-    return strcmp(code_name(x->code), code_name(y->code));
+    int by = strcmp(code_name(x->code), code_name(y->code));
+    if (by == 0)
+        by = strcmp(or_empty(x->message), or_empty(y->message));
+    if (by == 0)
+        by = strcmp(or_empty(x->pointer), or_empty(y->pointer));
+    return by;
+}
+
+void diag_list_sort_from(struct diag_list *list, uint32_t first)
+{
+    if (list->count > first + 1)
+        qsort(list->items + first, list->count - first, sizeof *list->items, compare_diagnostics);
 }
 
 void diag_list_sort(struct diag_list *list)
 {
-    if (list->count > 1)
-        qsort(list->items, list->count, sizeof *list->items, compare_diagnostics);
+    diag_list_sort_from(list, 0);
 }
 
 const char *diag_severity_name(enum diag_severity severity)

@@ -68,8 +68,11 @@ struct diag_list {
  * -1 when out of memory. */
 int diag_list_add(struct diag_list *list, const struct diagnostic *diag);
 void diag_list_free(struct diag_list *list);
-/* Sorts by start offset, then end offset, then code name, so output order is stable. */
+/* Sorts by start offset, then end offset, code name, message and pointer: a total order, so
+ * that output order never depends on the order the rules reported in. */
 void diag_list_sort(struct diag_list *list);
+/* The same for the items from `first` on. */
+void diag_list_sort_from(struct diag_list *list, uint32_t first);
 
 const char *diag_severity_name(enum diag_severity severity);
 /* Parses "error", "warning", "information" (or "info"), "hint", "off"; -1 when unknown. */

@@ -72,7 +72,67 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
     index->len = (uint32_t)len;
     index->starts = starts;
     index->count = count;
+    index->cap = cap;
     index->columns = columns;
+    return 0;
+}
+
+/* Whether a line starts at byte `p` of `text`: after an LF, or after a CR not followed by LF. */
+static bool starts_line(const char *text, size_t len, size_t p)
+{
+    if (p == 0)
+        return true;
+    return text[p - 1] == '\n' || (text[p - 1] == '\r' && (p >= len || text[p] != '\n'));
+}
+
+/* The first line whose start is at or after `offset` (count when none). */
+static uint32_t first_start_from(const struct line_index *index, uint32_t offset)
+{
+    uint32_t lo = 0, hi = index->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (index->starts[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int line_index_update(struct line_index *index, const char *text, size_t len, uint32_t start,
+                      uint32_t old_end, uint32_t inserted)
+{
+    if (len >= UINT32_MAX || old_end < start || old_end > index->len)
+        return -1;
+    /* A line start at p depends on bytes p - 1 and p only: the starts in [start, old_end] are
+     * found again in [start, start + inserted] of the new text; the later ones move. */
+    uint32_t from = start > 0 ? start : 1;
+    uint32_t lo = first_start_from(index, from), hi = first_start_from(index, old_end + 1);
+    uint32_t added = 0;
+    for (size_t p = from; p <= (size_t)start + inserted && p <= len; p++)
+        added += starts_line(text, len, p);
+    size_t count = (size_t)index->count - (hi - lo) + added;
+    uint32_t *starts = vector_grow(index->starts, &index->cap, count, sizeof *starts);
+    if (starts == NULL)
+        return -1;
+    index->starts = starts;
+    uint32_t delta = inserted - (old_end - start); /* modulo 2^32 */
+    memmove(starts + lo + added, starts + hi, (size_t)(index->count - hi) * sizeof *starts);
+    for (size_t i = lo + added; i < count; i++)
+        starts[i] += delta;
+    uint32_t at = lo;
+    for (size_t p = from; p <= (size_t)start + inserted && p <= len; p++) {
+        if (starts_line(text, len, p))
+            starts[at++] = (uint32_t)p;
+    }
+    index->count = (uint32_t)count;
+    index->text = text;
+    index->len = (uint32_t)len;
+    if (index->columns != NULL) {
+        free(index->columns->marks);
+        index->columns->marks = NULL;
+        index->columns->built = false;
+    }
     return 0;
 }
 
@@ -85,6 +145,7 @@ void line_index_free(struct line_index *index)
     index->columns = NULL;
     index->starts = NULL;
     index->count = 0;
+    index->cap = 0;
 }
 
 /* The byte where line `line`'s content ends (before its line break). */

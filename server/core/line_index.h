@@ -24,6 +24,7 @@ struct line_index {
     uint32_t len;
     uint32_t *starts; /* owned: byte offset of each line's first byte */
     uint32_t count;
+    size_t cap; /* starts allocated (vector_grow) */
     /* owned: filled on the first UTF-16 or code-point conversion inside a long line, so that
      * every later one costs a bounded scan instead of one from the line's start (a minified
      * file is one line: without them, N diagnostics on it cost N times the line). */
@@ -33,6 +34,12 @@ struct line_index {
 /* Builds the index of `text`; returns 0, or -1 when memory ran out. */
 int line_index_build(struct line_index *index, const char *text, size_t len);
 void line_index_free(struct line_index *index);
+/* The text changed: bytes [start, old_end) of the old text became `inserted` bytes, and `text`
+ * (`len` bytes) is the new text. Costs the inserted bytes plus a shift of the line starts after
+ * the edit; the column checkpoints are dropped and built again when next needed. Returns 0, or
+ * -1 when memory ran out (the index is then unchanged, of the old text). */
+int line_index_update(struct line_index *index, const char *text, size_t len, uint32_t start,
+                      uint32_t old_end, uint32_t inserted);
 /* Invariant: every conversion costs O(log lines + LINE_INDEX_BLOCK), whatever the line's
  * length; the checkpoints cost one pass over the text, once. */
 /* The position of byte `offset` (clamped to the text; an offset inside a multi-byte character

@@ -399,3 +399,12 @@ int rules_check(struct analysis *a, const struct schema_registry *registry,
     }
     return r.failed ? -1 : 0;
 }
+
+int rules_check_element(struct analysis *a, const struct schema_registry *registry,
+                        const struct settings *settings, uint32_t element, uint32_t index)
+{
+    struct rules r = {.a = a, .doc = &a->doc, .registry = registry, .settings = settings};
+    struct rules_path path = rules__path_index(NULL, index);
+    check_source(&r, element, &path);
+    return r.failed ? -1 : 0;
+}

@@ -12,5 +12,9 @@ struct analysis;
  * the document. Sets analysis->kind. Returns 0, or -1 when memory ran out. */
 int rules_check(struct analysis *analysis, const struct schema_registry *registry,
                 const struct settings *settings);
+/* Checks again element `index` (node `element`) of a bulk document, as rules_check checks each
+ * element, appending its diagnostics. Returns 0, or -1 when memory ran out. */
+int rules_check_element(struct analysis *analysis, const struct schema_registry *registry,
+                        const struct settings *settings, uint32_t element, uint32_t index);
 
 #endif

@@ -140,16 +140,21 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 /* ---- analysis and publishing ---- */
 
+static struct analysis_options analysis_options_of(const struct lsp_documents *store)
+{
+    return (struct analysis_options){
+        .report_unknown_document = true,
+        .registry = store->registry,
+        .settings = store->settings,
+    };
+}
+
 int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
         return 0;
     analysis_free(&d->analysis);
-    struct analysis_options options = {
-        .report_unknown_document = true,
-        .registry = d->store->registry,
-        .settings = d->store->settings,
-    };
+    struct analysis_options options = analysis_options_of(d->store);
     if (analysis_run(&d->analysis, d->text, d->len, &options) != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -224,9 +229,10 @@ static void on_debounce(uv_timer_t *timer)
 
 void lsp_document_changed(struct lsp_document *d, bool now)
 {
-    d->analyzed = false;
     d->result = ++d->store->results;
-    if (now) {
+    /* An analysis kept up to date by the edits costs nothing more to publish; a whole one waits
+     * for the typing to pause. */
+    if (now || d->analyzed) {
         uv_timer_stop(&d->debounce);
         publish(d, false);
         return;
@@ -237,8 +243,10 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
-    for (struct lsp_document *d = store->first; d != NULL; d = d->next)
+    for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
+        d->analyzed = false;
         lsp_document_changed(d, true);
+    }
 }
 
 void lsp_documents_publish_pending(struct lsp_documents *store)
@@ -289,23 +297,46 @@ static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const ch
     return 0;
 }
 
+/* Brings the analysis up to date with an edit when it was of the text before it; otherwise,
+ * or when that takes a whole analysis, it is run when next needed. */
+static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end, size_t len)
+{
+    if (!d->analyzed)
+        return;
+    struct analysis_options options = analysis_options_of(d->store);
+    struct json_edit edit = {start, end, (uint32_t)len};
+    if (len >= UINT32_MAX || analysis_update(&d->analysis, d->text, d->len, edit, &options) != 1) {
+        analysis_free(&d->analysis);
+        d->analyzed = false;
+    }
+}
+
 int lsp_document_replace(struct lsp_document *d, struct text_position a, struct text_position b,
                          const char *text, size_t len)
 {
-    /* The positions are in the text as the edits before this one left it: not the analysed
-     * text, whose line index may be stale. */
-    struct line_index lines;
-    if (line_index_build(&lines, d->text, d->len) != 0)
-        return -1;
-    uint32_t start = line_index_offset(&lines, a, d->store->encoding);
-    uint32_t end = line_index_offset(&lines, b, d->store->encoding);
-    line_index_free(&lines);
+    /* The positions are in the text as the edits before this one left it: the analysed text
+     * when the analysis is up to date, else the index is built for them. */
+    struct line_index built;
+    const struct line_index *lines = &d->analysis.lines;
+    if (!d->analyzed) {
+        if (line_index_build(&built, d->text, d->len) != 0)
+            return -1;
+        lines = &built;
+    }
+    uint32_t start = line_index_offset(lines, a, d->store->encoding);
+    uint32_t end = line_index_offset(lines, b, d->store->encoding);
+    if (lines == &built)
+        line_index_free(&built);
     if (end < start) {
         uint32_t t = start;
         start = end;
         end = t;
     }
-    return splice(d, start, end, text, len);
+    if (splice(d, start, end, text, len) != 0)
+        return -1;
+    d->result = ++d->store->results;
+    update_analysis(d, start, end, len);
+    return 0;
 }
 
 /* ---- the store ---- */

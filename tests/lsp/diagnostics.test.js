@@ -324,6 +324,56 @@ describe('text synchronization', () => {
     assert.deepEqual(summarize(pulled.items), summarize(pub.diagnostics));
   });
 
+  // The server keeps a bulk file's analysis up to date edit by edit (re-parsing the edited
+  // value, re-checking its source); after every step its diagnostics, pushed and pulled, must be
+  // those of the same text opened afresh, and completion must answer from the edited tree.
+  test('a bulk file edited in place: every step agrees with the same text opened afresh', { timeout: 120000 }, async (t) => {
+    const client = await startClient(t);
+    const names = ['bad-object-storage.source.json', '03-object-storage-a.source.json',
+      'bad-peer-cluster.source.json', '12-hive-metastore.source.json', 'bad-no-type.source.json'];
+    let text = '[\n' + names.map((n) => example(n)).join(',\n').replace('raw-landing-zone', 'raw-😀-zone') + '\n]\n';
+    const uri = tmpUri('bulk.json');
+    await client.openAndSettle(uri, text);
+    let seed = 0xb01c;
+    const rand = (n) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    // Offsets inside string values (between the quotes), where typing keeps the JSON valid.
+    const insideStrings = () => {
+      const spots = [];
+      const re = /: "((?:[^"\\]|\\.)*)"/g;
+      for (let m; (m = re.exec(text)) !== null;) spots.push([m.index + 3, m.index + 3 + m[1].length]);
+      return spots;
+    };
+    const typed = ['a', 'Z', '7', ' ', 'é', '😀', ':', '-', '"', '}', ''];
+    let version = 1;
+    for (let round = 0; round < 50; round++) {
+      const spots = insideStrings();
+      const [from, to] = spots[rand(spots.length)];
+      let a = from + rand(to - from + 1);
+      if (a > 0 && /[\uDC00-\uDFFF]/.test(text[a])) a--;
+      const piece = typed[rand(typed.length)];
+      const b = piece === '' ? Math.min(to, a + 1 + rand(2)) : a;
+      const change = { range: { start: positionAt(text, a), end: positionAt(text, b) }, text: piece };
+      text = applyChanges(text, [change]);
+      version++;
+      await client.change(uri, version, [change]);
+      const pulled = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri } });
+      const fresh = tmpUri('bulk.json');
+      await client.open(fresh, text);
+      const again = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri: fresh } });
+      client.close(fresh);
+      assert.deepEqual(summarize(pulled.items), summarize(again.items), `step ${round}: ${JSON.stringify(change)}`);
+      const position = positionAt(text, text.indexOf('"config": {') + 12);
+      const items = await client.request(CompletionRequest.method, { textDocument: { uri }, position });
+      assert.ok((Array.isArray(items) ? items : items.items).length > 0, `step ${round}: no completion`);
+    }
+    const pub = await client.settled(uri, version);
+    assert.equal(pub.version, version);
+    assertMatchesCli(pub.diagnostics, text, 'bulk.json');
+  });
+
   test('typing a whole document character by character, with requests in between', { timeout: 120000 }, async (t) => {
     const client = await startClient(t);
     const target = example('bad-peer-cluster.source.json');

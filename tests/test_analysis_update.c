@@ -1,0 +1,478 @@
+/* test_analysis_update: an analysis kept up to date edit by edit (analysis_update, falling back
+ * to analysis_run where it must, as the language server does) is the analysis of the final text:
+ * random edit sequences on a bulk file, a source and a job, each step compared, tree, line index
+ * and diagnostics, field by field, with a fresh analysis. The edits lean to what typing does
+ * (inside strings, numbers, keys) and include what breaks and mends the syntax, so that both
+ * paths run; the test checks that the incremental one carried most of them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+#include "json_doc.h"
+#include "schema.h"
+#include "settings.h"
+
+static struct schema_registry registry;
+
+/* ---- a seeded generator (xorshift64*), so a failure can be replayed ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rng(uint32_t bound)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717u) >> 33) % (bound ? bound : 1);
+}
+
+/* ---- the documents ---- */
+
+static char *read_example(const char *name, size_t *len)
+{
+    const char *root = getenv("SRCLS_SOURCE_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/examples/%s", root ? root : ".", name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot read %s (is SRCLS_SOURCE_ROOT set?)", path);
+    char *text = malloc(1 << 16);
+    assert_non_null(text);
+    *len = fread(text, 1, (1 << 16) - 1, f);
+    text[*len] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* A growable text. */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void text_reserve(struct text *t, size_t len)
+{
+    if (len + 1 <= t->cap)
+        return;
+    t->cap = (len + 1) * 2;
+    t->s = realloc(t->s, t->cap);
+    assert_non_null(t->s);
+}
+
+static void text_append(struct text *t, const char *s, size_t len)
+{
+    text_reserve(t, t->len + len);
+    memcpy(t->s + t->len, s, len);
+    t->len += len;
+    t->s[t->len] = '\0';
+}
+
+/* Bytes [start, end) become `with`. */
+static void text_replace(struct text *t, uint32_t start, uint32_t end, const char *with, size_t len)
+{
+    size_t new_len = t->len - (end - start) + len;
+    text_reserve(t, new_len);
+    memmove(t->s + start + len, t->s + end, t->len - end);
+    memcpy(t->s + start, with, len);
+    t->len = new_len;
+    t->s[new_len] = '\0';
+}
+
+/* ---- comparing two analyses ---- */
+
+static void assert_same_string(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        assert_ptr_equal(a, b);
+    else
+        assert_string_equal(a, b);
+}
+
+static void assert_same_analysis(const struct analysis *a, const struct analysis *b)
+{
+    assert_int_equal(a->doc.len, b->doc.len);
+    assert_int_equal(a->doc.root, b->doc.root);
+    assert_int_equal(a->doc.error_count, b->doc.error_count);
+    assert_int_equal(a->doc.errors_dropped, b->doc.errors_dropped);
+    for (uint32_t i = 0; i < a->doc.error_count; i++) {
+        const struct json_error *x = &a->doc.errors[i], *y = &b->doc.errors[i];
+        assert_int_equal(x->code, y->code);
+        assert_int_equal(x->start, y->start);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->related_start, y->related_start);
+        assert_int_equal(x->related_end, y->related_end);
+        assert_string_equal(x->message, y->message);
+    }
+    assert_int_equal(a->doc.node_count, b->doc.node_count);
+    for (uint32_t i = 0; i < a->doc.node_count; i++) {
+        const struct json_node *x = &a->doc.nodes[i], *y = &b->doc.nodes[i];
+        assert_int_equal(x->start, y->start);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->key_start, y->key_start);
+        assert_int_equal(x->key_end, y->key_end);
+        assert_int_equal(x->parent, y->parent);
+        assert_int_equal(x->first_child, y->first_child);
+        assert_int_equal(x->next, y->next);
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->flags, y->flags);
+    }
+    assert_int_equal(a->lines.count, b->lines.count);
+    assert_memory_equal(a->lines.starts, b->lines.starts, a->lines.count * sizeof(uint32_t));
+    assert_int_equal(a->document, b->document);
+    assert_same_string(a->kind, b->kind);
+    assert_int_equal(a->element_count, b->element_count);
+    if (a->element_count > 0)
+        assert_memory_equal(a->elements, b->elements, a->element_count * sizeof(uint32_t));
+    if (a->diags.count != b->diags.count) {
+        for (int which = 0; which < 2; which++) {
+            const struct analysis *x = which ? b : a;
+            print_message("%s:\n", which ? "fresh" : "updated");
+            for (uint32_t i = 0; i < x->diags.count; i++)
+                print_message("  %u-%u %s %s\n", x->diags.items[i].start, x->diags.items[i].end,
+                              x->diags.items[i].pointer, x->diags.items[i].message);
+        }
+    }
+    assert_int_equal(a->diags.count, b->diags.count);
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        const struct diagnostic *x = &a->diags.items[i], *y = &b->diags.items[i];
+        assert_int_equal(x->code, y->code);
+        assert_int_equal(x->severity, y->severity);
+        assert_int_equal(x->start, y->start);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->related_start, y->related_start);
+        assert_int_equal(x->related_end, y->related_end);
+        assert_same_string(x->related_message, y->related_message);
+        assert_same_string(x->message, y->message);
+        assert_same_string(x->pointer, y->pointer);
+        assert_int_equal(x->node, y->node);
+        assert_ptr_equal(x->field, y->field);
+        assert_same_string(x->suggestion, y->suggestion);
+    }
+}
+
+/* ---- random edits ---- */
+
+struct edit_log {
+    uint32_t start;
+    char removed[64];
+    size_t removed_len, inserted_len;
+};
+
+/* A random node of `kind` (JSON_INVALID: any), or JSON_NONE. */
+static uint32_t random_node(const struct analysis *a, int kind)
+{
+    if (a->doc.node_count == 0)
+        return JSON_NONE;
+    for (int tries = 0; tries < 20; tries++) {
+        uint32_t n = rng(a->doc.node_count);
+        if (kind == JSON_INVALID || a->doc.nodes[n].kind == kind)
+            return n;
+    }
+    return JSON_NONE;
+}
+
+static const char *const SCALARS[] = {
+    "true",
+    "false",
+    "null",
+    "0",
+    "65536",
+    "-1",
+    "1.5e3",
+    "\"x\"",
+    "\"ACCESS_KEY\"",
+    "\"NONE\"",
+    "\"$SERVICE_EXISTING_VALUE$\"",
+    "\"data:,a:b\"",
+    "\"data:;base64,@@\"",
+    "{}",
+    "[]",
+    "[1, 2]",
+    "{\"a\": 1}",
+    "\"2024-01-01T00:00:00.000Z\"",
+    "\"h\\u00e9\"",
+};
+static const char *const KEYS[] = {
+    "\"accessKey\"", "\"credentialType\"", "\"hostname\"", "\"port\"",         "\"type\"",
+    "\"config\"",    "\"hostnam\"",        "\"jobState\"", "\"errorMessage\"", "\"name\"",
+};
+static const char TYPED[] = "abcdefghijklmnopqrstuvwXYZ0123456789_-.:/ \"\\{}[],\xc3\xa9";
+static const char *const BREAKS[] = {"\n", "\r\n", "\r", " ", "\t", "\n\n  "};
+
+/* Chooses an edit of `t` as the analysis `a` of it sees the text: bytes [*start, *end) become
+ * `with` (`*len` bytes). */
+static void choose_edit(const struct analysis *a, const struct text *t, uint32_t *start,
+                        uint32_t *end, char *with, size_t *len)
+{
+    uint32_t pick = rng(100), n;
+    *len = 0;
+    if (pick < 40 && (n = random_node(a, JSON_STRING)) != JSON_NONE) { /* type in a string */
+        const struct json_node *s = &a->doc.nodes[n];
+        *start = *end = s->start + 1 + rng(s->end - s->start - 1);
+        if (*start >= s->end)
+            *start = *end = s->end - 1;
+        size_t at = rng(sizeof TYPED - 1);
+        with[(*len)++] = TYPED[at];
+        if ((unsigned char)TYPED[at] == 0xc3)
+            with[(*len)++] = TYPED[at + 1];
+        return;
+    }
+    if (pick < 55 && (n = random_node(a, JSON_STRING)) != JSON_NONE) { /* delete in a string */
+        const struct json_node *s = &a->doc.nodes[n];
+        *start = s->start + 1 + rng(s->end - s->start);
+        *end = *start + 1 + rng(3);
+        if (*end > s->end)
+            *end = s->end;
+        if (*start > *end)
+            *start = *end;
+        return;
+    }
+    if (pick < 68 && (n = random_node(a, JSON_INVALID)) != JSON_NONE &&
+        a->doc.nodes[n].kind != JSON_OBJECT && a->doc.nodes[n].kind != JSON_ARRAY) {
+        *start = a->doc.nodes[n].start; /* a scalar becomes another value */
+        *end = a->doc.nodes[n].end;
+        const char *v = SCALARS[rng(sizeof SCALARS / sizeof *SCALARS)];
+        *len = strlen(v);
+        memcpy(with, v, *len);
+        return;
+    }
+    if (pick < 78 && (n = random_node(a, JSON_INVALID)) != JSON_NONE &&
+        a->doc.nodes[n].key_start != JSON_NONE) { /* a key becomes another */
+        *start = a->doc.nodes[n].key_start;
+        *end = a->doc.nodes[n].key_end;
+        const char *k = KEYS[rng(sizeof KEYS / sizeof *KEYS)];
+        *len = strlen(k);
+        memcpy(with, k, *len);
+        return;
+    }
+    *start = rng((uint32_t)t->len + 1);
+    if (*start > 0 && *start < t->len && ((unsigned char)t->s[*start] & 0xC0) == 0x80)
+        *start = *start - 1; /* not inside a character (one step is enough for é) */
+    *end = *start;
+    if (pick < 90) { /* a line break or spaces, anywhere */
+        const char *b = BREAKS[rng(sizeof BREAKS / sizeof *BREAKS)];
+        *len = strlen(b);
+        memcpy(with, b, *len);
+        return;
+    }
+    with[(*len)++] = ",:{}[]\"x"[rng(8)]; /* punctuation, anywhere */
+}
+
+struct run_counts {
+    unsigned incremental, whole;
+};
+
+/* Applies `edits` random edits to `initial`, comparing after each; returns the counts. */
+static struct run_counts run_edits(const char *initial, size_t initial_len, unsigned edits,
+                                   const struct analysis_options *options)
+{
+    struct run_counts counts = {0, 0};
+    struct text t = {0};
+    text_append(&t, initial, initial_len);
+    struct analysis live;
+    assert_int_equal(analysis_run(&live, t.s, t.len, options), 0);
+    struct edit_log undo[8];
+    unsigned undo_count = 0;
+    for (unsigned step = 0; step < edits; step++) {
+        uint32_t start, end;
+        char with[64];
+        size_t len;
+        /* take back the last edit: often when it broke the syntax, as typing mends it */
+        if (undo_count > 0 && rng(100) < (live.doc.error_count > 0 ? 60 : 10)) {
+            struct edit_log *u = &undo[--undo_count];
+            start = u->start;
+            end = (uint32_t)(u->start + u->inserted_len);
+            len = u->removed_len;
+            memcpy(with, u->removed, len);
+        } else {
+            choose_edit(&live, &t, &start, &end, with, &len);
+            if (end - start <= sizeof undo[0].removed) {
+                if (undo_count == 8) {
+                    memmove(undo, undo + 1, 7 * sizeof *undo);
+                    undo_count = 7;
+                }
+                struct edit_log *u = &undo[undo_count++];
+                u->start = start;
+                u->removed_len = end - start;
+                memcpy(u->removed, t.s + start, end - start);
+                u->inserted_len = len;
+            } else {
+                undo_count = 0;
+            }
+        }
+        text_replace(&t, start, end, with, len);
+        struct json_edit edit = {start, end, (uint32_t)len};
+        int updated = analysis_update(&live, t.s, t.len, edit, options);
+        assert_true(updated >= 0);
+        if (updated == 1) {
+            counts.incremental++;
+        } else {
+            counts.whole++;
+            analysis_free(&live);
+            assert_int_equal(analysis_run(&live, t.s, t.len, options), 0);
+        }
+        struct analysis fresh;
+        assert_int_equal(analysis_run(&fresh, t.s, t.len, options), 0);
+        assert_same_analysis(&live, &fresh);
+        analysis_free(&fresh);
+    }
+    analysis_free(&live);
+    free(t.s);
+    return counts;
+}
+
+/* ---- the cases ---- */
+
+static const char *const BULK_EXAMPLES[] = {
+    "01-search-service.source.json",
+    "03-object-storage-a.source.json",
+    "06-blob-storage.source.json",
+    "bad-object-storage.source.json",
+    "bad-no-type.source.json",
+    "bad-peer-cluster.source.json",
+    "12-hive-metastore.source.json",
+    "22-versioned-catalog.source.json",
+    "25-cloud-analytics-warehouse.source.json",
+};
+
+static struct text bulk_document(void)
+{
+    struct text t = {0};
+    text_append(&t, "[\n", 2);
+    for (size_t i = 0; i < sizeof BULK_EXAMPLES / sizeof *BULK_EXAMPLES; i++) {
+        size_t len;
+        char *one = read_example(BULK_EXAMPLES[i], &len);
+        if (i > 0)
+            text_append(&t, ",\n", 2);
+        text_append(&t, one, len);
+        free(one);
+    }
+    text_append(&t, "\n]\n", 3);
+    return t;
+}
+
+static void check_sequences(const char *text, size_t len, const struct analysis_options *options,
+                            uint64_t seed, unsigned sequences, unsigned edits,
+                            unsigned min_incremental_percent)
+{
+    struct run_counts total = {0, 0};
+    const char *more = getenv("SRCLS_UPDATE_SEQUENCES"); /* a longer run, by hand */
+    if (more != NULL && atoi(more) > 0)
+        sequences = (unsigned)atoi(more);
+    for (unsigned s = 0; s < sequences; s++) {
+        rng_state = seed + s * 7919u;
+        struct run_counts c = run_edits(text, len, edits, options);
+        total.incremental += c.incremental;
+        total.whole += c.whole;
+    }
+    unsigned all = total.incremental + total.whole;
+    print_message("%u edits: %u incremental, %u whole\n", all, total.incremental, total.whole);
+    assert_true(total.incremental * 100 >= min_incremental_percent * all);
+    assert_true(total.whole > 0); /* the fallback ran too */
+}
+
+static void test_bulk_file_edits_agree_with_a_fresh_analysis(void **state)
+{
+    (void)state;
+    struct text t = bulk_document();
+    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    check_sequences(t.s, t.len, &options, 12, 8, 150, 40);
+    free(t.s);
+}
+
+static void test_bulk_file_edits_with_severity_overrides(void **state)
+{
+    (void)state;
+    struct text t = bulk_document();
+    struct settings settings;
+    settings_init(&settings);
+    const char *json = "{\"rules\": {\"unknown-field\": \"error\", \"kind-inferred\": \"off\", "
+                       "\"invalid-enum\": \"hint\"}}";
+    struct json_doc doc;
+    assert_int_equal(json_parse(&doc, json, strlen(json), NULL), 0);
+    settings_read(&settings, &doc, doc.root, NULL, 0);
+    struct analysis_options options = {
+        .report_unknown_document = true, .registry = &registry, .settings = &settings};
+    check_sequences(t.s, t.len, &options, 99, 4, 150, 40);
+    json_doc_free(&doc);
+    settings_free(&settings);
+    free(t.s);
+}
+
+static void test_source_and_job_edits_agree_with_a_fresh_analysis(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"bad-object-storage.source.json", "bad-job-failed.job.json",
+                                        "08-external-catalog.source.json"};
+    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t len;
+        char *text = read_example(names[i], &len);
+        check_sequences(text, len, &options, 1000 + i, 4, 120, 30);
+        free(text);
+    }
+}
+
+/* Syntax only (no registry), and a text that starts broken. */
+static void test_edits_without_a_registry_and_from_broken_text(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = read_example("bad-syntax.source.json", &len);
+    check_sequences(text, len, NULL, 5, 4, 120, 0);
+    struct text t = bulk_document();
+    check_sequences(t.s, t.len, NULL, 6, 4, 120, 30);
+    free(t.s);
+    free(text);
+}
+
+/* What the splice must refuse: a byte order mark at a value's start parses alone but not in
+ * place; the edit is applied whole and the results agree. */
+static void test_value_starting_with_a_byte_order_mark_is_not_spliced(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    text_append(&t, "[{\"type\": \"SEARCH_INDEX\", \"config\": {\"hostname\": 1}}]", 52);
+    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis live, fresh;
+    assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
+    const char *at = strstr(t.s, "1}");
+    uint32_t start = (uint32_t)(at - t.s);
+    text_replace(&t, start, start, "\xEF\xBB\xBF", 3);
+    struct json_edit edit = {start, start, 3};
+    assert_int_equal(analysis_update(&live, t.s, t.len, edit, &options), 0);
+    analysis_free(&live);
+    assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
+    assert_int_equal(analysis_run(&fresh, t.s, t.len, &options), 0);
+    assert_true(fresh.doc.error_count > 0);
+    assert_same_analysis(&live, &fresh);
+    analysis_free(&live);
+    analysis_free(&fresh);
+    free(t.s);
+}
+
+int main(void)
+{
+    char error[512];
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
+        fprintf(stderr, "schema: %s\n", error);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bulk_file_edits_agree_with_a_fresh_analysis),
+        cmocka_unit_test(test_bulk_file_edits_with_severity_overrides),
+        cmocka_unit_test(test_source_and_job_edits_agree_with_a_fresh_analysis),
+        cmocka_unit_test(test_edits_without_a_registry_and_from_broken_text),
+        cmocka_unit_test(test_value_starting_with_a_byte_order_mark_is_not_spliced),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    schema_registry_free(&registry);
+    return failed;
+}
