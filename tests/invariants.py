@@ -10,7 +10,8 @@
    invalid-enum (or unknown-kind) message quotes back at the value's own place;
 4. every kind file is listed in schema/meson.build (a forgotten line fails here, not later);
 5. the doors' dependencies run one way: in server/lsp/ a module includes only modules of lower
-   layers (framing < transport < jsonrpc < position < documents < internal < features < server),
+   layers (framing < transport < jsonrpc < position < rendered < documents < internal < features
+   < server),
    no feature includes another, and of server/cli/ only main.c includes the LSP door (its
    public header);
 6. files and functions stay small enough to hold in one's head: no file in server/ over 600
@@ -188,7 +189,8 @@ print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds
 
 FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
             "symbols", "formatting"]
-LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position"], ["documents"], ["internal"],
+LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position"], ["rendered"], ["documents"],
+          ["internal"],
           FEATURES, ["server"]]
 layer_of = {"lsp_%s" % m: i for i, layer in enumerate(LAYERS) for m in layer}
 lsp_dir = os.path.join(root, "server", "lsp")

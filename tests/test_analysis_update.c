@@ -309,10 +309,15 @@ static struct run_counts run_edits(const char *initial, size_t initial_len, unsi
         }
         text_replace(&t, start, end, with, len);
         struct json_edit edit = {start, end, (uint32_t)len};
-        int updated = analysis_update(&live, t.s, t.len, edit, options);
+        uint32_t before = live.diags.count;
+        struct analysis_delta delta;
+        int updated = analysis_update(&live, t.s, t.len, edit, options, &delta);
         assert_true(updated >= 0);
         if (updated == 1) {
             counts.incremental++;
+            /* the delta accounts for every diagnostic, before and after */
+            assert_true(delta.first + delta.removed <= before);
+            assert_int_equal(before - delta.removed + delta.added, live.diags.count);
         } else {
             counts.whole++;
             analysis_free(&live);
@@ -447,7 +452,7 @@ static void test_value_starting_with_a_byte_order_mark_is_not_spliced(void **sta
     uint32_t start = (uint32_t)(at - t.s);
     text_replace(&t, start, start, "\xEF\xBB\xBF", 3);
     struct json_edit edit = {start, start, 3};
-    assert_int_equal(analysis_update(&live, t.s, t.len, edit, &options), 0);
+    assert_int_equal(analysis_update(&live, t.s, t.len, edit, &options, NULL), 0);
     analysis_free(&live);
     assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
     assert_int_equal(analysis_run(&fresh, t.s, t.len, &options), 0);

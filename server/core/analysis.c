@@ -284,7 +284,7 @@ static uint32_t first_diagnostic_from(const struct diag_list *diags, uint32_t lo
  * analysis_update. */
 static int recheck_element(struct analysis *a, const struct analysis_options *options,
                            const struct json_splice *splice, uint32_t element, uint32_t index,
-                           uint32_t old_end)
+                           uint32_t old_end, struct analysis_delta *delta)
 {
     const struct json_node *e = &a->doc.nodes[element];
     uint32_t bytes = e->end - old_end; /* modulo 2^32 */
@@ -317,6 +317,7 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
         memcpy(items + lo, fresh, (size_t)added * sizeof *fresh);
     free(fresh);
     a->diags.count = lo + added + (count - hi);
+    *delta = (struct analysis_delta){lo, hi - lo, added};
     for (uint32_t i = index + 1; i < a->element_count; i++)
         a->elements[i] += nodes;
     return 1;
@@ -324,17 +325,25 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
 
 /* Any other document: classified and checked again whole (the parse is what the splice saved;
  * such documents are one source or one job). */
-static int rediagnose(struct analysis *a, const struct analysis_options *options)
+static int rediagnose(struct analysis *a, const struct analysis_options *options,
+                      struct analysis_delta *delta)
 {
+    uint32_t removed = a->diags.count;
     a->diags.count = 0;
     arena_free(&a->arena);
     arena_init(&a->arena);
-    return diagnose(a, options) == 0 ? 1 : -1;
+    if (diagnose(a, options) != 0)
+        return -1;
+    *delta = (struct analysis_delta){0, removed, a->diags.count};
+    return 1;
 }
 
 int analysis_update(struct analysis *a, const char *text, size_t len, struct json_edit edit,
-                    const struct analysis_options *options)
+                    const struct analysis_options *options, struct analysis_delta *delta)
 {
+    struct analysis_delta ignored;
+    if (delta == NULL)
+        delta = &ignored;
     static const struct analysis_options syntax_only = {0};
     if (options == NULL)
         options = &syntax_only;
@@ -349,12 +358,12 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     if (line_index_update(&a->lines, text, len, edit.start, edit.old_end, edit.inserted) != 0)
         return -1;
     if (a->document != DOCUMENT_BULK || options->registry == NULL)
-        return rediagnose(a, options);
+        return rediagnose(a, options, delta);
     uint32_t element;
     uint32_t index = element_holding(a, splice.node, &element);
     if (!envelope_is_source(&a->doc, element))
         return 0; /* no longer a bulk document */
     /* The element's start did not move; its end moved with the edit (it holds it). */
     uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
-    return recheck_element(a, options, &splice, element, index, old_end);
+    return recheck_element(a, options, &splice, element, index, old_end, delta);
 }

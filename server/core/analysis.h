@@ -50,15 +50,24 @@ struct analysis {
 int analysis_run(struct analysis *out, const char *text, size_t len,
                  const struct analysis_options *options);
 void analysis_free(struct analysis *analysis);
+/* Which diagnostics an update replaced, for a door that keeps what it made of each (their
+ * rendering): those before `first` are as they were; `removed` from `first` on were replaced by
+ * `added` new ones; the ones after moved with the text (same message, bytes shifted). */
+struct analysis_delta {
+    uint32_t first, removed, added;
+};
+
 /* The text changed by `edit` and is now `text` (`len` bytes; it must outlive the analysis, and
  * the old text is no longer read). Brings the analysis up to date doing only what the edit
  * touched: the smallest value holding it parsed again (json_splice), and the source holding that
  * checked again (in a bulk file, one element; its diagnostics replace that element's only).
  * The result is the analysis analysis_run would give for `text`. Returns 1 when done that way;
  * 0 when the change needs a whole analysis (a syntax error, a change of structure) and -1 when
- * memory ran out: in both cases the analysis is stale and must be freed and run again. */
+ * memory ran out: in both cases the analysis is stale and must be freed and run again.
+ * `delta` (may be NULL) says, after a 1, which diagnostics are new. */
 int analysis_update(struct analysis *analysis, const char *text, size_t len,
-                    struct json_edit edit, const struct analysis_options *options);
+                    struct json_edit edit, const struct analysis_options *options,
+                    struct analysis_delta *delta);
 
 const char *document_kind_name(enum document_kind kind);
 /* Classifies a parsed document: source (a `config` object and/or a `type` string at the top

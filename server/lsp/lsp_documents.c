@@ -129,12 +129,37 @@ static uint32_t sent_count(struct lsp_document *d)
     return max;
 }
 
+/* The first line diagnostic `index` names, for the cache of written diagnostics. */
+static uint32_t first_line(const struct lsp_document *d, uint32_t index)
+{
+    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    uint32_t offset = diag->start;
+    if (diag->related_message != NULL && diag->related_start < offset)
+        offset = diag->related_start;
+    return line_index_position(&d->analysis.lines, offset, POSITION_UTF8).line;
+}
+
 void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d)
 {
     uint32_t count = sent_count(d);
     json_write_array_begin(w);
-    for (uint32_t i = 0; i < count; i++)
-        lsp_document_write_diagnostic(w, d, i);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct lsp_rendered_entry *done = lsp_rendered_get(&d->rendered, i);
+        if (done != NULL) {
+            json_write_raw(w, done->json, done->len);
+            continue;
+        }
+        struct json_writer one;
+        json_writer_init(&one, 0);
+        lsp_document_write_diagnostic(&one, d, i);
+        if (!one.failed) {
+            lsp_rendered_set(&d->rendered, i, one.buf, one.len, first_line(d, i));
+            json_write_raw(w, one.buf, one.len);
+        } else {
+            lsp_document_write_diagnostic(w, d, i);
+        }
+        json_writer_free(&one);
+    }
     json_write_array_end(w);
 }
 
@@ -159,6 +184,7 @@ int lsp_document_analyze(struct lsp_document *d)
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
     }
+    lsp_rendered_reset(&d->rendered, d->analysis.diags.count);
     d->analyzed = true;
     return 0;
 }
@@ -299,16 +325,22 @@ static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const ch
 
 /* Brings the analysis up to date with an edit when it was of the text before it; otherwise,
  * or when that takes a whole analysis, it is run when next needed. */
-static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end, size_t len)
+static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end, size_t len,
+                            uint32_t edit_line)
 {
     if (!d->analyzed)
         return;
     struct analysis_options options = analysis_options_of(d->store);
     struct json_edit edit = {start, end, (uint32_t)len};
-    if (len >= UINT32_MAX || analysis_update(&d->analysis, d->text, d->len, edit, &options) != 1) {
+    struct analysis_delta delta;
+    uint32_t lines = d->analysis.lines.count;
+    if (len >= UINT32_MAX ||
+        analysis_update(&d->analysis, d->text, d->len, edit, &options, &delta) != 1) {
         analysis_free(&d->analysis);
         d->analyzed = false;
+        return;
     }
+    lsp_rendered_update(&d->rendered, &delta, edit_line, d->analysis.lines.count != lines);
 }
 
 int lsp_document_replace(struct lsp_document *d, struct text_position a, struct text_position b,
@@ -325,17 +357,18 @@ int lsp_document_replace(struct lsp_document *d, struct text_position a, struct 
     }
     uint32_t start = line_index_offset(lines, a, d->store->encoding);
     uint32_t end = line_index_offset(lines, b, d->store->encoding);
-    if (lines == &built)
-        line_index_free(&built);
     if (end < start) {
         uint32_t t = start;
         start = end;
         end = t;
     }
+    uint32_t edit_line = line_index_position(lines, end, POSITION_UTF8).line;
+    if (lines == &built)
+        line_index_free(&built);
     if (splice(d, start, end, text, len) != 0)
         return -1;
     d->result = ++d->store->results;
-    update_analysis(d, start, end, len);
+    update_analysis(d, start, end, len, edit_line);
     return 0;
 }
 
@@ -395,6 +428,7 @@ static void free_document(uv_handle_t *handle)
 {
     struct lsp_document *d = handle->data;
     analysis_free(&d->analysis);
+    lsp_rendered_free(&d->rendered);
     free(d->text);
     free(d->uri);
     free(d);

@@ -14,6 +14,7 @@
 #include "json_write.h"
 #include "line_index.h"
 #include "lsp_jsonrpc.h"
+#include "lsp_rendered.h"
 
 /* srcls.maxDiagnostics when the settings do not say: the most diagnostics sent for a document
  * (0: no limit). */
@@ -50,6 +51,7 @@ struct lsp_document {
     uint64_t published_hash;
     size_t published_len;
     struct analysis analysis;
+    struct lsp_rendered rendered; /* each diagnostic of `analysis` as last written */
     uv_timer_t debounce;
 };
 

@@ -349,13 +349,21 @@ describe('text synchronization', () => {
     const typed = ['a', 'Z', '7', ' ', 'é', '😀', ':', '-', '"', '}', ''];
     let version = 1;
     for (let round = 0; round < 50; round++) {
-      const spots = insideStrings();
-      const [from, to] = spots[rand(spots.length)];
-      let a = from + rand(to - from + 1);
-      if (a > 0 && /[\uDC00-\uDFFF]/.test(text[a])) a--;
-      const piece = typed[rand(typed.length)];
-      const b = piece === '' ? Math.min(to, a + 1 + rand(2)) : a;
-      const change = { range: { start: positionAt(text, a), end: positionAt(text, b) }, text: piece };
+      let change;
+      if (rand(5) === 0) { // a line break after a comma: the lines after it move
+        const commas = [...text.matchAll(/,\n/g)];
+        const at = commas[rand(commas.length)].index + 1;
+        const p = positionAt(text, at);
+        change = { range: { start: p, end: p }, text: rand(2) ? '\n' : '\r\n  ' };
+      } else {
+        const spots = insideStrings();
+        const [from, to] = spots[rand(spots.length)];
+        let a = from + rand(to - from + 1);
+        if (a > 0 && /[\uDC00-\uDFFF]/.test(text[a])) a--;
+        const piece = typed[rand(typed.length)];
+        const b = piece === '' ? Math.min(to, a + 1 + rand(2)) : a;
+        change = { range: { start: positionAt(text, a), end: positionAt(text, b) }, text: piece };
+      }
       text = applyChanges(text, [change]);
       version++;
       await client.change(uri, version, [change]);
