@@ -88,6 +88,16 @@ struct json_str json_node_string(struct json_doc *doc, uint32_t node)
     return decode(doc, body, (n->flags & JSON_FLAG_ESCAPED) != 0);
 }
 
+struct json_str json_node_string_body(const struct json_doc *doc, uint32_t node, bool *escaped)
+{
+    const struct json_node *n = json_node_at(doc, node);
+    *escaped = false;
+    if (n == NULL || n->kind != JSON_STRING)
+        return (struct json_str){"", 0};
+    *escaped = (n->flags & JSON_FLAG_ESCAPED) != 0;
+    return token_body(doc, n->start, n->end, (n->flags & JSON_FLAG_UNTERMINATED) != 0);
+}
+
 bool json_node_string_equals(struct json_doc *doc, uint32_t node, const char *text, size_t len)
 {
     const struct json_node *n = json_node_at(doc, node);

@@ -115,6 +115,11 @@ bool json_node_key_equals(struct json_doc *doc, uint32_t node, const char *key, 
 /* A string node's value, decoded. Empty for a node that is not a string. */
 struct json_str json_node_string(struct json_doc *doc, uint32_t node);
 bool json_node_string_equals(struct json_doc *doc, uint32_t node, const char *text, size_t len);
+/* A string node's body as written (between the quotes, escapes not resolved) and whether it
+ * holds escapes: for a caller that decodes a long string into its own buffer
+ * (json_string_decode) rather than into the document's arena. Empty for a node that is not a
+ * string. */
+struct json_str json_node_string_body(const struct json_doc *doc, uint32_t node, bool *escaped);
 /* An integer number's value; false when the node is not an integer or does not fit 64 bits. */
 bool json_node_int64(const struct json_doc *doc, uint32_t node, int64_t *out);
 /* A number's value as a double (false when the node is not a number). */

@@ -264,8 +264,9 @@ static int replace_subtree(struct json_doc *doc, uint32_t node, const struct jso
     }
     struct json_node old_root = doc->nodes[node];
     int64_t node_delta = (int64_t)new_nodes - old_nodes;
-    memmove(doc->nodes + node + new_nodes, doc->nodes + tail,
-            (size_t)(doc->node_count - tail) * sizeof *doc->nodes);
+    if (node_delta != 0)
+        memmove(doc->nodes + node + new_nodes, doc->nodes + tail,
+                (size_t)(doc->node_count - tail) * sizeof *doc->nodes);
     doc->node_count = (uint32_t)count;
     copy_subtree(doc, node, sub, &old_root, node_delta);
     shift_rest(doc, node, tail, node_delta, byte_delta);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codes.h"
+#include "json_string.h"
 #include "lsp_position.h"
 #include "vector.h"
 
@@ -267,6 +268,13 @@ void lsp_document_changed(struct lsp_document *d, bool now)
         publish(d, false); /* without a timer, at once */
 }
 
+void lsp_document_opened(struct lsp_document *d)
+{
+    d->result = ++d->store->results;
+    if (uv_timer_start(&d->debounce, on_debounce, 0, 0) != 0)
+        publish(d, false); /* without a timer, at once */
+}
+
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
@@ -297,13 +305,17 @@ static int reserve_text(struct lsp_document *d, size_t len)
     return 0;
 }
 
-int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len)
+int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool escaped)
 {
-    if (reserve_text(d, len) != 0)
+    if (reserve_text(d, body.len) != 0)
         return -1;
-    memmove(d->text, text, len);
-    d->text[len] = '\0';
-    d->len = len;
+    if (escaped) /* decoding never lengthens the text */
+        d->len = json_string_decode(body.ptr, body.len, d->text);
+    else {
+        memmove(d->text, body.ptr, body.len);
+        d->len = body.len;
+    }
+    d->text[d->len] = '\0';
     d->analyzed = false;
     d->result = ++d->store->results;
     return 0;
@@ -385,7 +397,7 @@ struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json
 
 /* A new document, not in the store yet; NULL when memory ran out. */
 static struct lsp_document *new_document(struct lsp_documents *store, struct json_str uri,
-                                         const char *text, size_t len)
+                                         struct json_str body, bool escaped)
 {
     struct lsp_document *d = calloc(1, sizeof *d);
     if (d == NULL)
@@ -393,7 +405,7 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
     d->store = store;
     d->uri = malloc(uri.len + 1);
     /* the timer last: once initialised, only uv_close may free it */
-    if (d->uri == NULL || lsp_document_set_text(d, text, len) != 0 ||
+    if (d->uri == NULL || lsp_document_set_text(d, body, escaped) != 0 ||
         uv_timer_init(store->loop, &d->debounce) != 0) {
         free(d->text);
         free(d->uri);
@@ -407,14 +419,14 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
 }
 
 struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
-                                        const char *text, size_t len, int64_t version)
+                                        struct json_str body, bool escaped, int64_t version)
 {
     struct lsp_document *d = lsp_documents_find(store, uri);
     if (d != NULL) {
-        if (lsp_document_set_text(d, text, len) != 0)
+        if (lsp_document_set_text(d, body, escaped) != 0)
             return NULL;
     } else {
-        d = new_document(store, uri, text, len);
+        d = new_document(store, uri, body, escaped);
         if (d == NULL)
             return NULL;
         d->next = store->first;

@@ -63,10 +63,11 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
 void lsp_documents_close_all(struct lsp_documents *store);
 
 struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri);
-/* Opens `uri` with `text` (copied), or replaces the text of the document already open there.
- * NULL when memory ran out. */
+/* Opens `uri` with the text `body` (copied; decoded first when `escaped`: the body of a JSON
+ * string as written, json_node_string_body), or replaces the text of the document already open
+ * there. NULL when memory ran out. */
 struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
-                                        const char *text, size_t len, int64_t version);
+                                        struct json_str body, bool escaped, int64_t version);
 /* Clears the document's diagnostics and closes it. */
 void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d);
 /* Re-analyses and publishes every document now (the settings changed). */
@@ -86,13 +87,17 @@ struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
 bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
                                  struct lsp_document **d, uint32_t *offset);
 
-/* Replaces the whole text (copied); 0 or -1 when memory ran out. */
-int lsp_document_set_text(struct lsp_document *d, const char *text, size_t len);
+/* Replaces the whole text with `body` (copied; decoded first when `escaped`, as for
+ * lsp_documents_open); 0 or -1 when memory ran out. */
+int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool escaped);
 /* Replaces the text between two positions of the current text; 0 or -1 (memory). */
 int lsp_document_replace(struct lsp_document *d, struct text_position start,
                          struct text_position end, const char *text, size_t len);
 /* The text changed: publishes its diagnostics now, or after the debounce. */
 void lsp_document_changed(struct lsp_document *d, bool now);
+/* The document was opened: its diagnostics are published on the next turn of the loop, once
+ * the message that opened it (which may be as large as the document) is freed. */
+void lsp_document_opened(struct lsp_document *d);
 /* Analyses the current text, unless that is done already. Returns 0, or -1 when memory ran out;
  * then the analysis is empty and must not be read. */
 int lsp_document_analyze(struct lsp_document *d);

@@ -36,10 +36,18 @@ static int append(struct lsp_framing *f, const char *data, size_t len)
     return 0;
 }
 
+/* A buffer larger than this is given back once empty: a 50 MB didOpen must not keep 50 MB. */
+#define KEEP_EMPTY_BUFFER ((size_t)1 << 20)
+
 static void consume(struct lsp_framing *f, size_t n)
 {
     memmove(f->buf, f->buf + n, f->len - n);
     f->len -= n;
+    if (f->len == 0 && f->cap > KEEP_EMPTY_BUFFER) {
+        free(f->buf);
+        f->buf = NULL;
+        f->cap = 0;
+    }
 }
 
 static const char *find_header_end(const char *buf, size_t len)

@@ -38,15 +38,16 @@ void lsp_text_sync_did_open(struct lsp_server *s, struct lsp_request *req)
                         "srcls: didOpen without textDocument.uri and text: ignored");
         return;
     }
-    struct json_str body = json_node_string(doc, text);
+    bool escaped;
+    struct json_str body = json_node_string_body(doc, text, &escaped);
     struct lsp_document *d =
-        lsp_documents_open(&s->documents, json_node_string(doc, uri), body.ptr, body.len, version);
+        lsp_documents_open(&s->documents, json_node_string(doc, uri), body, escaped, version);
     if (d == NULL) {
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
                         "srcls: out of memory: a document was not opened");
         return;
     }
-    lsp_document_changed(d, true);
+    lsp_document_opened(d);
 }
 
 /* Applies one TextDocumentContentChangeEvent; -1 when memory ran out. */
@@ -57,9 +58,10 @@ static int apply_change(struct lsp_server *s, struct lsp_document *d, struct jso
     uint32_t range = lsp_jsonrpc_get(doc, change, "range");
     if (text == JSON_NONE || doc->nodes[text].kind != JSON_STRING)
         return 0;
+    bool escaped;
+    if (range == JSON_NONE) /* the whole text, decoded straight into the document's */
+        return lsp_document_set_text(d, json_node_string_body(doc, text, &escaped), escaped);
     struct json_str body = json_node_string(doc, text);
-    if (range == JSON_NONE)
-        return lsp_document_set_text(d, body.ptr, body.len);
     struct text_position start, end;
     if (!lsp_position_read_range(doc, range, &start, &end)) {
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,

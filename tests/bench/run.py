@@ -416,7 +416,7 @@ def bench_memory(args):
                 got[name] = s.hwm_kb()
             finally:
                 s.close()
-        a, b = got["srcls"], got["vscode-json-ls"]
+        a, b = got["srcls"], got.get("vscode-json-ls", (float("nan"), float("nan")))
         rows.append(("%g MB" % mb, "%.0f / %.0f" % (a[0] / 1024, a[1] / 1024),
                      "%.0f / %.0f" % (b[0] / 1024, b[1] / 1024), "%.1f" % (b[0] / a[0]),
                      "%.1f" % (a[0] * 1024 / (mb * 1e6))))
@@ -434,7 +434,7 @@ def main():
     ap.add_argument("--edits", type=int, default=0)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--srcls-only", action="store_true",
-                    help="keystroke: run srcls alone (a quick look while working; no ratios)")
+                    help="keystroke, memory: run srcls alone (a quick look while working; no ratios)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     args.rounds = args.rounds or (3 if args.quick else 7 if args.what == "check" else 5)
