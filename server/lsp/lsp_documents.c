@@ -221,6 +221,8 @@ static bool published_already(struct lsp_document *d, const struct json_writer *
  * message published last for the same version is not sent again. */
 static void publish(struct lsp_document *d, bool clear)
 {
+    if (d->store->pull)
+        return; /* the client asks when it wants them */
     if (!clear && lsp_document_analyze(d) != 0) {
         lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
                         "srcls: out of memory: %s could not be checked", d->uri);
@@ -280,6 +282,11 @@ void lsp_documents_republish_all(struct lsp_documents *store)
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
         lsp_document_changed(d, true);
+    }
+    if (store->pull && store->refresh && store->first != NULL) {
+        struct json_writer w;
+        lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
+        lsp_jsonrpc_finish(store->rpc, &w);
     }
 }
 

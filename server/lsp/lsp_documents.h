@@ -32,6 +32,8 @@ struct lsp_documents {
     unsigned debounce_ms;
     uint32_t max_diagnostics; /* srcls.maxDiagnostics: the most sent per document; 0: all */
     uint64_t results;         /* the last result id given (a counter over all documents) */
+    bool pull;    /* the client pulls diagnostics (textDocument/diagnostic): none is pushed */
+    bool refresh; /* ... and takes workspace/diagnostic/refresh */
     struct lsp_document *first;
 };
 

@@ -36,6 +36,17 @@ void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
     json_write_key(w, "params");
 }
 
+void lsp_jsonrpc_request_begin(struct lsp_jsonrpc *rpc, struct json_writer *w, const char *method)
+{
+    message_begin(w);
+    char id[32];
+    snprintf(id, sizeof id, "srcls-%llu", (unsigned long long)++rpc->requests_sent);
+    json_write_key(w, "id");
+    json_write_string(w, id);
+    json_write_key(w, "method");
+    json_write_string(w, method);
+}
+
 void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w)
 {
     json_write_object_end(w);

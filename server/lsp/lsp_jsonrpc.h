@@ -54,6 +54,7 @@ struct lsp_request {
 struct lsp_jsonrpc {
     struct lsp_transport *transport; /* not owned */
     enum lsp_trace trace;
+    uint64_t requests_sent; /* the server's own requests, for their ids */
     /* The request being handled (set by the dispatcher): when its result cannot be built, it is
      * answered with an error instead. */
     const struct lsp_request *current;
@@ -64,7 +65,7 @@ void lsp_jsonrpc_init(struct lsp_jsonrpc *rpc, struct lsp_transport *transport);
 /* Parses a message `body` into `doc` (which the caller frees with json_doc_free, whatever the
  * result) and `req`, and traces its method. Returns false when it is neither a request nor a
  * notification: a body that is not JSON and a message without a method are answered with an
- * error; responses (to requests the server never sends) are ignored. */
+ * error; responses (the server waits for none) are ignored. */
 bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, struct json_doc *doc,
                       struct lsp_request *req);
 
@@ -72,6 +73,10 @@ bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, str
  * freed) by lsp_jsonrpc_finish. */
 void lsp_jsonrpc_result_begin(struct json_writer *w, const struct lsp_request *req);
 void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method);
+/* A request from the server to the client, whose answer is not waited for (its response is
+ * ignored as every response is): its id is "srcls-N"; the caller writes "params" if it has
+ * any. */
+void lsp_jsonrpc_request_begin(struct lsp_jsonrpc *rpc, struct json_writer *w, const char *method);
 void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w);
 
 void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req);

@@ -58,9 +58,11 @@ static int apply_change(struct lsp_server *s, struct lsp_document *d, struct jso
     uint32_t range = lsp_jsonrpc_get(doc, change, "range");
     if (text == JSON_NONE || doc->nodes[text].kind != JSON_STRING)
         return 0;
-    bool escaped;
-    if (range == JSON_NONE) /* the whole text, decoded straight into the document's */
-        return lsp_document_set_text(d, json_node_string_body(doc, text, &escaped), escaped);
+    if (range == JSON_NONE) { /* the whole text, decoded straight into the document's */
+        bool escaped;
+        struct json_str whole = json_node_string_body(doc, text, &escaped);
+        return lsp_document_set_text(d, whole, escaped);
+    }
     struct json_str body = json_node_string(doc, text);
     struct text_position start, end;
     if (!lsp_position_read_range(doc, range, &start, &end)) {

@@ -182,7 +182,9 @@ async function finishChild(session) {
 // ---------------------------------------------------------------------------------------------
 // Client capabilities
 
-function clientCapabilities({ encodings, snippets = false } = {}) {
+// `pull`: the client declares pull diagnostics (and `refresh`, workspace/diagnostic/refresh), so
+// the server pushes none; by default it takes pushes (and may still pull).
+function clientCapabilities({ encodings, snippets = false, pull = false, refresh = false } = {}) {
   const caps = {
     general: {},
     textDocument: {
@@ -194,7 +196,6 @@ function clientCapabilities({ encodings, snippets = false } = {}) {
         dataSupport: true,
         tagSupport: { valueSet: [1, 2] },
       },
-      diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
       completion: {
         completionItem: {
           snippetSupport: snippets,
@@ -220,6 +221,8 @@ function clientCapabilities({ encodings, snippets = false } = {}) {
     window: { workDoneProgress: false },
   };
   if (encodings) caps.general.positionEncodings = encodings;
+  if (pull) caps.textDocument.diagnostic = { dynamicRegistration: false, relatedDocumentSupport: false };
+  if (refresh) caps.workspace.diagnostics = { refreshSupport: true };
   return caps;
 }
 

@@ -529,6 +529,41 @@ describe('didClose and pull diagnostics', () => {
   });
 });
 
+describe('a client that pulls diagnostics', () => {
+  // It declares textDocument.diagnostic: the server pushes nothing (a client that also kept
+  // pushed diagnostics would show each twice), answers every pull, and asks for a new pull
+  // (workspace/diagnostic/refresh) when the settings change, if the client takes that request.
+  test('gets no publishDiagnostics, and pulls what the text says after every edit', T, async (t) => {
+    const client = await startClient(t, { pull: true });
+    await client.open(BAD_URI, BAD);
+    const first = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri: BAD_URI } });
+    assertMatchesCli(first.items, BAD);
+    const changes = [{ range: rangeOf(BAD, 'acessKey'), text: 'accessKey' }];
+    await client.change(BAD_URI, 2, changes);
+    const after = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri: BAD_URI } });
+    assertMatchesCli(after.items, applyChanges(BAD, changes));
+    await client.close(BAD_URI);
+    await sleep(300);
+    assert.equal(client.publishes.size, 0, 'a publishDiagnostics reached a client that pulls');
+  });
+
+  test('a settings change sends workspace/diagnostic/refresh, and the next pull has the new severities', T, async (t) => {
+    const client = await startClient(t, { pull: true, refresh: true });
+    await client.open(BAD_URI, BAD);
+    await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri: BAD_URI } });
+    client.notify('workspace/didChangeConfiguration', { settings: { srcls: { rules: { 'unknown-field': 'off' } } } });
+    const deadline = Date.now() + 5000;
+    while (!client.serverRequests.some((r) => r.method === 'workspace/diagnostic/refresh')) {
+      assert.ok(Date.now() < deadline, 'no workspace/diagnostic/refresh after a settings change');
+      await sleep(20);
+    }
+    const report = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri: BAD_URI } });
+    assert.equal(byCode(report.items, 'unknown-field').length, 0);
+    assert.ok(report.items.length > 0);
+    assert.equal(client.publishes.size, 0);
+  });
+});
+
 describe('result ids, unchanged publishes and srcls.maxDiagnostics', () => {
   const pull = (client, uri, previousResultId) => client.request(DocumentDiagnosticRequest.method,
     { textDocument: { uri }, ...(previousResultId === undefined ? {} : { previousResultId }) });
