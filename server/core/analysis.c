@@ -9,6 +9,7 @@
 #include "json_pointer.h"
 #include "rules.h"
 #include "settings.h"
+#include "vector.h"
 
 enum document_kind analysis_classify(struct json_doc *doc)
 {
@@ -156,13 +157,16 @@ static int list_elements(struct analysis *a)
     a->element_count = 0;
     if (a->document != DOCUMENT_BULK)
         return 0;
-    uint32_t count = json_child_count(&a->doc, a->doc.root);
-    a->elements = malloc((size_t)count * sizeof *a->elements);
-    if (a->elements == NULL)
-        return -1;
+    size_t cap = 0;
     for (uint32_t e = a->doc.nodes[a->doc.root].first_child; e != JSON_NONE;
-         e = a->doc.nodes[e].next)
+         e = a->doc.nodes[e].next) {
+        uint32_t *grown =
+            vector_grow(a->elements, &cap, (size_t)a->element_count + 1, sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        a->elements = grown;
         a->elements[a->element_count++] = e;
+    }
     return 0;
 }
 
