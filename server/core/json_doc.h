@@ -102,6 +102,15 @@ struct json_str {
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                const struct json_parse_options *options);
 void json_doc_free(struct json_doc *doc);
+/* Parses the one value at `start` of `text` (after whitespace) as json_parse parses it in that
+ * place: inside `depth` open containers whose closing brackets are `closers` (outermost first),
+ * with the same recovery. Offsets are of the whole text; the value is the root (no parent).
+ * `*end`: where the parse stopped after it, or UINT32_MAX when it ran past `give_up_after` or
+ * hit a limit. No root when no value starts there. For updates (json_splice). Returns 0, or -1
+ * when memory ran out. */
+int json_parse_value_at(struct json_doc *doc, const char *text, size_t len, uint32_t start,
+                        const char *closers, unsigned depth, uint32_t give_up_after,
+                        const struct json_parse_options *options, uint32_t *end);
 
 static inline const struct json_node *json_node_at(const struct json_doc *doc, uint32_t index)
 {

@@ -209,6 +209,10 @@ static uint32_t parse_object(struct json_parser *p, uint32_t parent, uint32_t re
     while (!p->halted) {
         bool recovered = false; /* the next key follows a string value without a ',' */
         json_parse__skip_ws(p);
+        if (p->pos > p->give_up_after) {
+            p->halted = true;
+            break;
+        }
         if (json_parse__at_end(p)) {
             json_parse__add_error(
                 p, JSON_ERROR_SYNTAX, p->pos, p->pos, open, open + 1,
@@ -277,6 +281,10 @@ static uint32_t parse_array(struct json_parser *p, uint32_t parent, uint32_t reu
     bool want_element = true;
     while (!p->halted) {
         json_parse__skip_ws(p);
+        if (p->pos > p->give_up_after) {
+            p->halted = true;
+            break;
+        }
         if (json_parse__at_end(p)) {
             json_parse__add_error(p, JSON_ERROR_SYNTAX, p->pos, p->pos, open, open + 1,
                                   "expected ']' to close the array before the end of the document");
@@ -363,6 +371,7 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
         .s = (const unsigned char *)text,
         .doc = doc,
         .options = options ? *options : defaults,
+        .give_up_after = UINT32_MAX,
     };
     if (p.options.max_depth == 0)
         p.options.max_depth = 1;
@@ -397,6 +406,40 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
                 "one value)");
         }
     }
+    free(p.closers);
+    free(p.dup_table);
+    return p.out_of_memory ? -1 : 0;
+}
+
+int json_parse_value_at(struct json_doc *doc, const char *text, size_t len, uint32_t start,
+                        const char *closers, unsigned depth, uint32_t give_up_after,
+                        const struct json_parse_options *options, uint32_t *end)
+{
+    memset(doc, 0, sizeof *doc);
+    arena_init(&doc->arena);
+    doc->text = text;
+    doc->root = JSON_NONE;
+    *end = start;
+    if (len >= UINT32_MAX || len > options->max_size || start > len || depth >= options->max_depth)
+        return 0;
+    doc->len = (uint32_t)len;
+    struct json_parser p = {
+        .s = (const unsigned char *)text,
+        .len = (uint32_t)len,
+        .pos = start,
+        .doc = doc,
+        .options = *options,
+        .depth = depth,
+        .give_up_after = give_up_after,
+    };
+    p.closers = malloc(p.options.max_depth);
+    if (p.closers == NULL)
+        return -1;
+    memcpy(p.closers, closers, depth);
+    json_parse__skip_ws(&p);
+    if (!json_parse__at_end(&p) && json_parse__is_value_start(p.s[p.pos]))
+        doc->root = parse_value(&p, JSON_NONE, JSON_NONE);
+    *end = p.halted ? UINT32_MAX : p.pos;
     free(p.closers);
     free(p.dup_table);
     return p.out_of_memory ? -1 : 0;

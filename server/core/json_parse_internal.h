@@ -32,6 +32,8 @@ struct json_parser {
     unsigned depth;
     char *closers; /* expected closing bracket per open container, for mismatch recovery */
     bool halted;   /* a limit was hit: stop building */
+    /* A partial parse (json_parse_value_at) gives up once past this byte; UINT32_MAX else. */
+    uint32_t give_up_after;
     bool out_of_memory;
     uint32_t *dup_table; /* scratch hash table for duplicate keys of large objects */
     uint32_t dup_cap;

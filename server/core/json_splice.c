@@ -1,5 +1,14 @@
 /* json_splice: re-parse the smallest value an edit touched and splice its nodes in.
  *
+ * The value is parsed in place (json_parse_value_at): from its start in the new text, inside
+ * its ancestors' brackets, with the parser's own recovery, so that a value with a syntax error
+ * is parsed as the whole parse would parse it. The splice holds when that parse ends where the
+ * old value ended (moved by the edit): the parser is then in the same state after it as before,
+ * over the same bytes, so the rest of the tree is the old one moved. What the parse of the
+ * text after a value decides from the value itself (a string followed by a stray key) only
+ * happens next to a syntax error, so no old syntax error may be near: none in the top-level
+ * member or element that holds the value.
+ *
  * Nodes are in pre-order (a node, then its subtree, then what follows), so a value's subtree is
  * one run of the array and a node's "from" byte (its key's start for a member, else its value's)
  * never decreases with its index. The edited value is found by a binary search on that order and
@@ -13,23 +22,6 @@
 #include <string.h>
 
 #include "vector.h"
-
-/* Bytes of a UTF-8 byte order mark: the parser skips one at the start of a document, so a
- * value's text starting with one would parse alone although it is an error in place. */
-static const char BOM[3] = {'\xEF', '\xBB', '\xBF'};
-
-/* Whether the document's only errors are duplicate keys: they say nothing of the structure, and
- * an edit elsewhere leaves them as they are. */
-static bool only_duplicate_keys(const struct json_doc *doc)
-{
-    if (doc->errors_dropped > 0)
-        return false;
-    for (uint32_t i = 0; i < doc->error_count; i++) {
-        if (doc->errors[i].code != JSON_ERROR_DUPLICATE_KEY)
-            return false;
-    }
-    return true;
-}
 
 static uint32_t node_from(const struct json_node *n)
 {
@@ -69,30 +61,65 @@ static unsigned depth_of(const struct json_doc *doc, uint32_t node)
     return depth;
 }
 
-/* Parses the new text of `node` alone into `sub`: 1 when it is one value without an error, 0
- * when not, -1 when memory ran out. */
-static int parse_alone(const struct json_doc *doc, uint32_t node, const char *text, int64_t delta,
-                       const struct json_parse_options *options, struct json_doc *sub)
+/* The child of the root that holds `node` (or `node` itself). */
+static uint32_t top_level_of(const struct json_doc *doc, uint32_t node)
+{
+    while (doc->nodes[node].parent != JSON_NONE &&
+           doc->nodes[doc->nodes[node].parent].parent != JSON_NONE)
+        node = doc->nodes[node].parent;
+    return node;
+}
+
+/* Whether a syntax error (not a duplicate key, which no parse decision reads) of the old text
+ * is in, or points into, the top-level member or element that holds `node`. */
+static bool syntax_error_near(const struct json_doc *doc, uint32_t node)
+{
+    const struct json_node *unit = &doc->nodes[top_level_of(doc, node)];
+    uint32_t from = node_from(unit), to = unit->end;
+    for (uint32_t i = 0; i < doc->error_count; i++) {
+        const struct json_error *e = &doc->errors[i];
+        if (e->code == JSON_ERROR_DUPLICATE_KEY)
+            continue;
+        if ((e->start >= from && e->start <= to) ||
+            (e->related_start != JSON_NONE && e->related_start >= from && e->related_start <= to))
+            return true;
+    }
+    return false;
+}
+
+/* Parses the new text of `node` in place into `sub`: 1 when the parse ends where the old value
+ * ended (moved by `delta`) without a limit or a dropped error, 0 when not, -1 when memory ran
+ * out. */
+static int parse_in_place(const struct json_doc *doc, uint32_t node, const char *text, uint32_t len,
+                          int64_t delta, const struct json_parse_options *options,
+                          struct json_doc *sub)
 {
     const struct json_node *n = &doc->nodes[node];
-    uint32_t from = n->start;
-    uint32_t to = (uint32_t)((int64_t)n->end + delta);
-    if ((int64_t)n->end + delta < (int64_t)from)
-        return 0;
+    int64_t end = (int64_t)n->end + delta;
     unsigned depth = depth_of(doc, node);
-    if (depth >= options->max_depth)
+    if (end < (int64_t)n->start || depth >= options->max_depth)
         return 0;
-    if (to - from >= sizeof BOM && memcmp(text + from, BOM, sizeof BOM) == 0)
-        return 0;
-    struct json_parse_options alone = *options;
-    alone.max_depth -= depth;
-    if (json_parse(sub, text + from, to - from, &alone) != 0) {
+    char *closers = malloc(depth + 1);
+    if (closers == NULL)
+        return -1;
+    unsigned level = depth;
+    for (uint32_t a = n->parent; a != JSON_NONE; a = doc->nodes[a].parent)
+        closers[--level] = doc->nodes[a].kind == JSON_OBJECT ? '}' : ']';
+    uint32_t stopped;
+    int status = json_parse_value_at(sub, text, len, n->start, closers, depth, (uint32_t)end,
+                                     options, &stopped);
+    free(closers);
+    if (status != 0) {
         json_doc_free(sub);
         return -1;
     }
-    if (only_duplicate_keys(sub) && sub->root == 0)
+    bool same_end = sub->root == 0 && stopped == (uint32_t)end && sub->nodes[0].end == stopped;
+    bool limited = sub->errors_dropped > 0;
+    for (uint32_t i = 0; i < sub->error_count; i++)
+        limited |= sub->errors[i].code == JSON_ERROR_LIMIT;
+    if (same_end && !limited)
         return 1;
-    json_doc_free(sub); /* not one value without a syntax error */
+    json_doc_free(sub);
     return 0;
 }
 
@@ -101,15 +128,8 @@ static int parse_alone(const struct json_doc *doc, uint32_t node, const char *te
 static void copy_subtree(struct json_doc *doc, uint32_t at, const struct json_doc *sub,
                          const struct json_node *old_root, int64_t node_delta)
 {
-    uint32_t base = old_root->start;
     for (uint32_t i = 0; i < sub->node_count; i++) {
-        struct json_node n = sub->nodes[i];
-        n.start += base;
-        n.end += base;
-        if (n.key_start != JSON_NONE) {
-            n.key_start += base;
-            n.key_end += base;
-        }
+        struct json_node n = sub->nodes[i]; /* its bytes are of the whole text already */
         if (n.parent != JSON_NONE)
             n.parent += at;
         if (n.first_child != JSON_NONE)
@@ -170,10 +190,12 @@ static void shift_rest(struct json_doc *doc, uint32_t node, uint32_t old_tail, i
     }
 }
 
-/* Whether the duplicate-key error `e` was reported before parsing reached `offset`: the parser
- * reports an object's duplicates when it closes, so when the object ended by then. */
+/* Whether the error `e` was reported before parsing reached `offset`: a syntax error is reported
+ * where it is found, a duplicate key when its object closes. */
 static bool reported_before(const struct json_doc *doc, const struct json_error *e, uint32_t offset)
 {
+    if (e->code != JSON_ERROR_DUPLICATE_KEY)
+        return e->start < offset; /* reported where the parse found it */
     uint32_t member = last_node_from(doc, e->start);
     uint32_t object = doc->nodes[member].parent;
     return object != JSON_NONE && doc->nodes[object].end <= offset;
@@ -219,13 +241,7 @@ static int merge_errors(struct json_doc *doc, uint32_t node, const struct json_d
     for (; i < doc->error_count && reported_before(doc, &doc->errors[i], v->start); i++)
         errors[at++] = doc->errors[i];
     for (uint32_t j = 0; j < sub->error_count; j++) {
-        struct json_error e = sub->errors[j];
-        e.start += v->start;
-        e.end += v->start;
-        if (e.related_start != JSON_NONE) {
-            e.related_start += v->start;
-            e.related_end += v->start;
-        }
+        struct json_error e = sub->errors[j]; /* its bytes are of the whole text already */
         e.message = arena_strndup(&doc->arena, e.message, strlen(e.message));
         if (e.message == NULL) {
             free(errors);
@@ -284,7 +300,7 @@ int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct jso
     };
     if (options == NULL)
         options = &defaults;
-    if (!only_duplicate_keys(doc) || doc->root != 0 || doc->node_count == 0 ||
+    if (doc->errors_dropped > 0 || doc->root != 0 || doc->node_count == 0 ||
         edit.old_end < edit.start || edit.old_end > doc->len || len > options->max_size ||
         len >= JSON_NONE)
         return 0;
@@ -298,8 +314,10 @@ int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct jso
         const struct json_node *n = &doc->nodes[node];
         if (n->start > edit.start || edit.old_end > n->end)
             continue;
+        if (syntax_error_near(doc, node))
+            return 0;
         struct json_doc sub;
-        int parsed = parse_alone(doc, node, text, delta, options, &sub);
+        int parsed = parse_in_place(doc, node, text, len, delta, options, &sub);
         if (parsed < 0)
             return -1;
         if (parsed == 0)
