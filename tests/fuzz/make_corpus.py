@@ -11,6 +11,7 @@ OUT/TARGET/ gets the seeds of each target:
   fuzz_lsp                   examples as documents (modes 2 and 3), framed sessions (mode 0,
                              with and without the built-in initialize), raw streams (mode 1)
   fuzz_framing               those streams with chunk-size headers, and broken frames
+  fuzz_update                the examples and every 20th case document, each with five edits
 OUT/json.dict is tests/fuzz/json.dict plus every field name, alias, type identifier and enum
 value of schema/; OUT/lsp.dict is tests/fuzz/lsp.dict plus the same names.
 """
@@ -267,6 +268,21 @@ def write_dict(path, base, names):
             f.write(dict_entry(name) + "\n")
 
 
+def update_seeds(docs):
+    """fuzz_update: a document, then edits (0xFF, two bytes of position, one of length removed,
+    the bytes inserted): typing in a value, deleting a byte, a quote, a line break."""
+    out = []
+    for doc in docs:
+        seed = bytearray(doc)
+        for i, (where, removed, inserted) in enumerate(
+                ((doc.find(b'": "') + 5, 0, b"x"), (doc.find(b'": "') + 5, 1, b""),
+                 (len(doc) // 2, 0, b'"'), (len(doc) // 2, 1, b""), (len(doc) // 3, 0, b"\n  "))):
+            where = max(0, where)
+            seed += bytes([0xFF, where & 0xFF, (where >> 8) & 0xFF, removed]) + inserted
+        out.append(bytes(seed))
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -285,10 +301,12 @@ def main():
         write_seed(os.path.join(out, "fuzz_lsp"), seed)
     for seed in framing_seeds(streams):
         write_seed(os.path.join(out, "fuzz_framing"), seed)
+    for seed in update_seeds(docs + pretty[::20]):
+        write_seed(os.path.join(out, "fuzz_update"), seed)
     names = schema_names()
     write_dict(os.path.join(out, "json.dict"), os.path.join(HERE, "json.dict"), names)
     write_dict(os.path.join(out, "lsp.dict"), os.path.join(HERE, "lsp.dict"), names)
-    for target in ("fuzz_parse", "fuzz_analysis", "fuzz_lsp", "fuzz_framing"):
+    for target in ("fuzz_parse", "fuzz_analysis", "fuzz_lsp", "fuzz_framing", "fuzz_update"):
         count = len(os.listdir(os.path.join(out, target)))
         print("%s: %d seeds" % (target, count))
     print("dictionaries: %d schema names (json.dict, lsp.dict)" % len(names))

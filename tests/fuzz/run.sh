@@ -14,20 +14,20 @@ set -u
 seconds=${1:-60}
 build=${2:-build-fuzz}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing)
+targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update)
 
 # Longest input per target: enough for documents with several kinds of trouble in them, small
 # enough that each input stays fast (fuzz_analysis probes every offset of small inputs).
 max_len() {
     case $1 in
-    fuzz_analysis) echo 4096 ;;
+    fuzz_analysis | fuzz_update) echo 4096 ;;
     *) echo 16384 ;;
     esac
 }
 
 dictionary() {
     case $1 in
-    fuzz_parse | fuzz_analysis) echo json.dict ;;
+    fuzz_parse | fuzz_analysis | fuzz_update) echo json.dict ;;
     *) echo lsp.dict ;;
     esac
 }
