@@ -1,0 +1,98 @@
+/* bench_edit: what one keystroke costs the core, by where it lands in a bulk file. The file is
+ * analysed once; then, in the first string value after 0%, 50% and 99% of it, a character is
+ * typed and deleted N times each (default 200), as the server does it: the text spliced (a
+ * memmove of what follows) and analysis_update. Prints the median and worst microseconds per
+ * edit at each place, and how many edits had to fall back to a whole analysis (none expected).
+ * usage: bench_edit FILE [N] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "schema.h"
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_edit FILE [N]\n");
+        return 2;
+    }
+    struct schema_registry registry;
+    char error[512];
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
+        fprintf(stderr, "bench_edit: the built-in schema does not load: %s\n", error);
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (f == NULL) {
+        perror(argv[1]);
+        return 2;
+    }
+    fseek(f, 0, SEEK_END);
+    size_t len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc(len + 2);
+    if (text == NULL || fread(text, 1, len, f) != len)
+        return 2;
+    fclose(f);
+    text[len] = '\0';
+    int runs = argc > 2 ? atoi(argv[2]) : 200;
+    if (runs < 1)
+        runs = 1;
+    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis a;
+    if (analysis_run(&a, text, len, &options) != 0)
+        return 2;
+    double *micros = calloc((size_t)runs * 2, sizeof *micros);
+    const double places[] = {0.0, 0.5, 0.99};
+    printf("%s: %.1f MB, %u diagnostics\n", argv[1], (double)len / 1e6, a.diags.count);
+    for (size_t p = 0; p < sizeof places / sizeof *places; p++) {
+        const char *value = strstr(text + (size_t)(places[p] * (double)len), "\": \"");
+        if (value == NULL)
+            continue;
+        uint32_t at = (uint32_t)(value - text) + 4;
+        int whole = 0;
+        for (int i = 0; i < runs * 2; i++) {
+            bool insert = i % 2 == 0;
+            double t0 = now();
+            if (insert) {
+                memmove(text + at + 1, text + at, len - at + 1);
+                text[at] = 'x';
+                len++;
+            } else {
+                memmove(text + at, text + at + 1, len - at);
+                len--;
+            }
+            struct json_edit edit = {at, insert ? at : at + 1, insert ? 1u : 0u};
+            if (analysis_update(&a, text, len, edit, &options, NULL) != 1) {
+                whole++;
+                analysis_free(&a);
+                if (analysis_run(&a, text, len, &options) != 0)
+                    return 2;
+            }
+            micros[i] = (now() - t0) * 1e6;
+        }
+        qsort(micros, (size_t)runs * 2, sizeof *micros, compare_doubles);
+        printf("  edit at %2.0f%%: median %.0f us, worst %.0f us, %d whole analyses of %d edits\n",
+               places[p] * 100, micros[runs], micros[runs * 2 - 1], whole, runs * 2);
+    }
+    analysis_free(&a);
+    schema_registry_free(&registry);
+    free(micros);
+    free(text);
+    return 0;
+}
