@@ -42,15 +42,21 @@ static uint32_t last_node_from(const struct json_doc *doc, uint32_t offset)
     return lo;
 }
 
-/* The index just past `node`'s subtree: its next sibling, or the next of the nearest ancestor
- * that has one. */
+/* The index just past the nodes the parse of `node`'s value made: its subtree, and the nodes a
+ * recovery made and did not link (a '{' where a key should be is parsed and dropped). They
+ * are the nodes after it that begin before its end. */
 static uint32_t subtree_end(const struct json_doc *doc, uint32_t node)
 {
-    for (uint32_t n = node; n != JSON_NONE; n = doc->nodes[n].parent) {
-        if (doc->nodes[n].next != JSON_NONE)
-            return doc->nodes[n].next;
+    uint32_t end = doc->nodes[node].end;
+    uint32_t lo = node + 1, hi = doc->node_count; /* the first index in [lo, hi] from `end` on */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (node_from(&doc->nodes[mid]) < end)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return doc->node_count;
+    return lo;
 }
 
 static unsigned depth_of(const struct json_doc *doc, uint32_t node)
