@@ -1093,6 +1093,89 @@ static void test_a_recovered_key_that_names_a_field_is_still_checked(void **stat
     analysed_free(&d);
 }
 
+/* A required string left empty is not given: missing-required (or conditional-required) at the
+ * value, with no fix (the value is there to fill in). */
+static void test_an_empty_required_string_is_reported_at_its_value(void **state)
+{
+    (void)state;
+    static const char nas[] =
+        "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"\"}}";
+    struct analysed d;
+    analyse(&d, nas);
+    uint32_t i = diagnostic_at(&d, "missing-required", "/config/path");
+    assert_int_equal(d.a.diags.items[i].start, (uint32_t)(strstr(nas, "\"\"}") - nas));
+    assert_int_equal(d.a.diags.items[i].end, d.a.diags.items[i].start + 2);
+    assert_null(d.a.diags.items[i].field);
+    analysed_free(&d);
+    analyse(&d, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
+                "\"ACCESS_KEY\", \"accessKey\": \"\", \"accessSecret\": \"data:,s\"}}");
+    diagnostic_at(&d, "conditional-required", "/config/accessKey");
+    analysed_free(&d);
+    analyse(&d, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
+                "\"NONE\", \"accessKey\": \"\"}}");
+    assert_no_diagnostic(&d, "conditional-required", "/config/accessKey");
+    analysed_free(&d);
+}
+
+/* Where a syntax error cut an object short, the fields after the break are unreadable, not
+ * missing; a missing comma loses nothing, so the check still runs there. */
+static void test_an_object_cut_short_reports_no_missing_field(void **state)
+{
+    (void)state;
+    static const char *const cut[] = {
+        "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {",
+        "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"pa",
+        "{\"type\": \"NETWORK_ATTACHED_STORAGE\",\n \"config\": {\"x\": \"abc, path: /x\n}}",
+    };
+    for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+        struct analysed d;
+        analyse(&d, cut[i]);
+        assert_true(d.a.doc.error_count > 0);
+        assert_no_diagnostic(&d, "missing-required", "/config/path");
+        analysed_free(&d);
+    }
+    struct analysed d;
+    analyse(&d, "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"a\": 1 \"b\": 2}}");
+    diagnostic_at(&d, "missing-required", "/config/path");
+    analysed_free(&d);
+}
+
+/* A key the parser had to guess (no quotes) gets its syntax error, not an unknown-field too;
+ * one that names a field is still checked as that field. */
+static void test_an_unquoted_key_gets_only_its_syntax_error(void **state)
+{
+    (void)state;
+    struct analysed d;
+    analyse(&d, "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"/x\", "
+                "foo: 1}}");
+    assert_true(d.a.doc.error_count > 0);
+    assert_no_diagnostic(&d, "unknown-field", "/config/foo");
+    analysed_free(&d);
+    analyse(&d, "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {path: 7}}");
+    diagnostic_at(&d, "type-mismatch", "/config/path");
+    analysed_free(&d);
+}
+
+/* An empty document (an editor's new file, before anything is typed) gets one hint, not an
+ * error, in both doors; anything else that is not JSON stays an error. */
+static void test_an_empty_document_is_a_hint(void **state)
+{
+    (void)state;
+    static const char *const empty[] = {"", "  \n\t\r\n", "\xEF\xBB\xBF\n"};
+    for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
+        struct analysed d;
+        analyse(&d, empty[i]);
+        assert_int_equal(d.a.diags.count, 1);
+        assert_int_equal(d.a.diags.items[0].severity, DIAG_HINT);
+        assert_string_equal(code_name(d.a.diags.items[0].code), "json-syntax");
+        analysed_free(&d);
+    }
+    struct analysed d;
+    analyse(&d, " x ");
+    assert_int_equal(d.a.diags.items[0].severity, DIAG_ERROR);
+    analysed_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1134,6 +1217,10 @@ int main(void)
         cmocka_unit_test(test_symbols_label_the_config_with_its_kind_and_list_its_members),
         cmocka_unit_test(test_symbols_and_diagnostics_never_show_a_string_after_a_secret_value),
         cmocka_unit_test(test_a_recovered_key_that_names_a_field_is_still_checked),
+        cmocka_unit_test(test_an_empty_required_string_is_reported_at_its_value),
+        cmocka_unit_test(test_an_object_cut_short_reports_no_missing_field),
+        cmocka_unit_test(test_an_unquoted_key_gets_only_its_syntax_error),
+        cmocka_unit_test(test_an_empty_document_is_a_hint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -170,12 +170,32 @@ static int list_elements(struct analysis *a)
     return 0;
 }
 
+/* A document of nothing but whitespace (an editor's new file, before anything is typed) has
+ * nothing wrong in it yet: its one syntax error becomes a hint, in the editor as in --check. */
+static void soften_empty_document(struct analysis *a)
+{
+    if (a->doc.root != JSON_NONE ||
+        a->doc.error_count != 1 || a->doc.errors_dropped > 0 || a->diags.count != 1 ||
+        a->doc.errors[0].code != JSON_ERROR_SYNTAX)
+        return;
+    uint32_t i = a->doc.len >= 3 && memcmp(a->doc.text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (; i < a->doc.len; i++) {
+        char c = a->doc.text[i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            return;
+    }
+    a->diags.items[0].severity = DIAG_HINT;
+    a->diags.items[0].message = "the document is empty: start a source or a job with '{', a bulk "
+                                "file with '[' (completion offers a skeleton)";
+}
+
 /* Everything after the parse and the line index: classification and diagnostics. */
 static int diagnose(struct analysis *a, const struct analysis_options *options)
 {
     int status = 0;
     if (add_parse_errors(a) != 0)
         status = -1;
+    soften_empty_document(a);
     a->document = analysis_classify(&a->doc);
     a->kind = NULL;
     if (add_unknown_document(a, options) != 0)

@@ -18,7 +18,10 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "The text breaks the JSON grammar: a missing comma or colon, an unquoted key, a "
                 "trailing comma, a comment, an unterminated string. srcls recovers and keeps "
                 "checking the rest, so fix the first syntax error first: later ones may follow "
-                "from it.",
+                "from it. Fields of an object that a syntax error cut short (unclosed, or a "
+                "string that runs to the end of its line) are not reported missing: they may be "
+                "in the unreadable part. An empty document (only whitespace, as a new file is) "
+                "gets a hint, not an error.",
             .example = "{\"name\": \"lake\" \"config\": {}}",
             .fix = NULL,
         },
@@ -112,7 +115,8 @@ static const struct code_info code_table[CODE_COUNT] = {
             .summary = "a required field is absent",
             .explanation =
                 "The kind needs this field in every source. Add it; completion in the editor "
-                "offers it with its default.",
+                "offers it with its default. A required string left empty (\"\") does not "
+                "count as given: it is reported at the value.",
             .example = "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {}}",
             .fix = fix_add_member,
         },
@@ -124,7 +128,7 @@ static const struct code_info code_table[CODE_COUNT] = {
             .explanation =
                 "Another field's value makes this one necessary (an access key when "
                 "credentialType is ACCESS_KEY, a region when overwriteRegion is true). Add it, or "
-                "change the other field.",
+                "change the other field. Left empty (\"\"), it is reported at the value.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
                        "\"ACCESS_KEY\"}}",
             .fix = fix_add_member,

@@ -44,14 +44,22 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
     rules__annotate(r, member, NULL, near ? near->name : NULL);
 }
 
+/* Whether `field` is required now: always, or by a condition that holds. */
+static bool required_now(struct rules *r, const struct schema_object *schema,
+                         const struct rules_place *place, const uint32_t *members,
+                         const struct schema_field *field)
+{
+    return field->required ||
+           (field->required_when != NULL &&
+            condition_evaluate_indexed(field->required_when, r->doc, schema, place->node, members));
+}
+
 static void check_missing(struct rules *r, const struct schema_object *schema,
                           const struct rules_place *place, const uint32_t *members,
                           const struct schema_field *field)
 {
     bool unconditional = field->required;
-    if (!unconditional &&
-        (field->required_when == NULL ||
-         !condition_evaluate_indexed(field->required_when, r->doc, schema, place->node, members)))
+    if (!required_now(r, schema, place, members, field))
         return;
     uint32_t start, end;
     rules__object_anchor(r->doc, place->node, &start, &end);
@@ -96,13 +104,42 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
     }
 }
 
+/* A required field whose value is the empty string is not given: reported as missing (at the
+ * value) when nothing else was said of it. No fix: the value is there to be filled in. */
+static void check_empty_required(struct rules *r, const struct schema_object *schema,
+                                 const struct rules_place *place, const uint32_t *members,
+                                 const struct schema_field *field, uint32_t member,
+                                 const struct rules_path *path)
+{
+    const struct json_node *n = &r->doc->nodes[member];
+    if (n->kind != JSON_STRING || n->end - n->start != 2 || (n->flags & JSON_FLAG_UNTERMINATED) ||
+        !required_now(r, schema, place, members, field))
+        return;
+    if (field->required) {
+        rules__report_at_value(
+            r, CODE_MISSING_REQUIRED, member, path,
+            rules__printf(r, "required field \"%s\" is empty: give it a value", field->name));
+        return;
+    }
+    char condition[CONDITION_IN_MESSAGE_MAX];
+    condition_describe(field->required_when, condition, sizeof condition);
+    rules__report_at_value(r, CODE_CONDITIONAL_REQUIRED, member, path,
+                           rules__printf(r,
+                                         "field \"%s\" is empty: it is required (give it a "
+                                         "value) when %s",
+                                         field->name, condition));
+}
+
 /* A member whose key names a field (or an alias of one): its value, and whether it applies. */
 static void check_member(struct rules *r, const struct schema_object *schema,
                          const struct rules_place *place, const uint32_t *members,
                          const struct schema_field *field, uint32_t member,
                          const struct rules_path *path)
 {
+    uint32_t before = r->a->diags.count;
     rules__check_value(r, field, member, path);
+    if (r->a->diags.count == before)
+        check_empty_required(r, schema, place, members, field, member, path);
     if (field->applicable == NULL ||
         condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members))
         return;
@@ -160,6 +197,24 @@ static void index_members(struct json_doc *doc, const struct schema_object *sche
     }
 }
 
+/* Keys the parser took while recovering from a syntax error. */
+#define INVENTED_KEY (JSON_FLAG_KEY_RECOVERED | JSON_FLAG_KEY_BARE | JSON_FLAG_KEY_UNTERMINATED)
+
+/* Whether a syntax error cut `object` short, so that a field may be in the unreadable part: the
+ * object is not closed (the document ended, or a bracket closed something else first), or one
+ * of its strings runs to the end of its line (the rest of the line is lost with it). A missing
+ * comma or a stray character loses nothing. */
+static bool cut_short(const struct json_doc *doc, uint32_t object)
+{
+    if (doc->nodes[object].flags & JSON_FLAG_UNCLOSED)
+        return true;
+    for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (doc->nodes[m].flags & (JSON_FLAG_UNTERMINATED | JSON_FLAG_KEY_UNTERMINATED))
+            return true;
+    }
+    return false;
+}
+
 /* Fields of an object indexed on the stack; larger schemas use the analysis's arena. */
 #define INDEX_ON_STACK 128
 
@@ -184,10 +239,11 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
         const struct schema_field *field = schema_object_field(schema, key.ptr, key.len);
         const struct schema_field *alias =
             field ? NULL : schema_object_alias(schema, key.ptr, key.len);
-        /* A key the parser recovered from text that may continue a value is checked only when
-         * it names a field (so the pointer quotes the schema, not the document); otherwise its
-         * syntax error speaks for it, and an unknown-field would be noise. */
-        if (field == NULL && alias == NULL && (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED))
+        /* A key the parser recovered from text that may continue a value, or one it had to
+         * guess the end of (no quotes, no closing quote), is checked only when it names a
+         * field (so the pointer quotes the schema, not the document); otherwise its syntax
+         * error speaks for it, and an unknown-field would be noise. */
+        if (field == NULL && alias == NULL && (doc->nodes[m].flags & INVENTED_KEY))
             continue;
         struct rules_path path = rules__path_key(place->path, key.ptr, key.len);
         if (field == NULL && alias == NULL) {
@@ -205,7 +261,10 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
         }
         check_member(r, schema, place, members, field, m, &path);
     }
-    for (uint32_t i = 0; i < schema->field_count && !r->failed; i++) {
+    /* In an object a syntax error cut short, what seems missing may be in the unreadable
+     * part: only what is certain is reported. */
+    bool certain = !cut_short(doc, place->node);
+    for (uint32_t i = 0; i < schema->field_count && !r->failed && certain; i++) {
         const struct schema_field *field = &schema->fields[i];
         if (members[i] == JSON_NONE)
             check_missing(r, schema, place, members, field);

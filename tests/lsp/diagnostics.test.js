@@ -495,6 +495,18 @@ describe('didClose and pull diagnostics', () => {
     assert.deepEqual(client.lastPublish(BAD_URI).diagnostics, []);
   });
 
+  test('a new empty document gets one hint, not an error', T, async (t) => {
+    const client = await startClient(t);
+    const uri = tmpUri('new.source.json');
+    const pub = await client.openAndSettle(uri, '\n');
+    assert.equal(pub.diagnostics.length, 1);
+    assert.equal(pub.diagnostics[0].severity, DiagnosticSeverity.Hint);
+    assert.equal(pub.diagnostics[0].code, 'json-syntax');
+    await client.change(uri, 2, [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: '{' }]);
+    const typed = await client.settled(uri, 2);
+    assert.ok(typed.diagnostics.some((d) => d.code === 'json-syntax' && d.severity === DiagnosticSeverity.Error));
+  });
+
   test('reopening a closed document publishes again', T, async (t) => {
     const client = await startClient(t);
     await client.openAndSettle(BAD_URI, BAD);
