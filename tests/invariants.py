@@ -188,7 +188,7 @@ print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds
 # ---- 5. the doors' dependencies run one way --------------------------------------------------
 
 FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
-            "symbols", "formatting"]
+            "symbols", "formatting", "navigation", "inlay_hints"]
 LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position"], ["rendered"], ["documents"],
           ["internal"],
           FEATURES, ["server"]]

@@ -174,9 +174,8 @@ static int list_elements(struct analysis *a)
  * nothing wrong in it yet: its one syntax error becomes a hint, in the editor as in --check. */
 static void soften_empty_document(struct analysis *a)
 {
-    if (a->doc.root != JSON_NONE ||
-        a->doc.error_count != 1 || a->doc.errors_dropped > 0 || a->diags.count != 1 ||
-        a->doc.errors[0].code != JSON_ERROR_SYNTAX)
+    if (a->doc.root != JSON_NONE || a->doc.error_count != 1 || a->doc.errors_dropped > 0 ||
+        a->diags.count != 1 || a->doc.errors[0].code != JSON_ERROR_SYNTAX)
         return;
     uint32_t i = a->doc.len >= 3 && memcmp(a->doc.text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     for (; i < a->doc.len; i++) {

@@ -65,9 +65,8 @@ struct analysis_delta {
  * 0 when the change needs a whole analysis (a syntax error, a change of structure) and -1 when
  * memory ran out: in both cases the analysis is stale and must be freed and run again.
  * `delta` (may be NULL) says, after a 1, which diagnostics are new. */
-int analysis_update(struct analysis *analysis, const char *text, size_t len,
-                    struct json_edit edit, const struct analysis_options *options,
-                    struct analysis_delta *delta);
+int analysis_update(struct analysis *analysis, const char *text, size_t len, struct json_edit edit,
+                    const struct analysis_options *options, struct analysis_delta *delta);
 
 const char *document_kind_name(enum document_kind kind);
 /* Classifies a parsed document: source (a `config` object and/or a `type` string at the top

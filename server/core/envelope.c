@@ -11,6 +11,11 @@ uint32_t envelope_config(struct json_doc *doc, uint32_t source)
     return json_object_get(doc, source, JSON_LITERAL(ENVELOPE_CONFIG));
 }
 
+uint32_t envelope_name(struct json_doc *doc, uint32_t source)
+{
+    return json_object_get(doc, source, JSON_LITERAL(ENVELOPE_NAME));
+}
+
 bool envelope_is_type(struct json_doc *doc, uint32_t member)
 {
     return json_node_key_equals(doc, member, JSON_LITERAL(ENVELOPE_TYPE));

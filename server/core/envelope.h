@@ -13,11 +13,17 @@
 #define ENVELOPE_TYPE "type"
 #define ENVELOPE_CONFIG "config"
 #define ENVELOPE_JOB_STATE "jobState"
+/* A source's own name: not what decides the schema, but what names a source in a bulk file's
+ * outline. */
+#define ENVELOPE_NAME "name"
 
 /* The `type` member of the object `source`, or JSON_NONE. */
 uint32_t envelope_type(struct json_doc *doc, uint32_t source);
 /* The `config` member of the object `source`, or JSON_NONE. */
 uint32_t envelope_config(struct json_doc *doc, uint32_t source);
+
+/* The `name` member of the object `source`, or JSON_NONE. */
+uint32_t envelope_name(struct json_doc *doc, uint32_t source);
 
 /* Whether `member` is the `type` member, or the `config` member (of whatever object). */
 bool envelope_is_type(struct json_doc *doc, uint32_t member);

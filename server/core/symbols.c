@@ -45,6 +45,31 @@ static const char *member_name(struct builder *b, uint32_t node)
     return key.len ? arena_strndup(b->arena, key.ptr, key.len) : "\"\"";
 }
 
+/* The most bytes of a source's name an outline entry shows. */
+#define NAME_IN_OUTLINE_MAX 80
+
+/* An element's name: "[index]", and the source's own name when it is a source of a bulk file
+ * with a `name` string ("[3] lake-prod"). */
+static const char *element_name(struct builder *b, uint32_t node, uint32_t index)
+{
+    struct json_doc *doc = &b->a->doc;
+    const struct json_node *n = &doc->nodes[node];
+    if (b->a->document == DOCUMENT_BULK && n->parent == doc->root && n->kind == JSON_OBJECT) {
+        uint32_t name = envelope_name(doc, node);
+        if (name != JSON_NONE && doc->nodes[name].kind == JSON_STRING) {
+            struct json_str text = json_node_string(doc, name);
+            int shown = (int)(text.len < NAME_IN_OUTLINE_MAX ? text.len : NAME_IN_OUTLINE_MAX);
+            while (shown > 0 && (size_t)shown < text.len &&
+                   ((unsigned char)text.ptr[shown] & 0xC0) == 0x80)
+                shown--; /* cut between characters */
+            if (shown > 0 && memchr(text.ptr, '\0', (size_t)shown) == NULL)
+                return arena_printf(b->arena, "[%u] %.*s%s", index, shown, text.ptr,
+                                    text.len > NAME_IN_OUTLINE_MAX ? "..." : "");
+        }
+    }
+    return arena_printf(b->arena, "[%u]", index);
+}
+
 static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t index, unsigned depth)
 {
     struct json_doc *doc = &b->a->doc;
@@ -56,7 +81,7 @@ static void fill(struct builder *b, struct symbol *s, uint32_t node, uint32_t in
         s->selection_start = n->key_start;
         s->selection_end = n->key_end;
     } else {
-        s->name = arena_printf(b->arena, "[%u]", index);
+        s->name = element_name(b, node, index);
         s->start = n->start;
         s->selection_start = n->start;
         s->selection_end = n->end;

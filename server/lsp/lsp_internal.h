@@ -33,7 +33,8 @@ struct lsp_server {
     struct lsp_documents documents; /* open documents; the position encoding */
     struct schema_registry registry;
     struct settings settings;
-    bool snippets; /* the client takes snippet completions (lsp_completion) */
+    bool snippets;       /* the client takes snippet completions (lsp_completion) */
+    uint32_t fold_limit; /* the most folding ranges the client takes (lsp_navigation) */
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;

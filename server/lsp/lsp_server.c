@@ -22,6 +22,8 @@
 #include "lsp_diagnostics.h"
 #include "lsp_formatting.h"
 #include "lsp_hover.h"
+#include "lsp_inlay_hints.h"
+#include "lsp_navigation.h"
 #include "lsp_internal.h"
 #include "lsp_position.h"
 #include "lsp_symbols.h"
@@ -76,6 +78,11 @@ static const struct method methods[] = {
     {"textDocument/documentSymbol", REQUEST, lsp_symbols_request, lsp_symbols_initialize},
     {"textDocument/formatting", REQUEST, lsp_formatting_request, lsp_formatting_initialize},
     {"textDocument/diagnostic", REQUEST, lsp_diagnostics_request, lsp_diagnostics_initialize},
+    {"textDocument/foldingRange", REQUEST, lsp_navigation_folding_request,
+     lsp_navigation_folding_initialize},
+    {"textDocument/selectionRange", REQUEST, lsp_navigation_selection_request,
+     lsp_navigation_selection_initialize},
+    {"textDocument/inlayHint", REQUEST, lsp_inlay_hints_request, lsp_inlay_hints_initialize},
 };
 
 static bool name_is(struct json_str name, const char *text)
