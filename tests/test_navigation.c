@@ -1,5 +1,5 @@
-/* test_navigation: folds, selection ranges, inlay hints and the outline's names for the sources
- * of a bulk file — the core's answers, with exact ranges. */
+/* test_navigation: folds, selection ranges, inlay hints, the outline's names for the sources
+ * of a bulk file, and range formatting — the core's answers, with exact ranges. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "format.h"
 #include "inlay.h"
 #include "navigation.h"
 #include "schema.h"
@@ -151,6 +152,56 @@ static void test_outline_names_bulk_sources_by_their_name(void **state)
     analysis_free(&a);
 }
 
+/* Applies `edits` (in document order, not overlapping) to `text`; the result is malloc'd. */
+static char *apply(const char *text, const struct format_edit *edits, int64_t count)
+{
+    size_t len = strlen(text), cap = len * 4 + 64, n = 0, at = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    for (int64_t i = 0; i < count; i++) {
+        memcpy(out + n, text + at, edits[i].start - at);
+        n += edits[i].start - at;
+        memcpy(out + n, edits[i].text, edits[i].len);
+        n += edits[i].len;
+        at = edits[i].end;
+    }
+    memcpy(out + n, text + at, len - at + 1);
+    return out;
+}
+
+static void test_range_formatting_changes_whitespace_in_the_range_only(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"a\":1,\n\"b\":  [1,2],  \"c\": \"x  y\",\n\"d\" :{}}";
+    struct analysis a;
+    analyse(&a, text);
+    size_t len;
+    char *formatted = format_document(&a.doc, 2, false, &len);
+    assert_non_null(formatted);
+    struct format_edit *edits;
+    int64_t count = format_edits(text, strlen(text), formatted, len, 0, sizeof text, &edits);
+    assert_true(count > 3);
+    char *all = apply(text, edits, count);
+    assert_string_equal(all, formatted); /* every edit: the whole formatting */
+    free(all);
+    free(edits);
+    /* only the second line: "b" and "c" re-spaced, "x  y" kept, the rest untouched */
+    uint32_t from = (uint32_t)(strchr(text, '\n') - text) + 1;
+    uint32_t to = (uint32_t)(strrchr(text, '\n') - text) - 1;
+    count = format_edits(text, strlen(text), formatted, len, from, to, &edits);
+    for (int64_t i = 0; i < count; i++)
+        assert_true(edits[i].end >= from && edits[i].start <= to);
+    char *part = apply(text, edits, count);
+    assert_non_null(strstr(part, "{\"a\":1,"));  /* before the range */
+    assert_non_null(strstr(part, "\"x  y\""));   /* inside a string */
+    assert_non_null(strstr(part, "\"d\" :{}}")); /* after the range */
+    assert_null(strstr(part, "\"b\":  ["));
+    free(part);
+    free(edits);
+    free(formatted);
+    analysis_free(&a);
+}
+
 int main(void)
 {
     char error[512];
@@ -164,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_selection_in_an_empty_document_is_nothing),
         cmocka_unit_test(test_inlay_hints_name_kinds_and_the_defaults_others_depend_on),
         cmocka_unit_test(test_outline_names_bulk_sources_by_their_name),
+        cmocka_unit_test(test_range_formatting_changes_whitespace_in_the_range_only),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     schema_registry_free(&registry);

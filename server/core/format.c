@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json_write.h"
+#include "vector.h"
 
 struct printer {
     const struct json_doc *doc;
@@ -70,4 +71,63 @@ char *format_document(const struct json_doc *doc, unsigned indent, bool tabs, si
     }
     *len = p.out.len;
     return p.out.buf; /* ownership passes to the caller */
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Copies the token byte at a[*i] (== b[*j]) and, inside a string, an escaped byte after it;
+ * false when the texts differ there. */
+static bool same_token_byte(const char *a, size_t a_len, size_t *i, const char *b, size_t b_len,
+                            size_t *j, bool *in_string)
+{
+    if (*i >= a_len || *j >= b_len || a[*i] != b[*j])
+        return false;
+    char c = a[(*i)++];
+    (*j)++;
+    if (*in_string && c == '\\') {
+        if (*i >= a_len || *j >= b_len || a[*i] != b[*j])
+            return false;
+        (*i)++;
+        (*j)++;
+    } else if (c == '"') {
+        *in_string = !*in_string;
+    }
+    return true;
+}
+
+int64_t format_edits(const char *text, size_t len, const char *formatted, size_t formatted_len,
+                     uint32_t from, uint32_t to, struct format_edit **out)
+{
+    struct format_edit *edits = NULL;
+    size_t cap = 0, count = 0, i = 0, j = 0;
+    bool in_string = false;
+    *out = NULL;
+    while (i < len || j < formatted_len) {
+        size_t gap = i, formatted_gap = j;
+        while (!in_string && i < len && is_space(text[i]))
+            i++;
+        while (!in_string && j < formatted_len && is_space(formatted[j]))
+            j++;
+        bool differs = i - gap != j - formatted_gap ||
+                       memcmp(text + gap, formatted + formatted_gap, i - gap) != 0;
+        if (differs && i >= from && gap <= to) {
+            struct format_edit *grown = vector_grow(edits, &cap, count + 1, sizeof *grown);
+            if (grown == NULL)
+                goto fail;
+            edits = grown;
+            edits[count++] = (struct format_edit){(uint32_t)gap, (uint32_t)i,
+                                                  formatted + formatted_gap, j - formatted_gap};
+        }
+        if ((i < len || j < formatted_len) &&
+            !same_token_byte(text, len, &i, formatted, formatted_len, &j, &in_string))
+            goto fail;
+    }
+    *out = edits;
+    return (int64_t)count;
+fail:
+    free(edits);
+    return -1;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "lsp_position.h"
 
 /* FormattingOptions.tabSize when the client sends none, and the largest one taken (a larger one
  * is clamped: nobody indents by more, and the output must stay bounded). */
@@ -18,13 +19,15 @@ void lsp_formatting_initialize(struct lsp_server *s, struct lsp_request *initial
     (void)initialize;
     json_write_key(w, "documentFormattingProvider");
     json_write_bool(w, true);
+    json_write_key(w, "documentRangeFormattingProvider");
+    json_write_bool(w, true);
 }
 
-void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
+/* The document formatted with the request's FormattingOptions (malloc'd), or NULL when it has
+ * syntax errors or memory ran out. */
+static char *formatted_text(const struct lsp_document *d, const struct lsp_request *req,
+                            size_t *len)
 {
-    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
-    if (d == NULL)
-        return;
     uint32_t options = lsp_jsonrpc_get(req->doc, req->params, "options");
     uint32_t tab_size = DEFAULT_TAB_SIZE;
     lsp_jsonrpc_get_uint(req->doc, lsp_jsonrpc_get(req->doc, options, "tabSize"), &tab_size);
@@ -32,8 +35,16 @@ void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
     bool tabs = spaces != JSON_NONE && req->doc->nodes[spaces].kind == JSON_FALSE;
     if (tab_size > MAX_TAB_SIZE)
         tab_size = MAX_TAB_SIZE;
+    return format_document(&d->analysis.doc, tab_size, tabs, len);
+}
+
+void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
+{
+    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    if (d == NULL)
+        return;
     size_t len = 0;
-    char *formatted = format_document(&d->analysis.doc, tab_size, tabs, &len);
+    char *formatted = formatted_text(d, req, &len);
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_array_begin(&w);
@@ -47,5 +58,41 @@ void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
     }
     json_write_array_end(&w);
     lsp_jsonrpc_finish(&s->rpc, &w);
+    free(formatted);
+}
+
+void lsp_formatting_range_request(struct lsp_server *s, struct lsp_request *req)
+{
+    struct text_position start, end;
+    if (!lsp_position_read_range(req->doc, lsp_jsonrpc_get(req->doc, req->params, "range"), &start,
+                                 &end)) {
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS,
+                                "params.range must be {start, end}");
+        return;
+    }
+    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
+    if (d == NULL)
+        return;
+    size_t len = 0;
+    char *formatted = formatted_text(d, req, &len);
+    struct format_edit *edits = NULL;
+    int64_t count = formatted == NULL ? 0
+                                      : format_edits(d->text, d->len, formatted, len,
+                                                     lsp_document_offset(d, start),
+                                                     lsp_document_offset(d, end), &edits);
+    struct json_writer w;
+    lsp_jsonrpc_result_begin(&w, req);
+    json_write_array_begin(&w);
+    for (int64_t i = 0; i < count; i++) {
+        json_write_object_begin(&w);
+        json_write_key(&w, "range");
+        lsp_document_write_range(&w, d, edits[i].start, edits[i].end);
+        json_write_key(&w, "newText");
+        json_write_string_n(&w, edits[i].text, edits[i].len);
+        json_write_object_end(&w);
+    }
+    json_write_array_end(&w);
+    lsp_jsonrpc_finish(&s->rpc, &w);
+    free(edits);
     free(formatted);
 }

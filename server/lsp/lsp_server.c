@@ -77,6 +77,7 @@ static const struct method methods[] = {
     {"textDocument/codeAction", REQUEST, lsp_code_action_request, lsp_code_action_initialize},
     {"textDocument/documentSymbol", REQUEST, lsp_symbols_request, lsp_symbols_initialize},
     {"textDocument/formatting", REQUEST, lsp_formatting_request, lsp_formatting_initialize},
+    {"textDocument/rangeFormatting", REQUEST, lsp_formatting_range_request, NULL},
     {"textDocument/diagnostic", REQUEST, lsp_diagnostics_request, lsp_diagnostics_initialize},
     {"textDocument/foldingRange", REQUEST, lsp_navigation_folding_request,
      lsp_navigation_folding_initialize},

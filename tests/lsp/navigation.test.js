@@ -4,13 +4,16 @@
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const {
+  DocumentRangeFormattingRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
   InlayHintKind,
   InlayHintRequest,
   SelectionRangeRequest,
 } = require('vscode-languageserver-protocol/node');
-const { startClient, clientCapabilities, example, offsetAt, positionAt, positionOf, tmpUri } = require('./client');
+const {
+  startClient, clientCapabilities, example, offsetAt, positionAt, positionOf, tmpUri, applyEdits,
+} = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -26,6 +29,22 @@ describe('navigation', () => {
     assert.equal(caps.foldingRangeProvider, true);
     assert.equal(caps.selectionRangeProvider, true);
     assert.equal(caps.inlayHintProvider, true);
+    assert.equal(caps.documentRangeFormattingProvider, true);
+  });
+
+  test('range formatting re-spaces the selected lines only, strings untouched', T, async (t) => {
+    const client = await startClient(t);
+    const text = '{"name":"a  b",\n"type":   "NETWORK_ATTACHED_STORAGE",   "config" :{"path":"/x"}}\n';
+    const uri = tmpUri('range.source.json');
+    await client.open(uri, text);
+    const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 10 } };
+    const edits = await client.request(DocumentRangeFormattingRequest.method,
+      { textDocument: { uri }, range, options: { tabSize: 2, insertSpaces: true } });
+    assert.ok(edits.length > 0);
+    for (const e of edits) assert.ok(e.range.start.line <= 1 && e.range.end.line >= 1, JSON.stringify(e));
+    const after = applyEdits(text, edits);
+    assert.ok(after.startsWith('{"name":"a  b",'), after); // the first line as it was
+    assert.ok(after.includes('"type": "NETWORK_ATTACHED_STORAGE"'), after);
   });
 
   test('folding ranges: every object and array over several lines, the closing line left out', T, async (t) => {
