@@ -188,8 +188,8 @@ print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds
 # ---- 5. the doors' dependencies run one way --------------------------------------------------
 
 FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
-            "symbols", "formatting", "navigation", "inlay_hints"]
-LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position"], ["rendered"], ["documents"],
+            "symbols", "formatting", "navigation", "inlay_hints", "workspace"]
+LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position", "uri"], ["rendered"], ["documents"],
           ["internal"],
           FEATURES, ["server"]]
 layer_of = {"lsp_%s" % m: i for i, layer in enumerate(LAYERS) for m in layer}

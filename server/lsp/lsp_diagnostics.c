@@ -26,7 +26,7 @@ void lsp_diagnostics_initialize(struct lsp_server *s, struct lsp_request *initia
     json_write_key(w, "interFileDependencies");
     json_write_bool(w, false);
     json_write_key(w, "workspaceDiagnostics");
-    json_write_bool(w, false);
+    json_write_bool(w, true);
     json_write_object_end(w);
 }
 

@@ -62,13 +62,13 @@ static enum lsp_diagnostic_severity diagnostic_severity(enum diag_severity sever
     return LSP_SEVERITY_HINT;
 }
 
-void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
-                                   uint32_t index)
+void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const char *uri,
+                          enum position_encoding encoding, uint32_t index)
 {
-    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    const struct diagnostic *diag = &a->diags.items[index];
     json_write_object_begin(w);
     json_write_key(w, "range");
-    lsp_document_write_range(w, d, diag->start, diag->end);
+    lsp_position_write_range(w, &a->lines, diag->start, diag->end, encoding);
     json_write_key(w, "severity");
     json_write_int(w, diagnostic_severity(diag->severity));
     json_write_key(w, "code");
@@ -91,9 +91,9 @@ void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_docum
         json_write_key(w, "location");
         json_write_object_begin(w);
         json_write_key(w, "uri");
-        json_write_string(w, d->uri);
+        json_write_string(w, uri);
         json_write_key(w, "range");
-        lsp_document_write_range(w, d, diag->related_start, diag->related_end);
+        lsp_position_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
         json_write_object_end(w);
         json_write_key(w, "message");
         json_write_string(w, diag->related_message);
@@ -106,6 +106,12 @@ void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_docum
     json_write_string(w, diag->pointer);
     json_write_object_end(w);
     json_write_object_end(w);
+}
+
+void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
+                                   uint32_t index)
+{
+    lsp_diagnostic_write(w, &d->analysis, d->uri, d->store->encoding, index);
 }
 
 void lsp_document_result_id(const struct lsp_document *d, char *buf, size_t size)
@@ -279,6 +285,7 @@ void lsp_document_opened(struct lsp_document *d)
 
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
+    store->settings_changes++;
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
         lsp_document_changed(d, true);

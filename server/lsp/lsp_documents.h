@@ -30,8 +30,9 @@ struct lsp_documents {
     const struct settings *settings;
     enum position_encoding encoding; /* how the client counts characters */
     unsigned debounce_ms;
-    uint32_t max_diagnostics; /* srcls.maxDiagnostics: the most sent per document; 0: all */
-    uint64_t results;         /* the last result id given (a counter over all documents) */
+    uint32_t max_diagnostics;  /* srcls.maxDiagnostics: the most sent per document; 0: all */
+    uint64_t results;          /* the last result id given (a counter over all documents) */
+    uint64_t settings_changes; /* how many times the settings changed: part of a file's resultId */
     bool pull;    /* the client pulls diagnostics (textDocument/diagnostic): none is pushed */
     bool refresh; /* ... and takes workspace/diagnostic/refresh */
     struct lsp_document *first;
@@ -114,6 +115,10 @@ void lsp_document_result_id(const struct lsp_document *d, char *buf, size_t size
  * the store's max_diagnostics, in document order; what is left out is logged once a result. */
 void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
                                    uint32_t index);
+/* The same for any analysis: diagnostic `index` of `analysis`, the text of `uri`, positions in
+ * `encoding` (for files the client has not opened). */
+void lsp_diagnostic_write(struct json_writer *w, const struct analysis *analysis, const char *uri,
+                          enum position_encoding encoding, uint32_t index);
 void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d);
 
 #endif

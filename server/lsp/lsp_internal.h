@@ -35,6 +35,8 @@ struct lsp_server {
     struct settings settings;
     bool snippets;       /* the client takes snippet completions (lsp_completion) */
     uint32_t fold_limit; /* the most folding ranges the client takes (lsp_navigation) */
+    char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
+    uint32_t folder_count;
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;

@@ -24,6 +24,7 @@
 #include "lsp_hover.h"
 #include "lsp_inlay_hints.h"
 #include "lsp_navigation.h"
+#include "lsp_workspace.h"
 #include "lsp_internal.h"
 #include "lsp_position.h"
 #include "lsp_symbols.h"
@@ -84,6 +85,7 @@ static const struct method methods[] = {
     {"textDocument/selectionRange", REQUEST, lsp_navigation_selection_request,
      lsp_navigation_selection_initialize},
     {"textDocument/inlayHint", REQUEST, lsp_inlay_hints_request, lsp_inlay_hints_initialize},
+    {"workspace/diagnostic", REQUEST, lsp_workspace_diagnostic_request, lsp_workspace_initialize},
 };
 
 static bool name_is(struct json_str name, const char *text)
@@ -383,6 +385,7 @@ static int server_free(struct lsp_server *s)
     if (!s->registry_borrowed)
         schema_registry_free(&s->registry);
     settings_free(&s->settings);
+    lsp_workspace_free(s);
     free(s);
     return code;
 }

@@ -230,10 +230,10 @@ function initializeParams(opts = {}) {
   return {
     processId: process.pid,
     clientInfo: { name: 'srcls-lsp-tests', version: '0' },
-    rootUri: null,
+    rootUri: opts.rootUri || null,
     capabilities: opts.capabilities || clientCapabilities(opts),
     trace: opts.trace || 'off',
-    workspaceFolders: null,
+    workspaceFolders: opts.workspaceFolders || null,
     ...(opts.initializationOptions ? { initializationOptions: opts.initializationOptions } : {}),
   };
 }

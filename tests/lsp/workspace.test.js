@@ -1,0 +1,80 @@
+'use strict';
+// workspace/diagnostic: every source and job document under the workspace folders, opened or
+// not, each with a resultId; an unchanged file comes back "unchanged".
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { test, describe } = require('node:test');
+const assert = require('node:assert/strict');
+const { WorkspaceDiagnosticRequest } = require('vscode-languageserver-protocol/node');
+const { startClient, example, cliDiagnostics, summarize } = require('./client');
+
+const T = { timeout: 30000 };
+
+// A workspace on disk: sources and jobs, a document that is not ours, hidden and dependency
+// folders, a symbolic link, a path with a space and a non-ASCII letter.
+function workspace(t) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-ws-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const write = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  write('bad.source.json', example('bad-object-storage.source.json'));
+  write('sub dir/é.job.json', example('bad-job-failed.job.json'));
+  write('clean.source.json', example('01-search-service.source.json'));
+  write('package.json', '{"name": "not ours"}');
+  write('.hidden/x.source.json', example('bad-object-storage.source.json'));
+  write('node_modules/y.source.json', example('bad-object-storage.source.json'));
+  fs.symlinkSync(path.join(root, 'bad.source.json'), path.join(root, 'link.source.json'));
+  return root;
+}
+
+const uriOf = (p) => 'file://' + p.split('/').map(encodeURIComponent).join('/');
+
+describe('workspace diagnostics', () => {
+  test('reports the sources and jobs under the folder, and nothing else', T, async (t) => {
+    const root = workspace(t);
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    assert.equal(client.initResult.capabilities.diagnosticProvider.workspaceDiagnostics, true);
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const byUri = new Map(report.items.map((r) => [r.uri, r]));
+    const expected = ['bad.source.json', 'sub dir/é.job.json', 'clean.source.json'].map((rel) => uriOf(path.join(root, rel)));
+    assert.deepEqual([...byUri.keys()].sort(), expected.sort());
+    const bad = byUri.get(uriOf(path.join(root, 'bad.source.json')));
+    assert.equal(bad.kind, 'full');
+    assert.equal(bad.version, null);
+    assert.equal(typeof bad.resultId, 'string');
+    assert.deepEqual(summarize(bad.items), summarize(cliDiagnostics(example('bad-object-storage.source.json'))));
+    assert.equal(byUri.get(uriOf(path.join(root, 'clean.source.json'))).items.length, 0);
+  });
+
+  test('a second pull with the result ids: unchanged files are "unchanged", a changed one is full', T, async (t) => {
+    const root = workspace(t);
+    const client = await startClient(t, { rootUri: uriOf(root) });
+    const first = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const previous = first.items.map((r) => ({ uri: r.uri, value: r.resultId }));
+    const clean = path.join(root, 'clean.source.json');
+    fs.writeFileSync(clean, example('bad-no-type.source.json'));
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(clean, later, later); // a new mtime even on a coarse clock
+    const second = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: previous });
+    const kinds = Object.fromEntries(second.items.map((r) => [path.basename(decodeURIComponent(r.uri)), r.kind]));
+    assert.deepEqual(kinds, { 'bad.source.json': 'unchanged', 'é.job.json': 'unchanged', 'clean.source.json': 'full' });
+    const changed = second.items.find((r) => r.kind === 'full');
+    assert.ok(changed.items.some((d) => d.code === 'kind-inferred'));
+  });
+
+  test('an open document is reported from the editor\'s text, with its version', T, async (t) => {
+    const root = workspace(t);
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const uri = uriOf(path.join(root, 'clean.source.json'));
+    const edited = example('01-search-service.source.json').replace('"scriptsEnabled"', '"scriptsEnabeld"');
+    await client.open(uri, edited, 7);
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const mine = report.items.find((r) => r.uri === uri);
+    assert.equal(mine.version, 7);
+    assert.ok(mine.items.some((d) => d.code === 'unknown-field'));
+  });
+});
