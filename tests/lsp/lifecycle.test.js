@@ -61,7 +61,7 @@ describe('initialize', () => {
     assert.equal(caps.documentFormattingProvider, true);
     assert.ok(caps.diagnosticProvider, 'diagnosticProvider');
     assert.equal(caps.diagnosticProvider.interFileDependencies, false);
-    assert.equal(caps.diagnosticProvider.workspaceDiagnostics, false);
+    assert.equal(caps.diagnosticProvider.workspaceDiagnostics, true);
     assert.ok(res.serverInfo, 'serverInfo');
     assert.equal(res.serverInfo.name, 'srcls');
     assert.equal(typeof res.serverInfo.version, 'string');
