@@ -10,8 +10,9 @@
 #include "lsp_position.h"
 #include "vector.h"
 
+/* Where docs/ is published (meson option docs_url). */
 #ifndef SRCLS_DOCS_URL
-#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs/rules.md"
+#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs"
 #endif
 
 /* LSP's DiagnosticSeverity. */
@@ -77,7 +78,7 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
     json_write_object_begin(w);
     json_write_key(w, "href");
     char href[256];
-    snprintf(href, sizeof href, "%s#%s", SRCLS_DOCS_URL, code_name(diag->code));
+    snprintf(href, sizeof href, "%s/rules.md#%s", SRCLS_DOCS_URL, code_name(diag->code));
     json_write_string(w, href);
     json_write_object_end(w);
     json_write_key(w, "source");
