@@ -474,6 +474,29 @@ static void test_byte_order_mark_inside_a_value_is_an_error(void **state)
     free(t.s);
 }
 
+/* A document with no diagnostic at all (its list never allocated) takes an update too. */
+static void test_update_of_a_document_without_diagnostics(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    const char *clean =
+        "[{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"/x\"}}]";
+    text_append(&t, clean, strlen(clean));
+    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis live, fresh;
+    assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
+    assert_int_equal(live.diags.count, 0);
+    uint32_t at = (uint32_t)(strstr(t.s, "/x") - t.s) + 1;
+    text_replace(&t, at, at, "y", 1);
+    struct json_edit edit = {at, at, 1};
+    assert_int_equal(analysis_update(&live, t.s, t.len, edit, &options, NULL), 1);
+    assert_int_equal(analysis_run(&fresh, t.s, t.len, &options), 0);
+    assert_same_analysis(&live, &fresh);
+    analysis_free(&live);
+    analysis_free(&fresh);
+    free(t.s);
+}
+
 int main(void)
 {
     char error[512];
@@ -487,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_source_and_job_edits_agree_with_a_fresh_analysis),
         cmocka_unit_test(test_edits_without_a_registry_and_from_broken_text),
         cmocka_unit_test(test_byte_order_mark_inside_a_value_is_an_error),
+        cmocka_unit_test(test_update_of_a_document_without_diagnostics),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     schema_registry_free(&registry);

@@ -332,8 +332,9 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
             return -1;
         memcpy(fresh, a->diags.items + count, (size_t)added * sizeof *fresh);
     }
-    struct diagnostic *items = a->diags.items;
-    memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
+    struct diagnostic *items = a->diags.items; /* NULL when there never was a diagnostic */
+    if (count > hi)
+        memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
     for (uint32_t i = lo + added; i < lo + added + (count - hi); i++)
         shift_diagnostic(&items[i], bytes, old_tail, nodes);
     if (added > 0)
