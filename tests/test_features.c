@@ -155,7 +155,7 @@ struct completion {
 static void complete(struct completion *c, const char *marked)
 {
     c->cursor = analyse_at(&c->doc, marked);
-    assert_int_equal(complete_at(&c->doc.a, &registry, NULL, c->cursor, &c->list), 0);
+    assert_int_equal(complete_at(&c->doc.a, &registry, NULL, c->cursor, NULL, &c->list), 0);
 }
 
 static void completion_free(struct completion *c)
@@ -195,8 +195,8 @@ static void not_offered(const struct completion *c, const char *label)
  * nothing of a snippet (the LSP door makes snippets from the placeholder). */
 static void assert_placeholder(const struct completion_item *item, const char *expected)
 {
-    assert_true(item->has_placeholder);
-    const struct completion_placeholder *p = &item->placeholder;
+    assert_int_equal(item->placeholder_count, 1);
+    const struct completion_placeholder *p = &item->placeholders[0];
     assert_true(p->start <= p->end && p->end <= strlen(item->text));
     assert_int_equal(p->end - p->start, strlen(expected));
     assert_memory_equal(item->text + p->start, expected, strlen(expected));
@@ -266,7 +266,7 @@ static void test_completion_on_a_key_that_has_its_value_replaces_only_the_key(vo
     assert_int_equal(item->start, quote);
     assert_int_equal(item->end, quote + 5); /* "acc" with its quotes */
     assert_string_equal(item->text, "\"accessKey\"");
-    assert_false(item->has_placeholder);
+    assert_int_equal(item->placeholder_count, 0);
     completion_free(&c);
 }
 
@@ -386,20 +386,20 @@ static void test_completion_of_a_key_marks_its_value_to_type_over(void **state)
     const struct completion_item *buckets = offered(&c, "externalBucketList");
     assert_string_equal(buckets->text, "\"externalBucketList\": []");
     assert_placeholder(buckets, "");
-    assert_int_equal(buckets->placeholder.start, strlen("\"externalBucketList\": ["));
+    assert_int_equal(buckets->placeholders[0].start, strlen("\"externalBucketList\": ["));
     assert_placeholder(offered(&c, "accessSecret"), "data:,");
     /* An enum's values are the choices there, in schema order. */
     const struct completion_item *type = offered(&c, "credentialType");
     static const char *const values[] = {"NONE", "CLOUDA_VM_METADATA", "ACCESS_KEY",
                                          "CLOUDA_PROFILE"};
-    assert_int_equal(type->placeholder.choice_count, 4);
+    assert_int_equal(type->placeholders[0].choice_count, 4);
     for (uint32_t i = 0; i < 4; i++)
-        assert_string_equal(type->placeholder.choices[i], values[i]);
-    assert_null(secure->placeholder.choices);
+        assert_string_equal(type->placeholders[0].choices[i], values[i]);
+    assert_null(secure->placeholders[0].choices);
     for (uint32_t i = 0; i < c.list.count; i++) {
         const struct completion_item *item = &c.list.items[i];
         assert_int_equal(item->kind, COMPLETION_KEY);
-        assert_true(item->has_placeholder);
+        assert_int_equal(item->placeholder_count, 1);
         assert_null(strchr(item->text, '$'));
     }
     completion_free(&c);
@@ -893,7 +893,8 @@ static void hover(struct hover *h, const char *marked)
     uint32_t cursor = analyse_at(&h->doc, marked);
     arena_init(&h->arena);
     h->start = h->end = UINT32_MAX;
-    h->markdown = hover_at(&h->doc.a, &registry, NULL, cursor, &h->arena, &h->start, &h->end);
+    h->markdown =
+        hover_at(&h->doc.a, &registry, NULL, cursor, TEXT_MARKDOWN, &h->arena, &h->start, &h->end);
 }
 
 static void hover_free(struct hover *h)

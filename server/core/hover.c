@@ -4,26 +4,40 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "complete.h"
 #include "envelope.h"
 #include "json_pointer.h"
 #include "kind_resolve.h"
 #include "schema_at.h"
 
-static const char *kind_markdown(const struct schema_kind *kind, struct arena *arena)
+static const char *kind_text(const struct schema_kind *kind, enum text_markup markup,
+                             struct arena *arena)
 {
+    const char *c = field_text_code(markup), *b = field_text_strong(markup);
     char ids[512] = "";
     for (uint32_t t = 0; t < kind->type_count; t++) {
         size_t used = strlen(ids);
-        snprintf(ids + used, sizeof ids - used, "%s`%s`", t ? ", " : "", kind->types[t]);
+        snprintf(ids + used, sizeof ids - used, "%s%s%s%s", t ? ", " : "", c, kind->types[t], c);
     }
-    return arena_printf(arena, "**%s** (kind %d)\n\n`type`: %s\n\n%s", kind->title, kind->number,
-                        ids, kind->description ? kind->description : "");
+    return arena_printf(arena, "%s%s%s (kind %d)\n\n%s" ENVELOPE_TYPE "%s: %s\n\n%s", b,
+                        kind->title, b, kind->number, c, c, ids,
+                        kind->description ? kind->description : "");
+}
+
+/* An enum value's meaning, then its field. */
+static const char *enum_value_text(const struct schema_field *field,
+                                   const struct schema_enum_value *e, enum text_markup markup,
+                                   struct arena *arena)
+{
+    const char *c = field_text_code(markup);
+    return arena_printf(arena, "%s%s%s — %s\n\n%s%s", c, e->value.text, c,
+                        e->description ? e->description : "one of the allowed values",
+                        markup == TEXT_MARKDOWN ? "---\n\n" : "",
+                        field_text_describe(field, markup, arena));
 }
 
 const char *hover_at(struct analysis *a, const struct schema_registry *registry,
-                     const struct settings *settings, uint32_t offset, struct arena *arena,
-                     uint32_t *start, uint32_t *end)
+                     const struct settings *settings, uint32_t offset, enum text_markup markup,
+                     struct arena *arena, uint32_t *start, uint32_t *end)
 {
     struct json_doc *doc = &a->doc;
     struct json_location loc = json_locate(doc, offset);
@@ -42,7 +56,7 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
             const struct schema_kind *kind =
                 kind_resolve_source(doc, n->parent, registry, settings);
             if (kind != NULL && (on_key ? config : n->kind == JSON_STRING))
-                return kind_markdown(kind, arena);
+                return kind_text(kind, markup, arena);
         }
     }
     const struct schema_field *field = schema_at_member(doc, loc.node, registry, settings);
@@ -55,10 +69,8 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
                              ? json_node_string_equals(doc, loc.node, e->value.text, e->value.len)
                              : false;
             if (match)
-                return arena_printf(arena, "`%s` — %s\n\n---\n\n%s", e->value.text,
-                                    e->description ? e->description : "one of the allowed values",
-                                    complete_field_markdown(field, arena));
+                return enum_value_text(field, e, markup, arena);
         }
     }
-    return complete_field_markdown(field, arena);
+    return field_text_describe(field, markup, arena);
 }

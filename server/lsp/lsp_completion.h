@@ -5,7 +5,8 @@
 
 #include "lsp_internal.h"
 
-/* Reads whether the client takes snippets; completionProvider, triggered by `"` and `:`. */
+/* Reads what the client takes (snippets, InsertReplaceEdit, tags, documentation format);
+ * completionProvider, triggered by `"` and `:`. */
 void lsp_completion_initialize(struct lsp_server *s, struct lsp_request *initialize,
                                struct json_writer *capabilities);
 void lsp_completion_request(struct lsp_server *s, struct lsp_request *req);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <uv.h>
 
+#include "field_text.h"
 #include "json_write.h"
 #include "lsp_documents.h"
 #include "lsp_jsonrpc.h"
@@ -33,7 +34,13 @@ struct lsp_server {
     struct lsp_documents documents; /* open documents; the position encoding */
     struct schema_registry registry;
     struct settings settings;
-    bool snippets;       /* the client takes snippet completions (lsp_completion) */
+    /* What the client takes (lsp_completion, lsp_hover): snippet completions, InsertReplaceEdits,
+     * the Deprecated tag on items; Markdown or plain text in documentation and hovers. */
+    bool snippets;
+    bool insert_replace;
+    bool deprecated_tag;
+    enum text_markup completion_markup;
+    enum text_markup hover_markup;
     uint32_t fold_limit; /* the most folding ranges the client takes (lsp_navigation) */
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;

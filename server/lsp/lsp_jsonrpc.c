@@ -157,6 +157,36 @@ bool lsp_jsonrpc_get_uint(struct json_doc *doc, uint32_t node, uint32_t *out)
     return true;
 }
 
+bool lsp_jsonrpc_is_true(struct json_doc *doc, uint32_t node)
+{
+    return node != JSON_NONE && doc->nodes[node].kind == JSON_TRUE;
+}
+
+bool lsp_jsonrpc_array_has_int(struct json_doc *doc, uint32_t list, int64_t value)
+{
+    if (list == JSON_NONE || doc->nodes[list].kind != JSON_ARRAY)
+        return false;
+    for (uint32_t e = doc->nodes[list].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+        int64_t v;
+        if (json_node_int64(doc, e, &v) && v == value)
+            return true;
+    }
+    return false;
+}
+
+bool lsp_jsonrpc_prefers_markdown(struct json_doc *doc, uint32_t formats)
+{
+    if (formats == JSON_NONE || doc->nodes[formats].kind != JSON_ARRAY)
+        return false;
+    for (uint32_t e = doc->nodes[formats].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+        if (json_node_string_equals(doc, e, JSON_LITERAL("markdown")))
+            return true;
+        if (json_node_string_equals(doc, e, JSON_LITERAL("plaintext")))
+            return false;
+    }
+    return false;
+}
+
 /* A message with "result" or "error" and no "method": the answer to a request. */
 static bool is_response(struct json_doc *doc)
 {

@@ -95,5 +95,12 @@ enum lsp_trace lsp_jsonrpc_trace_value(struct json_doc *doc, uint32_t node);
 uint32_t lsp_jsonrpc_get(struct json_doc *doc, uint32_t node, const char *key);
 /* An integer in [0, UINT32_MAX] into `out`; false (and `out` untouched) when it is not one. */
 bool lsp_jsonrpc_get_uint(struct json_doc *doc, uint32_t node, uint32_t *out);
+/* Whether `node` is `true` (false when it is absent, JSON_NONE, or anything else). */
+bool lsp_jsonrpc_is_true(struct json_doc *doc, uint32_t node);
+/* Whether the array `list` holds the integer `value` (false when it is not an array). */
+bool lsp_jsonrpc_array_has_int(struct json_doc *doc, uint32_t list, int64_t value);
+/* Whether a client's MarkupKind list `formats` (preferred first) puts "markdown" before
+ * "plaintext"; false when it names neither or is absent: LSP's default is plain text. */
+bool lsp_jsonrpc_prefers_markdown(struct json_doc *doc, uint32_t formats);
 
 #endif

@@ -98,22 +98,30 @@ static void check_features_at(struct analysis *a, const struct settings *setting
                               uint32_t len)
 {
     struct completion_list list;
-    FUZZ_CHECK(complete_at(a, fuzz_registry(), settings, offset, &list) == 0);
+    struct completion_options options = {offset % 2 ? TEXT_MARKDOWN : TEXT_PLAIN,
+                                         "2024-05-01T12:30:00.000Z"};
+    FUZZ_CHECK(complete_at(a, fuzz_registry(), settings, offset, &options, &list) == 0);
     for (uint32_t i = 0; i < list.count; i++) {
         const struct completion_item *item = &list.items[i];
         FUZZ_CHECK(item->label != NULL && item->text != NULL);
         FUZZ_CHECK(range_inside(item->start, item->end, len));
+        FUZZ_CHECK(item->start <= item->insert_end && item->insert_end <= item->end);
         FUZZ_CHECK(memchr(item->sort, '\0', sizeof item->sort) != NULL);
-        if (item->has_placeholder)
-            FUZZ_CHECK(range_inside(item->placeholder.start, item->placeholder.end,
-                                    (uint32_t)strlen(item->text)));
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < item->placeholder_count; k++) {
+            const struct completion_placeholder *p = &item->placeholders[k];
+            FUZZ_CHECK(at <= p->start);
+            FUZZ_CHECK(range_inside(p->start, p->end, (uint32_t)strlen(item->text)));
+            at = p->end;
+        }
     }
     completion_list_free(&list);
 
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *markdown = hover_at(a, fuzz_registry(), settings, offset, &arena, &start, &end);
+    const char *markdown = hover_at(a, fuzz_registry(), settings, offset,
+                                    offset % 2 ? TEXT_MARKDOWN : TEXT_PLAIN, &arena, &start, &end);
     if (markdown != NULL)
         FUZZ_CHECK(range_inside(start, end, len));
     arena_free(&arena);
