@@ -537,6 +537,44 @@ test('completion of enum values with <C-x><C-o>: after the colon, inside the quo
   vim.cmd('silent! edit!')
 end)
 
+test('fill required fields with <C-x><C-o>: every field required now, each on its own line', function()
+  local path = workdir .. '/new-catalog.source.json'
+  -- the empty line indented, as an editor's autoindent leaves it
+  write_file('new-catalog.source.json', { '{', '  "type": "VERSIONED_CATALOG",', '  "config": {', '    ', '  }', '}' })
+  local buf = open(path)
+  wait_for(function()
+    return attached(buf)
+  end, 'the client')
+  vim.api.nvim_win_set_cursor(0, { 4, 0 })
+  feed('A<C-x><C-o>')
+  local info = wait_for(function()
+    local i = vim.fn.complete_info({ 'items' })
+    return #i.items > 0 and i
+  end, 'the completion menu')
+  local index
+  for i, it in ipairs(info.items) do
+    if it.abbr == 'fill required fields' then
+      index = i
+    end
+  end
+  truthy(index, 'a fill required fields item: ' .. vim.inspect(vim.tbl_map(function(it)
+    return it.abbr
+  end, info.items)))
+  feed(string.rep('<C-n>', index - 1) .. '<C-y><Esc>')
+  wait_for(function()
+    return vim.api.nvim_get_mode().mode == 'n'
+  end, 'normal mode')
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+  local ok, doc = pcall(vim.fn.json_decode, text)
+  truthy(ok, 'the buffer is JSON after the fill:\n' .. text)
+  eq(doc.config.versionedCatalogAccessToken, 'data:,', 'the secret, encoded')
+  eq(doc.config.storageType, 'CLOUDA', 'the first enum value')
+  truthy(doc.config.versionedCatalogEndpoint ~= nil, 'the endpoint')
+  truthy(not text:find('%z'), 'no ^@ in the buffer')
+  contains(text, '\n    "storageType"', 'each field on its own line, indented')
+  vim.cmd('silent! bwipeout!')
+end)
+
 test('completion with snippets (clients that take them, like Neovim 0.10+): the text without tab stops', function()
   local complete = require('srcls.complete')
   eq(complete.snippet_text('"enableAsync": ${1:true},'), '"enableAsync": true,', 'placeholder')

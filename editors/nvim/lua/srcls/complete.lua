@@ -84,8 +84,11 @@ function M.complete_items(result, line, row, col, encoding)
     local word = item_text(item)
     local filter = (item.filterText or word):lower()
     if prefix == '' or word:lower():sub(1, #prefix) == prefix or filter:sub(1, #prefix) == prefix then
+      -- Vim inserts a completion word on one line (a newline would become ^@): a multi-line
+      -- item (fill required fields) goes in as one line and is laid out by on_complete_done.
+      local lines = word:find('\n', 1, true) and vim.split(word, '\n', { plain = true }) or nil
       table.insert(out, {
-        word = word,
+        word = lines and (word:gsub('\n%s*', ' ')) or word,
         abbr = item.label,
         kind = vim.lsp.protocol.CompletionItemKind[item.kind] or '',
         menu = item.detail or '',
@@ -93,7 +96,7 @@ function M.complete_items(result, line, row, col, encoding)
         icase = 1,
         dup = 1,
         empty = 1,
-        user_data = { sort = item.sortText or item.label },
+        user_data = { sort = item.sortText or item.label, lines = lines },
       })
     end
   end
@@ -101,9 +104,29 @@ function M.complete_items(result, line, row, col, encoding)
     return a.user_data.sort < b.user_data.sort
   end)
   for _, it in ipairs(out) do
-    it.user_data = nil
+    it.user_data = it.user_data.lines and { srcls_lines = it.user_data.lines } or nil
   end
   return start, out
+end
+
+--- CompleteDone: an accepted multi-line item, inserted on one line, replaced by its lines.
+function M.on_complete_done()
+  local item = vim.v.completed_item
+  local data = type(item) == 'table' and item.user_data or nil
+  if type(data) ~= 'table' or type(data.srcls_lines) ~= 'table' or not item.word then
+    return
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local start = col - #item.word
+  local line = vim.api.nvim_get_current_line()
+  if start < 0 or line:sub(start + 1, col) ~= item.word then
+    return
+  end
+  local lines = data.srcls_lines
+  vim.api.nvim_buf_set_text(0, row - 1, start, row - 1, col, lines)
+  local last = row - 1 + #lines - 1
+  local last_col = (#lines == 1 and start or 0) + #lines[#lines]
+  vim.api.nvim_win_set_cursor(0, { last + 1, last_col })
 end
 
 --- The omnifunc: `setlocal omnifunc=v:lua.require'srcls.complete'.omnifunc`.

@@ -274,6 +274,14 @@ local function on_attach(client, bufnr)
     local omnifunc = vim.bo[bufnr].omnifunc
     if omnifunc == '' or omnifunc == 'v:lua.vim.lsp.omnifunc' then
       vim.bo[bufnr].omnifunc = M.OMNIFUNC
+      vim.api.nvim_create_autocmd('CompleteDone', {
+        group = vim.api.nvim_create_augroup('srcls_complete_' .. bufnr, { clear = true }),
+        buffer = bufnr,
+        desc = 'srcls: lay out a multi-line completion',
+        callback = function()
+          require('srcls.complete').on_complete_done()
+        end,
+      })
     end
     local has_k = false
     for _, map in ipairs(vim.api.nvim_buf_get_keymap(bufnr, 'n')) do
