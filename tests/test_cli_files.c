@@ -25,11 +25,15 @@
 #include "cli_harness.h"
 #include "json_doc.h"
 
-/* The example whose one safe fix encodes the plaintext secret "hunter2" as "data:,hunter2";
- * it keeps errors that have no safe fix, so srcls exits 1 after fixing it. */
+/* The example whose two safe fixes encode the plaintext secret "hunter2" as "data:,hunter2"
+ * and rename the misspelled "acessKey" to the "accessKey" it lacks; it keeps errors that have
+ * no safe fix, so srcls exits 1 after fixing it. */
 #define FIXABLE "bad-object-storage.source.json"
 #define SECRET "\"hunter2\""
 #define SECRET_FIXED "\"data:,hunter2\""
+#define TYPO "\"acessKey\""
+#define TYPO_FIXED "\"accessKey\""
+#define FIXABLE_APPLIED "srcls: applied 2 fixes in 1 file\n"
 
 /* ---- helpers ---- */
 
@@ -95,7 +99,9 @@ static char *replaced(const char *text, const char *from, const char *to)
 static void fixable_texts(char **before, char **after)
 {
     *before = example(FIXABLE);
-    *after = replaced(*before, SECRET, SECRET_FIXED);
+    char *secret_fixed = replaced(*before, SECRET, SECRET_FIXED);
+    *after = replaced(secret_fixed, TYPO, TYPO_FIXED);
+    free(secret_fixed);
 }
 
 static struct run run_fix(const char *path, bool as_nobody)
@@ -314,7 +320,7 @@ static void test_fix_rewrites_the_file_and_keeps_its_mode(void **state)
     assert_int_equal(chmod("mode/a.source.json", 0640), 0);
     struct run r = run_fix("mode/a.source.json", false);
     assert_exit(&r, 1); /* errors without a safe fix remain */
-    assert_err_has(&r, "srcls: applied 1 fix in 1 file\n");
+    assert_err_has(&r, FIXABLE_APPLIED);
     assert_null(strstr(r.out, "[secret-not-encoded]")); /* the report is of the fixed text */
     assert_file_is("mode/a.source.json", after);
     struct stat st = stat_of("mode/a.source.json");
@@ -333,7 +339,7 @@ static void test_fix_is_idempotent(void **state)
     fixable_texts(&before, &after);
     write_file("twice/a.source.json", before);
     struct run r = run_fix("twice", false);
-    assert_err_has(&r, "srcls: applied 1 fix in 1 file\n");
+    assert_err_has(&r, FIXABLE_APPLIED);
     run_free(&r);
     struct stat first = stat_of("twice/a.source.json");
     r = run_fix("twice", false);
@@ -377,7 +383,7 @@ static void test_fix_through_a_symlink_rewrites_the_target(void **state)
     assert_int_equal(symlink("l.source.json", "links/ll.source.json"), 0); /* a chain */
     struct run r = run_fix("links/ll.source.json", false);
     assert_exit(&r, 1);
-    assert_err_has(&r, "srcls: applied 1 fix in 1 file\n");
+    assert_err_has(&r, FIXABLE_APPLIED);
     assert_true(S_ISLNK(stat_of("links/l.source.json").st_mode));
     assert_true(S_ISLNK(stat_of("links/ll.source.json").st_mode));
     char target[256] = "";
@@ -477,7 +483,7 @@ static void test_fix_keeps_owner_and_group(void **state)
     assert_int_equal(chmod("owned/a.source.json", 0604), 0);
     struct run r = run_fix("owned/a.source.json", false);
     assert_exit(&r, 1);
-    assert_err_has(&r, "srcls: applied 1 fix in 1 file\n");
+    assert_err_has(&r, FIXABLE_APPLIED);
     struct stat st = stat_of("owned/a.source.json");
     assert_int_equal(st.st_uid, 1);
     assert_int_equal(st.st_gid, 1);
@@ -524,6 +530,29 @@ static void replace_atomically(const char *path, const char *text)
     assert_int_equal(rename("atomic/.restore", path), 0);
 }
 
+/* A fix can uncover another (a misspelled secret field renamed holds plaintext that the secret
+ * field's rule then reports): --fix applies both, so that a second run has nothing to do. */
+static void test_fix_applies_what_a_fix_uncovers(void **state)
+{
+    (void)state;
+    static const char before[] = "{\"type\": \"PEER_CLUSTER\", \"config\": {\"hostType\": "
+                                 "\"DIRECT\", \"hostname\": \"h\", \"port\": 31010, "
+                                 "\"username\": \"u\", \"pasword\": \"hunter2\"}}\n";
+    static const char after[] = "{\"type\": \"PEER_CLUSTER\", \"config\": {\"hostType\": "
+                                "\"DIRECT\", \"hostname\": \"h\", \"port\": 31010, "
+                                "\"username\": \"u\", \"password\": \"data:,hunter2\"}}\n";
+    write_file("cascade/a.source.json", before);
+    struct run r = run_fix("cascade/a.source.json", false);
+    assert_exit(&r, 0);
+    assert_err_has(&r, "srcls: applied 2 fixes in 1 file\n");
+    assert_file_is("cascade/a.source.json", after);
+    run_free(&r);
+    r = run_fix("cascade/a.source.json", false);
+    assert_exit(&r, 0);
+    assert_string_equal(r.err, "srcls: applied 0 fixes in 0 files\n");
+    run_free(&r);
+}
+
 /* A reader that runs while srcls fixes the file sees the old text or the new, never a mix
  * nor a short file. The document is padded so that a write in place would be caught. */
 static void test_fix_is_atomic_for_a_concurrent_reader(void **state)
@@ -565,7 +594,7 @@ static void test_fix_is_atomic_for_a_concurrent_reader(void **state)
     for (int i = 0; i < 8; i++) {
         replace_atomically(path, before);
         struct run r = run_fix(path, false);
-        assert_err_has(&r, "srcls: applied 1 fix in 1 file\n");
+        assert_err_has(&r, FIXABLE_APPLIED);
         run_free(&r);
         assert_file_is(path, after);
     }
@@ -608,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_standard_input_is_read_up_to_the_limit),
         cmocka_unit_test(test_fix_rewrites_the_file_and_keeps_its_mode),
         cmocka_unit_test(test_fix_is_idempotent),
+        cmocka_unit_test(test_fix_applies_what_a_fix_uncovers),
         cmocka_unit_test(test_fix_never_touches_a_file_with_syntax_errors),
         cmocka_unit_test(test_fix_through_a_symlink_rewrites_the_target),
         cmocka_unit_test(test_fix_refuses_a_file_with_hard_links),

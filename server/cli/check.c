@@ -37,6 +37,8 @@
 #define CHECK_STREAM_FIRST_READ (64 * 1024)
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
 #define CHECK_WINDOW_PER_JOB 4u
+/* --fix: rounds of safe fixes at most (each applies what the last one uncovered). */
+#define CHECK_FIX_ROUNDS 8u
 
 struct walk {
     const struct check_options *options;
@@ -224,7 +226,8 @@ struct file_task {
 };
 
 /* --fix: collects the safe fixes, applies them to the text and analyses the result, which is
- * reported if the file is then replaced. A document with syntax errors is never touched. */
+ * reported if the file is then replaced; then again while the result shows safe fixes, so that
+ * a second --fix has nothing to do. A document with syntax errors is never touched. */
 static void task_prepare_fix(struct file_task *t, const struct analysis_options *options)
 {
     if (t->analysis.doc.error_count > 0 || t->fd < 0)
@@ -240,6 +243,11 @@ static void task_prepare_fix(struct file_task *t, const struct analysis_options 
         t->fixed_analysed = analysis_run(&t->fixed_analysis, t->fixed, t->fixed_len, options) == 0;
         if (!t->fixed_analysed)
             analysis_free(&t->fixed_analysis);
+    }
+    uint32_t more = 1;
+    for (unsigned round = 1; t->fixed_analysed && more > 0 && round < CHECK_FIX_ROUNDS; round++) {
+        more = fix_round(&t->fixed_analysis, &t->fixed, &t->fixed_len, options);
+        t->fix_count += more;
     }
 }
 

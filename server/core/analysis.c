@@ -217,6 +217,8 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
 {
     memset(out, 0, sizeof *out);
     arena_init(&out->arena);
+    out->registry = options ? options->registry : NULL;
+    out->settings = options ? options->settings : NULL;
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
     if (line_index_build(&out->lines, text, out->doc.len) != 0)
         return -1;
@@ -373,6 +375,8 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
         options = &syntax_only;
     if (arenas_overgrown(a))
         return 0;
+    a->registry = options->registry;
+    a->settings = options->settings;
     if (len >= JSON_NONE)
         return 0;
     struct json_splice splice;

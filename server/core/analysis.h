@@ -35,7 +35,11 @@ struct analysis {
     struct line_index lines;
     struct diag_list diags;
     enum document_kind document;
-    const char *kind;   /* the kind's identifier for output, or NULL */
+    const char *kind; /* the kind's identifier for output, or NULL */
+    /* The options' registry and settings (NULL when none), for the fixes, which ask the schema
+     * about a place; both must outlive the analysis. */
+    const struct schema_registry *registry;
+    const struct settings *settings;
     struct arena arena; /* messages and pointers of the diagnostics */
     /* A bulk document: the node of each element, in order (owned), for updates. */
     uint32_t *elements;

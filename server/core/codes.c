@@ -23,7 +23,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "in the unreadable part. An empty document (only whitespace, as a new file is) "
                 "gets a hint, not an error.",
             .example = "{\"name\": \"lake\" \"config\": {}}",
-            .fix = NULL,
+            .fix = fix_syntax,
         },
     [CODE_DUPLICATE_KEY] =
         {
@@ -34,7 +34,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "Only one of the two values takes effect, and which one depends on the reader. "
                 "Remove one of them; the note points at the first definition.",
             .example = "{\"config\": {\"port\": \"443\", \"port\": \"9200\"}}",
-            .fix = NULL,
+            .fix = fix_remove_duplicate,
         },
     [CODE_UNKNOWN_DOCUMENT] =
         {
@@ -60,7 +60,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "equally are a warning, and only what those kinds share is checked. Add the right "
                 "\"type\" (srcls --list-kinds).",
             .example = "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}",
-            .fix = NULL,
+            .fix = fix_nearest_kind,
         },
     [CODE_KIND_INFERRED] =
         {
@@ -145,6 +145,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"isCachingEnabled\": false, "
                 "\"maxCacheSpacePct\": 50}}",
             .fix = fix_remove_member,
+            .unnecessary = true,
         },
     [CODE_INVALID_ENUM] =
         {
@@ -166,7 +167,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "least 0.",
             .example =
                 "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"maxCacheSpacePct\": 150}}",
-            .fix = NULL,
+            .fix = fix_clamp,
         },
     [CODE_INVALID_FORMAT] =
         {
@@ -229,7 +230,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "empty outside FAILED and CANCELED; a running job has no endedAt; endedAt is not "
                 "before startedAt; a FAILED or CANCELED job returned no rows.",
             .example = "{\"jobState\": \"FAILED\", \"errorMessage\": \"\"}",
-            .fix = NULL,
+            .fix = fix_assertion,
         },
 };
 

@@ -3,6 +3,7 @@
 #ifndef SRCLS_CODES_H
 #define SRCLS_CODES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "diagnostic.h"
@@ -20,6 +21,7 @@ struct code_info {
     const char *explanation; /* what it means and how to fix it */
     const char *example;     /* a document that shows it */
     code_fix_function *fix;  /* NULL when the code has no quick fix */
+    bool unnecessary;        /* it marks text that has no effect (editors may fade it) */
 };
 
 /* The row of `code`; `code` must be below CODE_COUNT. */

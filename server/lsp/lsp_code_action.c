@@ -1,6 +1,7 @@
 /* lsp_code_action: fixes as code actions with workspace edits. */
 #include "lsp_code_action.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fix.h"
@@ -62,12 +63,53 @@ static bool kind_wanted(struct json_doc *doc, uint32_t only, const char *kind)
     return false;
 }
 
+static int compare_edits(const void *x, const void *y)
+{
+    const struct fix *f = *(const struct fix *const *)x, *g = *(const struct fix *const *)y;
+    if (f->edit.start != g->edit.start)
+        return f->edit.start < g->edit.start ? -1 : 1;
+    if (f->edit.end != g->edit.end)
+        return f->edit.end < g->edit.end ? -1 : 1;
+    int c = strcmp(f->edit.text, g->edit.text);
+    if (c == 0)
+        c = strcmp(f->title, g->title);
+    return c != 0 ? c : f < g ? -1 : f > g; /* the earlier fix first */
+}
+
+/* Marks in `repeated` (one per fix) each fix that makes the same edit under the same title as an
+ * earlier one: several diagnostics can share a fix (the missing fields of one object, a
+ * misspelled key that is a missing field), and the action is offered once. NULL: memory. */
+static bool *repeated_fixes(const struct fix_list *list)
+{
+    bool *repeated = calloc((size_t)list->count + 1, sizeof *repeated);
+    const struct fix **order = calloc((size_t)list->count + 1, sizeof *order);
+    if (repeated == NULL || order == NULL) {
+        free(order);
+        free(repeated);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < list->count; i++)
+        order[i] = &list->items[i];
+    qsort(order, list->count, sizeof *order, compare_edits);
+    for (uint32_t i = 1; i < list->count; i++) {
+        const struct fix *f = order[i], *g = order[i - 1];
+        if (f->edit.start == g->edit.start && f->edit.end == g->edit.end &&
+            strcmp(f->edit.text, g->edit.text) == 0 && strcmp(f->title, g->title) == 0)
+            repeated[f - list->items] = true;
+    }
+    free(order);
+    return repeated;
+}
+
 static void write_actions(struct json_writer *w, const struct lsp_document *d,
-                          const struct fix_list *quick, const struct fix_list *all)
+                          const struct fix_list *quick, const bool *repeated,
+                          const struct fix_list *all)
 {
     json_write_array_begin(w);
     for (uint32_t i = 0; i < quick->count; i++) {
         const struct fix *f = &quick->items[i];
+        if (repeated[i])
+            continue;
         json_write_object_begin(w);
         json_write_key(w, "title");
         json_write_string(w, f->title);
@@ -122,15 +164,17 @@ void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
     }
     if (status == 0 && kind_wanted(doc, only, KIND_FIX_ALL))
         status = fix_collect_safe(&d->analysis, &all);
-    if (status != 0) {
+    bool *repeated = status == 0 ? repeated_fixes(&quick) : NULL;
+    if (repeated == NULL) {
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
                                 "the code actions could not be built (out of memory)");
     } else {
         struct json_writer w;
         lsp_jsonrpc_result_begin(&w, req);
-        write_actions(&w, d, &quick, &all);
+        write_actions(&w, d, &quick, repeated, &all);
         lsp_jsonrpc_finish(&s->rpc, &w);
     }
+    free(repeated);
     fix_list_free(&quick);
     fix_list_free(&all);
 }

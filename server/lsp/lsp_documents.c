@@ -85,6 +85,14 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
     json_write_string(w, "srcls");
     json_write_key(w, "message");
     json_write_string(w, diag->message);
+    if (code_info(diag->code)->unnecessary) {
+        /* DiagnosticTag.Unnecessary: written whatever the client declared, which the
+         * specification allows (a client ignores tags it does not support). */
+        json_write_key(w, "tags");
+        json_write_array_begin(w);
+        json_write_int(w, 1);
+        json_write_array_end(w);
+    }
     if (diag->related_message != NULL && diag->related_start != UINT32_MAX) {
         json_write_key(w, "relatedInformation");
         json_write_array_begin(w);
