@@ -2,7 +2,16 @@
  * the client takes, and the range they are about; or null. */
 #include "lsp_hover.h"
 
+#include <ctype.h>
+#include <stdio.h>
+
 #include "hover.h"
+#include "kind_resolve.h"
+
+/* Where docs/ is published (meson option docs_url). */
+#ifndef SRCLS_DOCS_URL
+#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs"
+#endif
 
 void lsp_hover_initialize(struct lsp_server *s, struct lsp_request *initialize,
                           struct json_writer *w)
@@ -34,6 +43,65 @@ static void write_hover(struct json_writer *w, const struct lsp_document *d,
     json_write_object_end(w);
 }
 
+/* The source object that holds `offset`: the document's, or the bulk element's; JSON_NONE. */
+static uint32_t source_at(struct lsp_document *d, uint32_t offset)
+{
+    struct analysis *a = &d->analysis;
+    if (a->document == DOCUMENT_SOURCE)
+        return a->doc.root;
+    if (a->document != DOCUMENT_BULK || a->element_count == 0)
+        return JSON_NONE;
+    uint32_t lo = 0, hi = a->element_count; /* the last element that starts at or before */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->doc.nodes[a->elements[mid]].start <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct json_node *n = &a->doc.nodes[a->elements[lo]];
+    return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
+}
+
+/* The kind's section of docs/kinds.md: its heading "N. Title" as GitHub anchors it (lower case,
+ * punctuation dropped, spaces as '-'). */
+static void kind_link(const struct schema_kind *kind, char *out, size_t size)
+{
+    char heading[256], anchor[256];
+    snprintf(heading, sizeof heading, "%d. %s", kind->number, kind->title);
+    size_t n = 0;
+    for (const char *c = heading; *c != '\0' && n + 1 < sizeof anchor; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if (isalnum(ch))
+            anchor[n++] = (char)tolower(ch);
+        else if (ch == ' ' || ch == '-')
+            anchor[n++] = '-';
+    }
+    anchor[n] = '\0';
+    snprintf(out, size, "%s/kinds.md#%s", SRCLS_DOCS_URL, anchor);
+}
+
+/* The hover text with, when the cursor is in a source of a known kind, a link to the kind's
+ * section of the docs (in `arena`). */
+static const char *with_kind_link(struct lsp_server *s, struct lsp_document *d, uint32_t offset,
+                                  const char *text, struct arena *arena)
+{
+    uint32_t source = source_at(d, offset);
+    if (source == JSON_NONE)
+        return text;
+    const struct schema_kind *kind =
+        kind_resolve_source(&d->analysis.doc, source, &s->registry, &s->settings);
+    if (kind == NULL)
+        return text;
+    char link[512];
+    kind_link(kind, link, sizeof link);
+    const char *with =
+        s->hover_markup == TEXT_MARKDOWN
+            ? arena_printf(arena, "%s\n\n[%s in the srcls docs](%s)", text, kind->title, link)
+            : arena_printf(arena, "%s\n\nDocs: %s", text, link);
+    return with ? with : text;
+}
+
 void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
 {
     struct lsp_document *d;
@@ -48,6 +116,7 @@ void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
     if (text == NULL) {
         lsp_jsonrpc_reply_null(&s->rpc, req);
     } else {
+        text = with_kind_link(s, d, offset, text, &arena);
         struct json_writer w;
         lsp_jsonrpc_result_begin(&w, req);
         write_hover(&w, d, s->hover_markup, text, start, end);

@@ -5,6 +5,7 @@ const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const {
   DocumentRangeFormattingRequest,
+  HoverRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
   InlayHintKind,
@@ -112,6 +113,24 @@ describe('navigation', () => {
     ]);
     const second = await client.request(InlayHintRequest.method, { textDocument: { uri }, range: { start: { line: 2, character: 0 }, end } });
     assert.deepEqual(second.map((h) => h.label), ['NETWORK_ATTACHED_STORAGE (inferred)']);
+  });
+
+  test('hover in a source links to its kind\'s section of the docs (markdown and plain text)', T, async (t) => {
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const kinds = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'kinds.md'), 'utf8');
+    assert.ok(kinds.includes('\n## 3. Object storage A\n'), 'the heading the anchor is made from');
+    const text = '[\n  {"type": "CLOUDA_OBJECT_STORAGE", "config": {"credentialType": "NONE"}}\n]\n';
+    for (const format of ['markdown', 'plaintext']) {
+      const capabilities = clientCapabilities();
+      capabilities.textDocument.hover = { contentFormat: [format] };
+      const client = await startClient(t, { capabilities });
+      const uri = tmpUri('hover.json');
+      await client.open(uri, text);
+      const hover = await client.request(HoverRequest.method, { textDocument: { uri }, position: positionOf(text, 'credentialType', { delta: 2 }) });
+      assert.equal(hover.contents.kind, format);
+      assert.ok(hover.contents.value.includes('/kinds.md#3-object-storage-a'), hover.contents.value);
+    }
   });
 
   test('the outline of a bulk file names each source by its name', T, async (t) => {
