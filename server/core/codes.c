@@ -232,6 +232,20 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example = "{\"jobState\": \"FAILED\", \"errorMessage\": \"\"}",
             .fix = fix_assertion,
         },
+    [CODE_PROJECT_CONFIG] =
+        {
+            .name = "project-config",
+            .severity = DIAG_ERROR,
+            .summary = "a mistake in the project configuration (srcls.json)",
+            .explanation =
+                "srcls.json takes \"rules\" (a diagnostic code and its severity: error, "
+                "warning, information, hint or off) and \"types\" (an identifier and the kind "
+                "type it stands for, as srcls --list-kinds names them). An unknown key, an "
+                "unknown code or severity, or a type of no kind is reported where it is written, "
+                "and a configuration with a mistake is not applied: fix it first.",
+            .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
+            .fix = NULL,
+        },
 };
 
 const struct code_info *code_info(enum diag_code code)

@@ -8,6 +8,7 @@
 #include "codes.h"
 #include "json_string.h"
 #include "lsp_position.h"
+#include "project.h"
 #include "vector.h"
 
 /* Where docs/ is published (meson option docs_url). */
@@ -196,7 +197,16 @@ int lsp_document_analyze(struct lsp_document *d)
         return 0;
     analysis_free(&d->analysis);
     struct analysis_options options = analysis_options_of(d->store);
-    if (analysis_run(&d->analysis, d->text, d->len, &options) != 0) {
+    int status;
+    if (d->project_file) {
+        struct settings read;
+        settings_init(&read);
+        status = project_analyze(&d->analysis, d->text, d->len, d->store->registry, &read) < 0;
+        settings_free(&read);
+    } else {
+        status = analysis_run(&d->analysis, d->text, d->len, &options);
+    }
+    if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
     }
@@ -365,6 +375,11 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
 {
     if (!d->analyzed)
         return;
+    if (d->project_file) { /* small, and its settings are checked whole: analysed again */
+        analysis_free(&d->analysis);
+        d->analyzed = false;
+        return;
+    }
     struct analysis_options options = analysis_options_of(d->store);
     struct json_edit edit = {start, end, (uint32_t)len};
     struct analysis_delta delta;
@@ -437,6 +452,7 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
     }
     memcpy(d->uri, uri.ptr, uri.len);
     d->uri[uri.len] = '\0';
+    d->project_file = project_is_config(d->uri, uri.len);
     d->debounce.data = d;
     return d;
 }

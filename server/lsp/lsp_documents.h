@@ -45,7 +45,8 @@ struct lsp_document {
     char *text;      /* owned, NUL-terminated */
     size_t len, cap; /* cap: bytes allocated (vector_grow) */
     int64_t version;
-    bool analyzed; /* `analysis` is of the current text */
+    bool analyzed;     /* `analysis` is of the current text */
+    bool project_file; /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
      * textDocument/diagnostic, with the version. */
     uint64_t result;

@@ -1,0 +1,107 @@
+/* project: srcls.json read as settings, its mistakes placed by their JSON Pointers. */
+#include "project.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codes.h"
+#include "json_pointer.h"
+
+bool project_is_config(const char *path, size_t len)
+{
+    size_t name = sizeof PROJECT_FILE_NAME - 1;
+    return len >= name && memcmp(path + len - name, PROJECT_FILE_NAME, name) == 0 &&
+           (len == name || path[len - name - 1] == '/');
+}
+
+/* Adds a project-config diagnostic at `node` (its key when it is a member, else its value). */
+static int report(struct analysis *a, uint32_t node, const char *pointer, const char *message)
+{
+    const struct json_node *n = &a->doc.nodes[node];
+    bool key = n->key_start != JSON_NONE && n->parent != JSON_NONE;
+    struct diagnostic d = {
+        .code = CODE_PROJECT_CONFIG,
+        .severity = code_info(CODE_PROJECT_CONFIG)->severity,
+        .start = key ? n->key_start : n->start,
+        .end = key ? n->key_end : n->end,
+        .related_start = JSON_NONE,
+        .related_end = JSON_NONE,
+        .message = arena_strndup(&a->arena, message, strlen(message)),
+        .pointer = arena_strndup(&a->arena, pointer, strlen(pointer)),
+        .node = JSON_NONE,
+    };
+    if (d.message == NULL || d.pointer == NULL)
+        return -1;
+    return diag_list_add(&a->diags, &d);
+}
+
+/* Each "POINTER: message" line of `problems` as a diagnostic where the pointer leads. */
+static int report_problems(struct analysis *a, const char *problems)
+{
+    for (const char *line = problems, *end; *line != '\0'; line = end + (*end != '\0')) {
+        end = line + strcspn(line, "\n");
+        const char *colon = memchr(line, ':', (size_t)(end - line));
+        size_t pointer_len = colon ? (size_t)(colon - line) : 0;
+        uint32_t node = json_pointer_find(&a->doc, line, pointer_len);
+        char pointer[256], message[512];
+        snprintf(pointer, sizeof pointer, "%.*s", (int)pointer_len, line);
+        const char *text = colon ? colon + 1 + (colon[1] == ' ') : line;
+        snprintf(message, sizeof message, "%.*s", (int)(end - text), text);
+        if (report(a, node != JSON_NONE ? node : a->doc.root, pointer, message) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The "types" entries that name no kind. */
+static int report_unknown_types(struct analysis *a, const struct settings *read,
+                                const struct schema_registry *registry)
+{
+    for (uint32_t i = 0; registry != NULL && i < read->type_count; i++) {
+        const char *kind = read->types[i].kind_type;
+        if (schema_find_kind(registry, kind, strlen(kind)) != NULL)
+            continue;
+        const char *pointer =
+            json_pointer_append(&a->arena, "/types", read->types[i].id, strlen(read->types[i].id));
+        uint32_t node = pointer ? json_pointer_find(&a->doc, pointer, strlen(pointer)) : JSON_NONE;
+        char message[256];
+        snprintf(message, sizeof message,
+                 "\"%s\" is the type of no kind (srcls --list-kinds lists them)", kind);
+        if (report(a, node != JSON_NONE ? node : a->doc.root, pointer ? pointer : "/types",
+                   message) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int project_analyze(struct analysis *out, const char *text, size_t len,
+                    const struct schema_registry *registry, struct settings *settings)
+{
+    struct analysis_options options = {0}; /* syntax only: srcls.json is no source or job */
+    if (analysis_run(out, text, len, &options) != 0)
+        return -1;
+    if (out->doc.error_count > 0 || out->doc.root == JSON_NONE)
+        return 0;
+    if (out->doc.nodes[out->doc.root].kind != JSON_OBJECT) {
+        if (report(out, out->doc.root, "", "the configuration must be an object") != 0)
+            return -1;
+        diag_list_sort(&out->diags);
+        return 0;
+    }
+    struct settings read;
+    settings_init(&read);
+    char problems[4096] = "";
+    settings_read(&read, &out->doc, out->doc.root, problems, sizeof problems);
+    int status =
+        report_problems(out, problems) == 0 && report_unknown_types(out, &read, registry) == 0 ? 0
+                                                                                               : -1;
+    diag_list_sort(&out->diags);
+    if (status == 0 && out->diags.count == 0) {
+        settings_free(settings);
+        *settings = read; /* moved: its arena holds its strings */
+        return 1;
+    }
+    settings_free(&read);
+    return status;
+}
