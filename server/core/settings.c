@@ -125,6 +125,40 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     }
 }
 
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
+{
+    settings_free(out);
+    settings_init(out);
+    const struct settings *layers[2] = {over, base}; /* the first match is the one that counts */
+    uint32_t severities = 0, types = 0;
+    for (int l = 0; l < 2; l++) {
+        severities += layers[l] ? layers[l]->severity_count : 0;
+        types += layers[l] ? layers[l]->type_count : 0;
+    }
+    out->severities = arena_alloc(&out->arena, (severities + 1) * sizeof *out->severities);
+    out->types = arena_alloc(&out->arena, (types + 1) * sizeof *out->types);
+    if (out->severities == NULL || out->types == NULL)
+        goto fail;
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->severity_count; i++)
+            out->severities[out->severity_count++] = layers[l]->severities[i];
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->type_count; i++) {
+            const struct settings_type *t = &layers[l]->types[i];
+            struct settings_type copy = {
+                arena_strndup(&out->arena, t->id, strlen(t->id)),
+                arena_strndup(&out->arena, t->kind_type, strlen(t->kind_type))};
+            if (copy.id == NULL || copy.kind_type == NULL)
+                goto fail;
+            out->types[out->type_count++] = copy;
+        }
+    }
+    return 0;
+fail:
+    settings_free(out);
+    settings_init(out);
+    return -1;
+}
+
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback)
 {

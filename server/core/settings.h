@@ -39,6 +39,11 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
  * "maxDiagnostics"): that key is not reported as unknown. */
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
                         const char *door_key, char *problems, size_t problems_size);
+/* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type
+ * identifier, `over`'s wins. The editor's settings over a project's srcls.json. Returns 0, or
+ * -1 when memory ran out (then `out` is empty). */
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over);
+
 /* The severity for `code` after overrides: the override, else `fallback`. */
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback);

@@ -1,6 +1,8 @@
 /* lsp_configuration: settings in, problems with them logged. */
 #include "lsp_configuration.h"
 
+#include "project.h"
+
 /* The door's own setting: the most diagnostics sent per document. */
 #define KEY_MAX_DIAGNOSTICS "maxDiagnostics"
 
@@ -38,10 +40,66 @@ void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *init
                                   struct json_writer *capabilities)
 {
     (void)capabilities;
-    uint32_t options =
-        lsp_jsonrpc_get(initialize->doc, initialize->params, "initializationOptions");
+    struct json_doc *doc = initialize->doc;
+    uint32_t options = lsp_jsonrpc_get(doc, initialize->params, "initializationOptions");
     if (options != JSON_NONE)
-        read_settings(s, initialize->doc, options);
+        read_settings(s, doc, options);
+    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
+    uint32_t watched =
+        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "didChangeWatchedFiles");
+    uint32_t dynamic = lsp_jsonrpc_get(doc, watched, "dynamicRegistration");
+    s->watch_projects = dynamic != JSON_NONE && doc->nodes[dynamic].kind == JSON_TRUE;
+}
+
+void lsp_configuration_initialized(struct lsp_server *s, struct lsp_request *req)
+{
+    (void)req;
+    if (!s->watch_projects)
+        return;
+    /* client/registerCapability: tell us when a srcls.json is created, changed or deleted */
+    struct json_writer w;
+    lsp_jsonrpc_request_begin(&s->rpc, &w, "client/registerCapability");
+    json_write_key(&w, "params");
+    json_write_object_begin(&w);
+    json_write_key(&w, "registrations");
+    json_write_array_begin(&w);
+    json_write_object_begin(&w);
+    json_write_key(&w, "id");
+    json_write_string(&w, "srcls-project-files");
+    json_write_key(&w, "method");
+    json_write_string(&w, "workspace/didChangeWatchedFiles");
+    json_write_key(&w, "registerOptions");
+    json_write_object_begin(&w);
+    json_write_key(&w, "watchers");
+    json_write_array_begin(&w);
+    json_write_object_begin(&w);
+    json_write_key(&w, "globPattern");
+    json_write_string(&w, "**/" PROJECT_FILE_NAME);
+    json_write_object_end(&w);
+    json_write_array_end(&w);
+    json_write_object_end(&w);
+    json_write_object_end(&w);
+    json_write_array_end(&w);
+    json_write_object_end(&w);
+    lsp_jsonrpc_finish(&s->rpc, &w);
+}
+
+void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *req)
+{
+    struct json_doc *doc = req->doc;
+    uint32_t changes = lsp_jsonrpc_get(doc, req->params, "changes");
+    if (changes == JSON_NONE || doc->nodes[changes].kind != JSON_ARRAY)
+        return;
+    for (uint32_t c = doc->nodes[changes].first_child; c != JSON_NONE; c = doc->nodes[c].next) {
+        uint32_t uri = lsp_jsonrpc_get(doc, c, "uri");
+        if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
+            continue;
+        struct json_str text = json_node_string(doc, uri);
+        if (project_is_config(text.ptr, text.len)) {
+            lsp_documents_projects_changed(&s->documents);
+            return; /* once for all of them */
+        }
+    }
 }
 
 void lsp_configuration_did_change(struct lsp_server *s, struct lsp_request *req)

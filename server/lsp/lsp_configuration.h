@@ -11,4 +11,9 @@ void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *init
 /* Reads the new settings and publishes every open document's diagnostics again. */
 void lsp_configuration_did_change(struct lsp_server *s, struct lsp_request *req);
 
+/* initialized: registers for changes of srcls.json files when the client can be asked to. */
+void lsp_configuration_initialized(struct lsp_server *s, struct lsp_request *req);
+/* workspace/didChangeWatchedFiles: a srcls.json changed, so every document is checked again. */
+void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *req);
+
 #endif

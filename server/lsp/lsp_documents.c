@@ -37,6 +37,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .debounce_ms = debounce_ms,
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
+    lsp_projects_init(&store->projects, loop, registry, settings);
 }
 
 /* ---- diagnostics in LSP form ---- */
@@ -182,12 +183,12 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 /* ---- analysis and publishing ---- */
 
-static struct analysis_options analysis_options_of(const struct lsp_documents *store)
+static struct analysis_options analysis_options_of(const struct lsp_document *d)
 {
     return (struct analysis_options){
         .report_unknown_document = true,
-        .registry = store->registry,
-        .settings = store->settings,
+        .registry = d->store->registry,
+        .settings = d->settings != NULL ? d->settings : d->store->settings,
     };
 }
 
@@ -196,7 +197,7 @@ int lsp_document_analyze(struct lsp_document *d)
     if (d->analyzed)
         return 0;
     analysis_free(&d->analysis);
-    struct analysis_options options = analysis_options_of(d->store);
+    struct analysis_options options = analysis_options_of(d);
     int status;
     if (d->project_file) {
         struct settings read;
@@ -302,9 +303,18 @@ void lsp_document_opened(struct lsp_document *d)
         publish(d, false); /* without a timer, at once */
 }
 
+void lsp_documents_projects_changed(struct lsp_documents *store)
+{
+    lsp_projects_forget(&store->projects);
+    for (struct lsp_document *d = store->first; d != NULL; d = d->next)
+        d->settings = lsp_projects_settings_for(&store->projects, d->uri);
+    lsp_documents_republish_all(store);
+}
+
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
     store->settings_changes++;
+    lsp_projects_editor_changed(&store->projects);
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
         lsp_document_changed(d, true);
@@ -380,7 +390,7 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
         d->analyzed = false;
         return;
     }
-    struct analysis_options options = analysis_options_of(d->store);
+    struct analysis_options options = analysis_options_of(d);
     struct json_edit edit = {start, end, (uint32_t)len};
     struct analysis_delta delta;
     uint32_t lines = d->analysis.lines.count;
@@ -453,6 +463,7 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
     memcpy(d->uri, uri.ptr, uri.len);
     d->uri[uri.len] = '\0';
     d->project_file = project_is_config(d->uri, uri.len);
+    d->settings = lsp_projects_settings_for(&store->projects, d->uri);
     d->debounce.data = d;
     return d;
 }
@@ -500,6 +511,7 @@ void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d)
 
 void lsp_documents_close_all(struct lsp_documents *store)
 {
+    lsp_projects_free(&store->projects);
     while (store->first != NULL) {
         struct lsp_document *d = store->first;
         store->first = d->next;

@@ -14,6 +14,7 @@
 #include "json_write.h"
 #include "line_index.h"
 #include "lsp_jsonrpc.h"
+#include "lsp_projects.h"
 #include "lsp_rendered.h"
 
 /* srcls.maxDiagnostics when the settings do not say: the most diagnostics sent for a document
@@ -27,8 +28,9 @@ struct lsp_documents {
     uv_loop_t *loop;
     struct lsp_jsonrpc *rpc;                /* where diagnostics are published */
     const struct schema_registry *registry; /* what documents are analysed with */
-    const struct settings *settings;
-    enum position_encoding encoding; /* how the client counts characters */
+    const struct settings *settings;        /* the editor's */
+    struct lsp_projects projects;           /* each document's srcls.json */
+    enum position_encoding encoding;        /* how the client counts characters */
     unsigned debounce_ms;
     uint32_t max_diagnostics;  /* srcls.maxDiagnostics: the most sent per document; 0: all */
     uint64_t results;          /* the last result id given (a counter over all documents) */
@@ -45,8 +47,9 @@ struct lsp_document {
     char *text;      /* owned, NUL-terminated */
     size_t len, cap; /* cap: bytes allocated (vector_grow) */
     int64_t version;
-    bool analyzed;     /* `analysis` is of the current text */
-    bool project_file; /* a srcls.json: analysed as a project configuration */
+    const struct settings *settings; /* its srcls.json's with the editor's over them */
+    bool analyzed;                   /* `analysis` is of the current text */
+    bool project_file;               /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
      * textDocument/diagnostic, with the version. */
     uint64_t result;
@@ -76,6 +79,9 @@ struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json
 void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d);
 /* Re-analyses and publishes every document now (the settings changed). */
 void lsp_documents_republish_all(struct lsp_documents *store);
+/* A srcls.json changed on disk: each document's is found and read again, and every document is
+ * analysed and published again. */
+void lsp_documents_projects_changed(struct lsp_documents *store);
 /* Publishes now what is waiting for its debounce. */
 void lsp_documents_publish_pending(struct lsp_documents *store);
 

@@ -42,6 +42,7 @@ struct lsp_server {
     enum text_markup completion_markup;
     enum text_markup hover_markup;
     uint32_t fold_limit; /* the most folding ranges the client takes (lsp_navigation) */
+    bool watch_projects; /* the client registers file watchers on request (lsp_configuration) */
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;
 

@@ -73,6 +73,8 @@ static const struct method methods[] = {
     {"textDocument/didClose", NOTIFICATION, lsp_text_sync_did_close, NULL},
     {"workspace/didChangeConfiguration", NOTIFICATION, lsp_configuration_did_change,
      lsp_configuration_initialize},
+    {"initialized", NOTIFICATION, lsp_configuration_initialized, NULL},
+    {"workspace/didChangeWatchedFiles", NOTIFICATION, lsp_configuration_watched_files, NULL},
     {"textDocument/completion", REQUEST, lsp_completion_request, lsp_completion_initialize},
     {"textDocument/hover", REQUEST, lsp_hover_request, lsp_hover_initialize},
     {"textDocument/codeAction", REQUEST, lsp_code_action_request, lsp_code_action_initialize},
@@ -385,6 +387,7 @@ static int server_free(struct lsp_server *s)
     if (!s->registry_borrowed)
         schema_registry_free(&s->registry);
     settings_free(&s->settings);
+    lsp_projects_free(&s->documents.projects);
     lsp_workspace_free(s);
     free(s);
     return code;

@@ -6,7 +6,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
-const { startClient, offsetAt } = require('./client');
+const { spawnSync } = require('node:child_process');
+const { BINARY, startClient, clientCapabilities, example, offsetAt, summarize } = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -38,5 +39,70 @@ describe('srcls.json in the editor', () => {
     await client.change(uri, 3, [{ text: '{"rules": ' }]);
     const broken = await client.settled(uri, 3);
     assert.ok(broken.diagnostics.length > 0 && broken.diagnostics.every((d) => d.code === 'json-syntax'));
+  });
+
+  // What `srcls --check --format json FILE` reports for a file on disk, in the LSP suite's shape.
+  function checked(file) {
+    const res = spawnSync(BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: path.dirname(file) });
+    const names = { error: 1, warning: 2, information: 3, hint: 4 };
+    return JSON.parse(res.stdout).files[0].diagnostics.map((d) => ({
+      code: d.code, severity: names[d.severity], pointer: d.pointer, range: d.range, message: d.message,
+    }));
+  }
+
+  test('a document takes the nearest srcls.json upwards, as --check does; the editor\'s settings over it', T, async (t) => {
+    const root = project(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"rules": {"unknown-field": "error", "not-applicable": "off"}}');
+    fs.mkdirSync(path.join(root, 'sources', 'deep'), { recursive: true });
+    const file = path.join(root, 'sources', 'deep', 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const client = await startClient(t);
+    const uri = 'file://' + file;
+    const pub = await client.openAndSettle(uri, text);
+    const unknown = pub.diagnostics.filter((d) => d.code === 'unknown-field');
+    assert.ok(unknown.length > 0 && unknown.every((d) => d.severity === 1), 'unknown-field is an error here');
+    assert.equal(pub.diagnostics.filter((d) => d.code === 'not-applicable').length, 0, 'not-applicable is off');
+    assert.deepEqual(summarize(pub.diagnostics), summarize(checked(file)), 'the editor and --check agree');
+    // the editor's settings lay over the file's
+    client.notify('workspace/didChangeConfiguration', { settings: { srcls: { rules: { 'unknown-field': 'hint' } } } });
+    await client.waitForPublish(uri, (p) => p.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 4));
+    const later = client.lastPublish(uri).diagnostics;
+    assert.equal(later.filter((d) => d.code === 'not-applicable').length, 0, 'the file\'s other rules still apply');
+  });
+
+  test('a srcls.json with a mistake is not applied', T, async (t) => {
+    const root = project(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"rules": {"unknown-field": "error"}, "typo": 1}');
+    const file = path.join(root, 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const client = await startClient(t);
+    const pub = await client.openAndSettle('file://' + file, text);
+    const unknown = pub.diagnostics.filter((d) => d.code === 'unknown-field');
+    assert.ok(unknown.length > 0 && unknown.every((d) => d.severity === 2), 'the default severity');
+  });
+
+  test('srcls.json is watched: the server registers for it and republishes when it changes', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{}');
+    const file = path.join(root, 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration: true };
+    const client = await startClient(t, { capabilities });
+    const uri = 'file://' + file;
+    const before = await client.openAndSettle(uri, text);
+    assert.ok(before.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 2));
+    const registration = client.serverRequests.find((r) => r.method === 'client/registerCapability');
+    assert.ok(registration, 'client/registerCapability was sent');
+    const reg = registration.params.registrations[0];
+    assert.equal(reg.method, 'workspace/didChangeWatchedFiles');
+    assert.deepEqual(reg.registerOptions.watchers, [{ globPattern: '**/srcls.json' }]);
+    fs.writeFileSync(config, '{"rules": {"unknown-field": "off"}}');
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
+    await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
   });
 });

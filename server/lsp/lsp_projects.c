@@ -1,0 +1,133 @@
+/* lsp_projects: finding and reading srcls.json through libuv's file system requests (run
+ * synchronously: a stat per directory upwards, one read per configuration). */
+#include "lsp_projects.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lsp_uri.h"
+#include "project.h"
+
+/* The largest srcls.json read, as the command line's limit. */
+#define PROJECT_MAX_SIZE ((int64_t)1 << 20)
+
+void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop,
+                       const struct schema_registry *registry, const struct settings *editor)
+{
+    *projects = (struct lsp_projects){loop, registry, editor, NULL};
+}
+
+void lsp_projects_forget(struct lsp_projects *projects)
+{
+    while (projects->first != NULL) {
+        struct lsp_project *p = projects->first;
+        projects->first = p->next;
+        settings_free(&p->merged);
+        settings_free(&p->own);
+        free(p->path);
+        free(p);
+    }
+}
+
+void lsp_projects_free(struct lsp_projects *projects)
+{
+    lsp_projects_forget(projects);
+}
+
+void lsp_projects_editor_changed(struct lsp_projects *projects)
+{
+    for (struct lsp_project *p = projects->first; p != NULL; p = p->next) {
+        if (p->usable && settings_merge(&p->merged, &p->own, projects->editor) != 0)
+            p->usable = false;
+    }
+}
+
+/* Whether `path` is a regular file; its size in `*size`. */
+static bool regular_file(uv_loop_t *loop, const char *path, int64_t *size)
+{
+    uv_fs_t req;
+    int status = uv_fs_stat(loop, &req, path, NULL);
+    bool file = status == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFREG;
+    *size = (int64_t)req.statbuf.st_size;
+    uv_fs_req_cleanup(&req);
+    return file;
+}
+
+/* Reads srcls.json at `path` into a new project entry (usable when it has no mistake). */
+static struct lsp_project *load(struct lsp_projects *projects, const char *path, int64_t size)
+{
+    struct lsp_project *p = calloc(1, sizeof *p);
+    char *text = size <= PROJECT_MAX_SIZE ? malloc((size_t)size + 1) : NULL;
+    if (p == NULL || (p->path = strdup(path)) == NULL) {
+        free(p);
+        free(text);
+        return NULL;
+    }
+    settings_init(&p->own);
+    settings_init(&p->merged);
+    uv_fs_t req;
+    uv_file fd = text ? uv_fs_open(projects->loop, &req, path, UV_FS_O_RDONLY, 0, NULL) : -1;
+    if (text != NULL)
+        uv_fs_req_cleanup(&req);
+    int64_t got = 0;
+    while (fd >= 0 && got < size) {
+        uv_buf_t buf = uv_buf_init(text + got, (unsigned)(size - got));
+        int n = uv_fs_read(projects->loop, &req, fd, &buf, 1, got, NULL);
+        uv_fs_req_cleanup(&req);
+        if (n <= 0)
+            break;
+        got += n;
+    }
+    if (fd >= 0) {
+        uv_fs_close(projects->loop, &req, fd, NULL);
+        uv_fs_req_cleanup(&req);
+    }
+    if (fd >= 0 && got == size) {
+        struct analysis a;
+        p->usable = project_analyze(&a, text, (size_t)size, projects->registry, &p->own) == 1 &&
+                    settings_merge(&p->merged, &p->own, projects->editor) == 0;
+        analysis_free(&a);
+    }
+    free(text);
+    p->next = projects->first;
+    projects->first = p;
+    return p;
+}
+
+/* The project entry for `path` (read on first use), or NULL. */
+static struct lsp_project *project_at(struct lsp_projects *projects, const char *path)
+{
+    for (struct lsp_project *p = projects->first; p != NULL; p = p->next) {
+        if (strcmp(p->path, path) == 0)
+            return p;
+    }
+    int64_t size;
+    return regular_file(projects->loop, path, &size) ? load(projects, path, size) : NULL;
+}
+
+const struct settings *lsp_projects_settings_for(struct lsp_projects *projects, const char *uri)
+{
+    char *path = lsp_uri_to_path(uri, strlen(uri));
+    if (path == NULL || project_is_config(path, strlen(path))) {
+        free(path); /* a srcls.json is checked on its own */
+        return projects->editor;
+    }
+    size_t len = strlen(path);
+    char *candidate = malloc(len + sizeof "/" PROJECT_FILE_NAME);
+    const struct settings *found = projects->editor;
+    for (char *slash = strrchr(path, '/'); candidate != NULL && slash != NULL;
+         slash = strrchr(path, '/')) {
+        *slash = '\0'; /* the directory above */
+        strcpy(candidate, path);
+        strcat(candidate, "/" PROJECT_FILE_NAME);
+        struct lsp_project *p = project_at(projects, candidate);
+        if (p != NULL) {
+            found = p->usable ? &p->merged : projects->editor;
+            break;
+        }
+    }
+    free(candidate);
+    free(path);
+    return found;
+}
