@@ -36,6 +36,11 @@ struct completion_item *complete__add(struct completion_list *list)
     return item;
 }
 
+struct completion_item *completion_list_add(struct completion_list *list)
+{
+    return complete__add(list);
+}
+
 void completion_list_free(struct completion_list *list)
 {
     arena_free(&list->arena);

@@ -75,5 +75,8 @@ int complete_at(struct analysis *analysis, const struct schema_registry *registr
                 const struct settings *settings, uint32_t offset,
                 const struct completion_options *options, struct completion_list *out);
 void completion_list_free(struct completion_list *list);
+/* A new, zeroed item at the end of `list` (in its arena), for other completers (srcls.json's);
+ * NULL when memory ran out. */
+struct completion_item *completion_list_add(struct completion_list *list);
 
 #endif

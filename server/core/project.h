@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "complete.h"
+#include "field_text.h"
 #include "schema.h"
 #include "settings.h"
 
@@ -24,5 +26,16 @@ bool project_is_config(const char *path, size_t len);
  * ran out. */
 int project_analyze(struct analysis *out, const char *text, size_t len,
                     const struct schema_registry *registry, struct settings *settings);
+
+/* Completion in a srcls.json analysed by project_analyze: its keys ("rules", "types"), the
+ * diagnostic codes in "rules" and their severities, the kinds' types as the values of "types".
+ * Fills `out` (freed with completion_list_free); 0, or -1 when memory ran out. */
+int project_complete(struct analysis *analysis, const struct schema_registry *registry,
+                     uint32_t offset, enum text_markup markup, struct completion_list *out);
+/* Hover in a srcls.json: what "rules" and "types" hold, a code's meaning, a kind's; in `arena`,
+ * with the range it is about; NULL when there is nothing to say. */
+const char *project_hover(struct analysis *analysis, const struct schema_registry *registry,
+                          uint32_t offset, enum text_markup markup, struct arena *arena,
+                          uint32_t *start, uint32_t *end);
 
 #endif

@@ -7,11 +7,6 @@
 #include "codes.h"
 #include "json_pointer.h"
 
-/* The keys of a settings object; "severity" is another name for "rules". */
-#define SETTINGS_KEY_RULES "rules"
-#define SETTINGS_KEY_SEVERITY "severity"
-#define SETTINGS_KEY_TYPES "types"
-
 void settings_init(struct settings *settings)
 {
     memset(settings, 0, sizeof *settings);

@@ -10,6 +10,11 @@
 #include "diagnostic.h"
 #include "json_doc.h"
 
+/* The keys of the settings object ("severity" is another name for "rules"). */
+#define SETTINGS_KEY_RULES "rules"
+#define SETTINGS_KEY_SEVERITY "severity"
+#define SETTINGS_KEY_TYPES "types"
+
 struct settings_severity {
     enum diag_code code;
     enum diag_severity severity;

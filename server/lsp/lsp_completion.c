@@ -2,6 +2,8 @@
  * whole token under the cursor, or an InsertReplaceEdit when the client takes one. */
 #include "lsp_completion.h"
 
+#include "project.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -249,7 +251,11 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
     char now[64];
     struct completion_options options = {s->completion_markup, now_text(now, sizeof now)};
     struct completion_list list;
-    if (complete_at(&d->analysis, &s->registry, &s->settings, offset, &options, &list) != 0) {
+    int status =
+        d->project_file
+            ? project_complete(&d->analysis, &s->registry, offset, options.markup, &list)
+            : complete_at(&d->analysis, &s->registry, d->settings, offset, &options, &list);
+    if (status != 0) {
         completion_list_free(&list);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
                                 "the completion could not be built (out of memory)");

@@ -7,6 +7,7 @@
 
 #include "hover.h"
 #include "kind_resolve.h"
+#include "project.h"
 
 /* Where docs/ is published (meson option docs_url). */
 #ifndef SRCLS_DOCS_URL
@@ -111,8 +112,10 @@ void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *text = hover_at(&d->analysis, &s->registry, &s->settings, offset, s->hover_markup,
-                                &arena, &start, &end);
+    const char *text = d->project_file ? project_hover(&d->analysis, &s->registry, offset,
+                                                       s->hover_markup, &arena, &start, &end)
+                                       : hover_at(&d->analysis, &s->registry, d->settings, offset,
+                                                  s->hover_markup, &arena, &start, &end);
     if (text == NULL) {
         lsp_jsonrpc_reply_null(&s->rpc, req);
     } else {

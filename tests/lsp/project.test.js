@@ -7,7 +7,10 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { BINARY, startClient, clientCapabilities, example, offsetAt, summarize } = require('./client');
+const { CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
+const {
+  BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
+} = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -104,5 +107,40 @@ describe('srcls.json in the editor', () => {
     fs.writeFileSync(config, '{"rules": {"unknown-field": "off"}}');
     client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
     await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
+  });
+
+  test('srcls.json is completed: its keys, the codes and severities, the kinds\' types', T, async (t) => {
+    const root = project(t);
+    const client = await startClient(t);
+    const uri = 'file://' + path.join(root, 'srcls.json');
+    const text = '{\n  "rules": {"unknown-field": "", \n  },\n  "types": {"MY_ID": ""}\n}\n';
+    await client.open(uri, text);
+    const labels = async (needle, delta) => {
+      const res = await client.request(CompletionRequest.method, { textDocument: { uri }, position: positionOf(text, needle, { delta }) });
+      return (Array.isArray(res) ? res : res.items);
+    };
+    const codes = await labels('"", \n', 5); // a new member of "rules"
+    assert.ok(codes.some((i) => i.label === 'missing-required'));
+    assert.ok(!codes.some((i) => i.label === 'unknown-field'), 'a code already set is not offered');
+    const severities = await labels('""', 1); // inside the value of "unknown-field"
+    assert.deepEqual(severities.map((i) => i.label), ['error', 'warning', 'information', 'hint', 'off']);
+    const accepted = applyEdits(text, [severities[1].textEdit.replace ? { range: severities[1].textEdit.replace, newText: severities[1].textEdit.newText } : severities[1].textEdit]);
+    assert.ok(accepted.includes('"unknown-field": "warning"'), accepted);
+    const kinds = await labels('{"MY_ID": ""', 11);
+    assert.ok(kinds.some((i) => i.label === 'CLOUDA_OBJECT_STORAGE' && i.detail === 'Object storage A'));
+    const top = await labels('\n}', 1);
+    assert.deepEqual(top.map((i) => i.label), [], 'rules and types are both there already');
+  });
+
+  test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
+    const root = project(t);
+    const client = await startClient(t);
+    const uri = 'file://' + path.join(root, 'srcls.json');
+    const text = '{"rules": {"kind-inferred": "off"}, "types": {"MY_ID": "CLOUDA_OBJECT_STORAGE"}}';
+    await client.open(uri, text);
+    const hover = async (needle) => (await client.request(HoverRequest.method, { textDocument: { uri }, position: positionOf(text, needle, { delta: 2 }) })).contents.value;
+    assert.match(await hover('"kind-inferred"'), /kind-inferred.*hint/);
+    assert.match(await hover('"CLOUDA_OBJECT_STORAGE"'), /Object storage A/);
+    assert.match(await hover('"rules"'), /error, warning, information, hint, or off/);
   });
 });
