@@ -639,6 +639,36 @@ test('completion of enum values through the protocol', function()
   end
 end)
 
+test('inlay hints through Neovim\'s client (shown by Neovim 0.10+): kinds and defaults', function()
+  -- Neovim 0.7 to 0.9 have no inlay hint display; the request through the real client is what
+  -- 0.10's vim.lsp.inlay_hint sends.
+  local path = write_file('bulk.json', {
+    '[',
+    '  {"type": "CLOUDA_OBJECT_STORAGE", "config": {"credentialType": "NONE"}},',
+    '  {"config": {"path": "/x"}}',
+    ']',
+  })
+  local buf = open(path)
+  vim.bo[buf].filetype = 'json.srcls' -- a bulk file has no source/job name: set by hand
+  local client = wait_for(function()
+    return attached(buf)
+  end, 'the client')
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(buf),
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = 4, character = 0 } },
+  }
+  local responses = vim.lsp.buf_request_sync(buf, 'textDocument/inlayHint', params, TIMEOUT)
+  local labels = {}
+  for _, r in pairs(responses or {}) do
+    for _, hint in ipairs(r.result or {}) do
+      table.insert(labels, string.format('%d:%s', hint.position.line, hint.label))
+    end
+  end
+  eq(labels, { '1:Object storage A', '1:isCachingEnabled: true (default)', '2:NETWORK_ATTACHED_STORAGE (inferred)' },
+    'hints of ' .. client.name)
+  vim.cmd('silent! bwipeout!')
+end)
+
 test('hover: K on a key opens a window with its type, values and description', function()
   local buf = open(workdir .. '/bad-object-storage.source.json')
   close_floats()
