@@ -238,6 +238,24 @@ void analysis_free(struct analysis *analysis)
     analysis->element_count = 0;
 }
 
+uint32_t analysis_source_at(const struct analysis *a, uint32_t offset)
+{
+    if (a->document == DOCUMENT_SOURCE)
+        return a->doc.root;
+    if (a->document != DOCUMENT_BULK || a->element_count == 0)
+        return JSON_NONE;
+    uint32_t lo = 0, hi = a->element_count; /* the last element that starts at or before */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->doc.nodes[a->elements[mid]].start <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct json_node *n = &a->doc.nodes[a->elements[lo]];
+    return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
+}
+
 const char *document_kind_name(enum document_kind kind)
 {
     switch (kind) {

@@ -73,6 +73,9 @@ int analysis_update(struct analysis *analysis, const char *text, size_t len, str
                     const struct analysis_options *options, struct analysis_delta *delta);
 
 const char *document_kind_name(enum document_kind kind);
+/* The source object that holds byte `offset`: the document's own, or the element of a bulk file
+ * (by binary search); JSON_NONE when there is none. */
+uint32_t analysis_source_at(const struct analysis *analysis, uint32_t offset);
 /* Classifies a parsed document: source (a `config` object and/or a `type` string at the top
  * level), job (a `jobState` key), bulk (an array whose elements are sources), or unknown. */
 enum document_kind analysis_classify(struct json_doc *doc);

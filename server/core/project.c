@@ -7,6 +7,7 @@
 
 #include "codes.h"
 #include "json_pointer.h"
+#include "json_write.h"
 
 bool project_is_config(const char *path, size_t len)
 {
@@ -104,4 +105,60 @@ int project_analyze(struct analysis *out, const char *text, size_t len,
     }
     settings_free(&read);
     return status;
+}
+
+/* `text` as a JSON string (quoted, escaped), in `arena`; NULL when out of memory. */
+static const char *quoted(const char *text, struct arena *arena)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    json_write_string(&w, text);
+    const char *out = w.failed ? NULL : arena_strndup(arena, w.buf, w.len);
+    json_writer_free(&w);
+    return out;
+}
+
+/* `"id": "kind"` with both strings escaped as JSON, in `arena`. */
+static const char *mapping(const char *id, const char *kind_type, struct arena *arena)
+{
+    const char *key = quoted(id, arena), *value = quoted(kind_type, arena);
+    return key && value ? arena_printf(arena, "%s: %s", key, value) : NULL;
+}
+
+const char *project_map_type(const char *text, size_t len, const char *id, const char *kind_type,
+                             struct arena *arena, uint32_t *start, uint32_t *end)
+{
+    const char *member = mapping(id, kind_type, arena);
+    if (member == NULL)
+        return NULL;
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
+        blank++;
+    if (blank == len) { /* a new (or empty) file */
+        *start = 0;
+        *end = (uint32_t)len;
+        return arena_printf(arena, "{\n  \"" SETTINGS_KEY_TYPES "\": {%s}\n}\n", member);
+    }
+    struct json_doc doc;
+    const char *edit = NULL;
+    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 ||
+        doc.nodes[doc.root].kind != JSON_OBJECT)
+        goto done;
+    uint32_t object = json_object_get(&doc, doc.root, JSON_LITERAL(SETTINGS_KEY_TYPES));
+    if (object != JSON_NONE && doc.nodes[object].kind != JSON_OBJECT)
+        goto done;
+    if (object != JSON_NONE && json_object_get(&doc, object, id, strlen(id)) != JSON_NONE)
+        goto done; /* mapped already */
+    uint32_t into = object != JSON_NONE ? object : doc.root;
+    const char *added = object != JSON_NONE
+                            ? member
+                            : arena_printf(arena, "\"" SETTINGS_KEY_TYPES "\": {%s}", member);
+    uint32_t last = JSON_NONE;
+    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
+        last = m;
+    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
+    edit = last != JSON_NONE ? arena_printf(arena, ", %s", added) : added;
+done:
+    json_doc_free(&doc);
+    return edit;
 }

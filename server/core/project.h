@@ -27,6 +27,13 @@ bool project_is_config(const char *path, size_t len);
 int project_analyze(struct analysis *out, const char *text, size_t len,
                     const struct schema_registry *registry, struct settings *settings);
 
+/* The edit of a srcls.json's `text` (`len` bytes; none: a file to create) that maps the type
+ * identifier `id` onto the kind type `kind_type` in its "types": bytes [*start, *end) become the
+ * returned text (in `arena`). NULL when the text is not a JSON object without syntax errors,
+ * when `id` is mapped already, or when memory ran out. */
+const char *project_map_type(const char *text, size_t len, const char *id, const char *kind_type,
+                             struct arena *arena, uint32_t *start, uint32_t *end);
+
 /* Completion in a srcls.json analysed by project_analyze: its keys ("rules", "types"), the
  * diagnostic codes in "rules" and their severities, the kinds' types as the values of "types".
  * Fills `out` (freed with completion_list_free); 0, or -1 when memory ran out. */

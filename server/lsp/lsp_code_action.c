@@ -4,8 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
+#include "envelope.h"
 #include "fix.h"
+#include "kind_resolve.h"
 #include "lsp_position.h"
+#include "lsp_uri.h"
+#include "project.h"
 
 #define KIND_QUICKFIX "quickfix"
 #define KIND_FIX_ALL "source.fixAll.srcls"
@@ -13,8 +18,21 @@
 void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initialize,
                                 struct json_writer *w)
 {
-    (void)s;
-    (void)initialize;
+    /* A srcls.json to create needs documentChanges with a create operation. */
+    struct json_doc *doc = initialize->doc;
+    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
+    uint32_t edit =
+        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "workspaceEdit");
+    uint32_t changes = lsp_jsonrpc_get(doc, edit, "documentChanges");
+    uint32_t operations = lsp_jsonrpc_get(doc, edit, "resourceOperations");
+    s->create_files = false;
+    for (uint32_t o = operations != JSON_NONE && doc->nodes[operations].kind == JSON_ARRAY
+                          ? doc->nodes[operations].first_child
+                          : JSON_NONE;
+         o != JSON_NONE; o = doc->nodes[o].next) {
+        if (json_node_string_equals(doc, o, JSON_LITERAL("create")))
+            s->create_files = changes != JSON_NONE && doc->nodes[changes].kind == JSON_TRUE;
+    }
     json_write_key(w, "codeActionProvider");
     json_write_object_begin(w);
     json_write_key(w, "codeActionKinds");
@@ -101,9 +119,99 @@ static bool *repeated_fixes(const struct fix_list *list)
     return repeated;
 }
 
-static void write_actions(struct json_writer *w, const struct lsp_document *d,
+/* The kind an unknown `type` should stand for: the one its config's keys identify, or NULL. */
+static const struct schema_kind *kind_to_map(struct lsp_server *s, struct json_doc *doc,
+                                             uint32_t source)
+{
+    uint32_t config = envelope_config(doc, source);
+    const struct schema_kind *best[2];
+    if (config == JSON_NONE || doc->nodes[config].kind != JSON_OBJECT ||
+        kind_resolve_infer(doc, &s->registry, config, best, 2) != 1)
+        return NULL;
+    return best[0];
+}
+
+/* "Map ID to KIND in srcls.json" for the unknown-kind diagnostic `index`: an edit of the
+ * srcls.json that applies to the document, or the creation of one beside it. */
+static void write_map_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
+                             uint32_t index)
+{
+    struct json_doc *doc = &d->analysis.doc;
+    uint32_t source = analysis_source_at(&d->analysis, d->analysis.diags.items[index].start);
+    uint32_t type = source != JSON_NONE ? envelope_type(doc, source) : JSON_NONE;
+    const struct schema_kind *kind = type != JSON_NONE ? kind_to_map(s, doc, source) : NULL;
+    if (kind == NULL || doc->nodes[type].kind != JSON_STRING)
+        return;
+    struct json_str id = json_node_string(doc, type);
+    char *path = NULL, *text = NULL;
+    size_t len = 0;
+    int found = lsp_projects_config_text(&s->documents.projects, d->uri, &path, &text, &len);
+    struct arena arena;
+    arena_init(&arena);
+    const char *id_text = arena_strndup(&arena, id.ptr, id.len);
+    uint32_t start = 0, end = 0;
+    const char *edit = found < 0 || (found == 0 && !s->create_files) || id_text == NULL ||
+                               memchr(id.ptr, '\0', id.len) != NULL
+                           ? NULL
+                           : project_map_type(text ? text : "", len, id_text, kind->types[0],
+                                              &arena, &start, &end);
+    char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
+    struct line_index lines;
+    if (uri != NULL && line_index_build(&lines, text ? text : "", len) == 0) {
+        json_write_object_begin(w);
+        json_write_key(w, "title");
+        json_write_string(w, arena_printf(&arena, "Map \"%s\" to %s in %s", id_text, kind->types[0],
+                                          PROJECT_FILE_NAME));
+        json_write_key(w, "kind");
+        json_write_string(w, KIND_QUICKFIX);
+        json_write_key(w, "diagnostics");
+        json_write_array_begin(w);
+        lsp_document_write_diagnostic(w, d, index);
+        json_write_array_end(w);
+        json_write_key(w, "edit");
+        json_write_object_begin(w);
+        json_write_key(w, "documentChanges");
+        json_write_array_begin(w);
+        if (found == 0) {
+            json_write_object_begin(w);
+            json_write_key(w, "kind");
+            json_write_string(w, "create");
+            json_write_key(w, "uri");
+            json_write_string(w, uri);
+            json_write_object_end(w);
+        }
+        json_write_object_begin(w);
+        json_write_key(w, "textDocument");
+        json_write_object_begin(w);
+        json_write_key(w, "uri");
+        json_write_string(w, uri);
+        json_write_key(w, "version");
+        json_write_null(w);
+        json_write_object_end(w);
+        json_write_key(w, "edits");
+        json_write_array_begin(w);
+        json_write_object_begin(w);
+        json_write_key(w, "range");
+        lsp_position_write_range(w, &lines, start, end, d->store->encoding);
+        json_write_key(w, "newText");
+        json_write_string(w, edit);
+        json_write_object_end(w);
+        json_write_array_end(w);
+        json_write_object_end(w);
+        json_write_array_end(w);
+        json_write_object_end(w);
+        json_write_object_end(w);
+        line_index_free(&lines);
+    }
+    free(uri);
+    free(path);
+    free(text);
+    arena_free(&arena);
+}
+
+static void write_actions(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
                           const struct fix_list *quick, const bool *repeated,
-                          const struct fix_list *all)
+                          const struct fix_list *all, uint32_t start, uint32_t end, bool quickfix)
 {
     json_write_array_begin(w);
     for (uint32_t i = 0; i < quick->count; i++) {
@@ -123,6 +231,11 @@ static void write_actions(struct json_writer *w, const struct lsp_document *d,
         json_write_array_end(w);
         write_edit(w, d, f, 1);
         json_write_object_end(w);
+    }
+    for (uint32_t i = 0; quickfix && i < d->analysis.diags.count; i++) {
+        const struct diagnostic *diag = &d->analysis.diags.items[i];
+        if (diag->code == CODE_UNKNOWN_KIND && diag->end >= start && diag->start <= end)
+            write_map_action(s, w, d, i);
     }
     if (all->count > 0) {
         json_write_object_begin(w);
@@ -171,7 +284,8 @@ void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
     } else {
         struct json_writer w;
         lsp_jsonrpc_result_begin(&w, req);
-        write_actions(&w, d, &quick, repeated, &all);
+        write_actions(s, &w, d, &quick, repeated, &all, start, end,
+                      kind_wanted(doc, only, KIND_QUICKFIX));
         lsp_jsonrpc_finish(&s->rpc, &w);
     }
     free(repeated);

@@ -44,26 +44,6 @@ static void write_hover(struct json_writer *w, const struct lsp_document *d,
     json_write_object_end(w);
 }
 
-/* The source object that holds `offset`: the document's, or the bulk element's; JSON_NONE. */
-static uint32_t source_at(struct lsp_document *d, uint32_t offset)
-{
-    struct analysis *a = &d->analysis;
-    if (a->document == DOCUMENT_SOURCE)
-        return a->doc.root;
-    if (a->document != DOCUMENT_BULK || a->element_count == 0)
-        return JSON_NONE;
-    uint32_t lo = 0, hi = a->element_count; /* the last element that starts at or before */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a->doc.nodes[a->elements[mid]].start <= offset)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const struct json_node *n = &a->doc.nodes[a->elements[lo]];
-    return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
-}
-
 /* The kind's section of docs/kinds.md: its heading "N. Title" as GitHub anchors it (lower case,
  * punctuation dropped, spaces as '-'). */
 static void kind_link(const struct schema_kind *kind, char *out, size_t size)
@@ -87,7 +67,7 @@ static void kind_link(const struct schema_kind *kind, char *out, size_t size)
 static const char *with_kind_link(struct lsp_server *s, struct lsp_document *d, uint32_t offset,
                                   const char *text, struct arena *arena)
 {
-    uint32_t source = source_at(d, offset);
+    uint32_t source = analysis_source_at(&d->analysis, offset);
     if (source == JSON_NONE)
         return text;
     const struct schema_kind *kind =

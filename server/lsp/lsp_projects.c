@@ -54,36 +54,48 @@ static bool regular_file(uv_loop_t *loop, const char *path, int64_t *size)
     return file;
 }
 
-/* Reads srcls.json at `path` into a new project entry (usable when it has no mistake). */
-static struct lsp_project *load(struct lsp_projects *projects, const char *path, int64_t size)
+/* The `size` bytes of the file at `path`, malloc'd (NUL-terminated), or NULL. */
+static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
 {
-    struct lsp_project *p = calloc(1, sizeof *p);
     char *text = size <= PROJECT_MAX_SIZE ? malloc((size_t)size + 1) : NULL;
-    if (p == NULL || (p->path = strdup(path)) == NULL) {
-        free(p);
-        free(text);
+    if (text == NULL)
         return NULL;
-    }
-    settings_init(&p->own);
-    settings_init(&p->merged);
     uv_fs_t req;
-    uv_file fd = text ? uv_fs_open(projects->loop, &req, path, UV_FS_O_RDONLY, 0, NULL) : -1;
-    if (text != NULL)
-        uv_fs_req_cleanup(&req);
+    uv_file fd = uv_fs_open(loop, &req, path, UV_FS_O_RDONLY, 0, NULL);
+    uv_fs_req_cleanup(&req);
     int64_t got = 0;
     while (fd >= 0 && got < size) {
         uv_buf_t buf = uv_buf_init(text + got, (unsigned)(size - got));
-        int n = uv_fs_read(projects->loop, &req, fd, &buf, 1, got, NULL);
+        int n = uv_fs_read(loop, &req, fd, &buf, 1, got, NULL);
         uv_fs_req_cleanup(&req);
         if (n <= 0)
             break;
         got += n;
     }
     if (fd >= 0) {
-        uv_fs_close(projects->loop, &req, fd, NULL);
+        uv_fs_close(loop, &req, fd, NULL);
         uv_fs_req_cleanup(&req);
     }
-    if (fd >= 0 && got == size) {
+    if (got != size) {
+        free(text);
+        return NULL;
+    }
+    text[size] = '\0';
+    return text;
+}
+
+/* Reads srcls.json at `path` into a new project entry (usable when it has no mistake). */
+static struct lsp_project *load(struct lsp_projects *projects, const char *path, int64_t size)
+{
+    struct lsp_project *p = calloc(1, sizeof *p);
+    if (p == NULL || (p->path = strdup(path)) == NULL) {
+        free(p);
+        return NULL;
+    }
+    settings_init(&p->own);
+    settings_init(&p->merged);
+    char *text = read_text(projects->loop, path, size);
+    if (text != NULL) {
         struct analysis a;
         p->usable = project_analyze(&a, text, (size_t)size, projects->registry, &p->own) == 1 &&
                     settings_merge(&p->merged, &p->own, projects->editor) == 0;
@@ -104,6 +116,59 @@ static struct lsp_project *project_at(struct lsp_projects *projects, const char 
     }
     int64_t size;
     return regular_file(projects->loop, path, &size) ? load(projects, path, size) : NULL;
+}
+
+/* The nearest srcls.json upwards from the file of `uri` (malloc'd, NULL when none), its size;
+ * `*dir` (malloc'd) the file's directory. */
+static char *nearest(struct lsp_projects *projects, const char *uri, char **dir, int64_t *size)
+{
+    *dir = NULL;
+    char *path = lsp_uri_to_path(uri, strlen(uri));
+    char *candidate = path ? malloc(strlen(path) + sizeof "/" PROJECT_FILE_NAME) : NULL;
+    char *found = NULL;
+    for (char *slash = path ? strrchr(path, '/') : NULL; candidate != NULL && slash != NULL;
+         slash = strrchr(path, '/')) {
+        *slash = '\0'; /* the directory above */
+        if (*dir == NULL)
+            *dir = strdup(path);
+        strcpy(candidate, path);
+        strcat(candidate, "/" PROJECT_FILE_NAME);
+        if (regular_file(projects->loop, candidate, size)) {
+            found = candidate;
+            candidate = NULL;
+            break;
+        }
+    }
+    free(candidate);
+    free(path);
+    return found;
+}
+
+int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, char **config_path,
+                             char **text, size_t *len)
+{
+    char *dir;
+    int64_t size = 0;
+    char *path = nearest(projects, uri, &dir, &size);
+    *text = NULL;
+    *len = 0;
+    if (path == NULL) {
+        *config_path = dir ? malloc(strlen(dir) + sizeof "/" PROJECT_FILE_NAME) : NULL;
+        if (*config_path != NULL)
+            sprintf(*config_path, "%s/%s", dir, PROJECT_FILE_NAME);
+        free(dir);
+        return *config_path != NULL ? 0 : -1;
+    }
+    free(dir);
+    *text = read_text(projects->loop, path, size);
+    *len = (size_t)size;
+    *config_path = path;
+    if (*text == NULL) {
+        free(path);
+        *config_path = NULL;
+        return -1;
+    }
+    return 1;
 }
 
 const struct settings *lsp_projects_settings_for(struct lsp_projects *projects, const char *uri)

@@ -31,6 +31,11 @@ void lsp_projects_free(struct lsp_projects *projects);
 /* The settings for the document `uri`: its nearest srcls.json's with the editor's over them, or
  * the editor's alone (no file URI, no srcls.json, or one with a mistake). Never NULL. */
 const struct settings *lsp_projects_settings_for(struct lsp_projects *projects, const char *uri);
+/* The srcls.json that applies to the document `uri` — its path in `*config_path` and its text
+ * in `*text` (both malloc'd), returning 1 — or, when there is none, the path of one to create
+ * beside the document (`*text` NULL), returning 0; -1 when neither can be had. */
+int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, char **config_path,
+                             char **text, size_t *len);
 /* Forgets every srcls.json read (one changed on disk); the next lookups read them again. */
 void lsp_projects_forget(struct lsp_projects *projects);
 /* The editor's settings changed: lays them over each srcls.json again. */

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
+const { CodeActionRequest, CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
 const {
   BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
 } = require('./client');
@@ -142,5 +142,53 @@ describe('srcls.json in the editor', () => {
     assert.match(await hover('"kind-inferred"'), /kind-inferred.*hint/);
     assert.match(await hover('"CLOUDA_OBJECT_STORAGE"'), /Object storage A/);
     assert.match(await hover('"rules"'), /error, warning, information, hint, or off/);
+  });
+
+  // A source whose `type` is the team's own identifier, its config plainly object storage A.
+  const MY_LAKE = example('03-object-storage-a.source.json').replace('"CLOUDA_OBJECT_STORAGE"', '"MY_LAKE"');
+
+  async function mapAction(client, uri, text) {
+    const pub = await client.openAndSettle(uri, text);
+    const unknown = pub.diagnostics.find((d) => d.code === 'unknown-kind');
+    assert.ok(unknown, 'an unknown-kind diagnostic: ' + JSON.stringify(pub.diagnostics.map((d) => d.code)));
+    const actions = await client.request(CodeActionRequest.method,
+      { textDocument: { uri }, range: unknown.range, context: { diagnostics: [unknown] } });
+    return actions.find((a) => a.title.startsWith('Map "MY_LAKE"'));
+  }
+
+  test('an unknown type: "Map it in srcls.json" edits the srcls.json that applies, and then it is known', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{"rules": {"kind-inferred": "off"}}');
+    const file = path.join(root, 'lake.source.json');
+    fs.writeFileSync(file, MY_LAKE);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration: true };
+    const client = await startClient(t, { capabilities });
+    const uri = 'file://' + file;
+    const action = await mapAction(client, uri, MY_LAKE);
+    assert.equal(action.title, 'Map "MY_LAKE" to CLOUDA_OBJECT_STORAGE in srcls.json');
+    const [change] = action.edit.documentChanges;
+    assert.equal(change.textDocument.uri, 'file://' + config);
+    const after = applyEdits(fs.readFileSync(config, 'utf8'), change.edits);
+    assert.deepEqual(JSON.parse(after), { rules: { 'kind-inferred': 'off' }, types: { MY_LAKE: 'CLOUDA_OBJECT_STORAGE' } });
+    fs.writeFileSync(config, after);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
+    await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-kind'));
+  });
+
+  test('with no srcls.json: one is created beside the document, if the client can create files', T, async (t) => {
+    const root = project(t);
+    const file = path.join(root, 'lake.source.json');
+    fs.writeFileSync(file, MY_LAKE);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.workspaceEdit = { documentChanges: true, resourceOperations: ['create'] };
+    const client = await startClient(t, { capabilities });
+    const action = await mapAction(client, 'file://' + file, MY_LAKE);
+    const [create, change] = action.edit.documentChanges;
+    assert.deepEqual(create, { kind: 'create', uri: 'file://' + path.join(root, 'srcls.json') });
+    assert.deepEqual(JSON.parse(applyEdits('', change.edits)), { types: { MY_LAKE: 'CLOUDA_OBJECT_STORAGE' } });
+    const plain = await startClient(t);
+    assert.equal(await mapAction(plain, 'file://' + file, MY_LAKE), undefined, 'not offered without create');
   });
 });

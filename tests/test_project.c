@@ -1,0 +1,143 @@
+/* test_project: srcls.json as a document — its settings, its mistakes placed where they are
+ * written, the editor's settings laid over it, and the edit that maps a type identifier. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "codes.h"
+#include "project.h"
+
+static struct schema_registry registry;
+
+static void test_a_good_configuration_gives_its_settings(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"rules\": {\"unknown-field\": \"error\"}, \"types\": {\"X\": \"SEARCH_INDEX\"}}";
+    struct analysis a;
+    struct settings s;
+    settings_init(&s);
+    assert_int_equal(project_analyze(&a, text, strlen(text), &registry, &s), 1);
+    assert_int_equal(a.diags.count, 0);
+    assert_int_equal(settings_severity(&s, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_ERROR);
+    assert_string_equal(settings_type(&s, "X", 1), "SEARCH_INDEX");
+    analysis_free(&a);
+    settings_free(&s);
+}
+
+static void test_mistakes_are_placed_and_nothing_is_applied(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"rules\": {\"unknown-field\": \"loud\"}, \"typo\": 1, "
+                               "\"types\": {\"X\": \"NO_KIND\"}}";
+    struct analysis a;
+    struct settings s;
+    settings_init(&s);
+    assert_int_equal(project_analyze(&a, text, strlen(text), &registry, &s), 0);
+    assert_int_equal(a.diags.count, 3);
+    static const char *const at[] = {"\"unknown-field\"", "\"typo\"", "\"X\""};
+    for (uint32_t i = 0; i < 3; i++) {
+        const struct diagnostic *d = &a.diags.items[i];
+        assert_int_equal(d->code, CODE_PROJECT_CONFIG);
+        assert_int_equal(d->start, (uint32_t)(strstr(text, at[i]) - text));
+        assert_int_equal(d->end - d->start, strlen(at[i]));
+    }
+    assert_int_equal(s.severity_count, 0); /* never half applied */
+    analysis_free(&a);
+    assert_int_equal(project_analyze(&a, "[1]", 3, &registry, &s), 0);
+    assert_int_equal(a.diags.count, 1);
+    analysis_free(&a);
+    settings_free(&s);
+}
+
+static void test_the_editor_settings_lay_over_the_project(void **state)
+{
+    (void)state;
+    static const char file[] = "{\"rules\": {\"unknown-field\": \"error\", \"kind-inferred\": "
+                               "\"off\"}, \"types\": {\"X\": \"SEARCH_INDEX\"}}";
+    static const char editor[] = "{\"rules\": {\"unknown-field\": \"hint\"}}";
+    struct analysis a;
+    struct settings own, over, merged;
+    settings_init(&own);
+    settings_init(&over);
+    settings_init(&merged);
+    assert_int_equal(project_analyze(&a, file, strlen(file), &registry, &own), 1);
+    analysis_free(&a);
+    assert_int_equal(project_analyze(&a, editor, strlen(editor), &registry, &over), 1);
+    analysis_free(&a);
+    assert_int_equal(settings_merge(&merged, &own, &over), 0);
+    assert_int_equal(settings_severity(&merged, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_HINT);
+    assert_int_equal(settings_severity(&merged, CODE_KIND_INFERRED, DIAG_HINT), DIAG_OFF);
+    assert_string_equal(settings_type(&merged, "X", 1), "SEARCH_INDEX");
+    settings_free(&own);
+    settings_free(&over);
+    settings_free(&merged);
+}
+
+/* The text after applying project_map_type's edit. */
+static char *mapped(const char *text, const char *id)
+{
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t start, end;
+    const char *edit =
+        project_map_type(text, strlen(text), id, "SEARCH_INDEX", &arena, &start, &end);
+    char *out = NULL;
+    if (edit != NULL) {
+        size_t len = strlen(text) - (end - start) + strlen(edit);
+        out = malloc(len + 1);
+        snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
+    }
+    arena_free(&arena);
+    return out;
+}
+
+static void test_mapping_a_type_edits_every_shape_of_srcls_json(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *before, *after;
+    } cases[] = {
+        {"", "{\n  \"types\": {\"MY\": \"SEARCH_INDEX\"}\n}\n"},
+        {"{}", "{\"types\": {\"MY\": \"SEARCH_INDEX\"}}"},
+        {"{\"rules\": {}}", "{\"rules\": {}, \"types\": {\"MY\": \"SEARCH_INDEX\"}}"},
+        {"{\"types\": {}}", "{\"types\": {\"MY\": \"SEARCH_INDEX\"}}"},
+        {"{\"types\": {\"A\": \"B\"}}", "{\"types\": {\"A\": \"B\", \"MY\": \"SEARCH_INDEX\"}}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out = mapped(cases[i].before, "MY");
+        assert_non_null(out);
+        assert_string_equal(out, cases[i].after);
+        free(out);
+    }
+    char *quoted = mapped("{}", "a\"b");
+    assert_string_equal(quoted, "{\"types\": {\"a\\\"b\": \"SEARCH_INDEX\"}}");
+    free(quoted);
+    assert_null(mapped("{\"types\": {\"MY\": \"X\"}}", "MY")); /* mapped already */
+    assert_null(mapped("{\"types\": ", "MY"));                 /* broken */
+    assert_null(mapped("[]", "MY"));
+}
+
+int main(void)
+{
+    char error[512];
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
+        fprintf(stderr, "schema: %s\n", error);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_good_configuration_gives_its_settings),
+        cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
+        cmocka_unit_test(test_the_editor_settings_lay_over_the_project),
+        cmocka_unit_test(test_mapping_a_type_edits_every_shape_of_srcls_json),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    schema_registry_free(&registry);
+    return failed;
+}
