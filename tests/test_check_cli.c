@@ -396,9 +396,70 @@ static void test_jobs_give_the_same_output_as_one_thread(void **state)
     }
 }
 
+/* --color auto: FORCE_COLOR asks for color where stdout is no terminal (CI logs that show it),
+ * and wins over NO_COLOR; NO_COLOR alone, or FORCE_COLOR=0, gives none. */
+static void test_force_color_and_no_color(void **state)
+{
+    (void)state;
+    write_file("bad.source.json", missing_comma);
+    static const struct {
+        const char *force, *no;
+        bool colored;
+    } cases[] = {
+        {"1", NULL, true},  {"1", "1", true},    {NULL, "1", false},
+        {"0", NULL, false}, {NULL, NULL, false}, /* not a terminal */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (cases[i].force)
+            setenv("FORCE_COLOR", cases[i].force, 1);
+        else
+            unsetenv("FORCE_COLOR");
+        if (cases[i].no)
+            setenv("NO_COLOR", cases[i].no, 1);
+        else
+            unsetenv("NO_COLOR");
+        struct run r = run_srcls(NULL, (const char *[]){"--check", "bad.source.json", NULL});
+        assert_exit(&r, 1);
+        if ((strstr(r.out, "\033[") != NULL) != cases[i].colored)
+            fail_msg("FORCE_COLOR=%s NO_COLOR=%s: %s", cases[i].force ? cases[i].force : "-",
+                     cases[i].no ? cases[i].no : "-", r.out);
+        run_free(&r);
+    }
+    unsetenv("FORCE_COLOR");
+    unsetenv("NO_COLOR");
+}
+
+/* --list-kinds --format json for scripts and editor extensions; an action takes no PATH. */
+static void test_list_kinds_as_json_and_actions_take_no_path(void **state)
+{
+    (void)state;
+    struct run r = run_srcls(NULL, (const char *[]){"--list-kinds", "--format", "json", NULL});
+    assert_exit(&r, 0);
+    assert_true(strncmp(r.out, "{\n  \"kinds\": [", strlen("{\n  \"kinds\": [")) == 0);
+    unsigned kinds = 0;
+    for (const char *p = r.out; (p = strstr(p, "\"number\": ")) != NULL; p++)
+        kinds++;
+    assert_int_equal(kinds, 25);
+    assert_non_null(strstr(r.out, "\"HIVE_METASTORE_2\",\n        \"HIVE_METASTORE_3\""));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--list-kinds", "extra", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "take no PATH (got 'extra')"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--list-kinds", "--format", "sarif", NULL});
+    assert_exit(&r, 2);
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--list-kinds", "--fix", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--fix is an option of --check"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_force_color_and_no_color),
+        cmocka_unit_test(test_list_kinds_as_json_and_actions_take_no_path),
         cmocka_unit_test(test_valid_source_exits_0_with_a_summary),
         cmocka_unit_test(test_syntax_error_exits_1_with_a_located_line),
         cmocka_unit_test(test_duplicate_key_adds_a_note_at_the_first),

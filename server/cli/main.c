@@ -43,14 +43,16 @@ static const char help_text[] =
     "                                   for *.json files that are source or job documents;\n"
     "                                   a file named explicitly is always checked. '-' reads\n"
     "                                   standard input.\n"
-    "  srcls --list-kinds               Every kind: number, type identifiers, title.\n"
+    "  srcls --list-kinds [--format json]  Every kind: number, type identifiers, title (as\n"
+    "                                   JSON with --format json, for scripts).\n"
     "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
     "                                   the fix (codes: docs/rules.md).\n"
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
     "\n"
     "Options for --check (an error without --check):\n"
-    "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set),\n"
+    "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set, and\n"
+    "                    wherever FORCE_COLOR is),\n"
     "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
     "                    github (GitHub Actions annotations). See docs/cli.md.\n"
     "  --color WHEN      auto (default), always or never.\n"
@@ -221,7 +223,7 @@ static int load_config(const char *explicit_path, const char *first_path,
     return status;
 }
 
-static int run_reference(const char *action, const char *arg)
+static int run_reference(const char *action, const char *arg, const char *format)
 {
     if (strcmp(action, "explain") == 0) {
         if (arg[0] == '\0')
@@ -239,7 +241,11 @@ static int run_reference(const char *action, const char *arg)
         return 2;
     }
     int status = 0;
-    if (strcmp(action, "list-kinds") == 0)
+    if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "json") == 0)
+        status = reference_list_kinds_json(&registry, stdout);
+    else if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "text") != 0)
+        status = usage_error("--list-kinds --format takes text or json (got '%s')", format);
+    else if (strcmp(action, "list-kinds") == 0)
         reference_list_kinds(&registry, stdout);
     else if (strcmp(arg, "kinds") == 0)
         reference_docs_kinds(&registry, stdout);
@@ -321,9 +327,17 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->jobs        ? "--jobs"
                                : o->config_path ? "--config"
                                                 : NULL;
+    /* --list-kinds takes --format (and no other option of --check) */
+    bool kinds_format = o->format != NULL && o->action != NULL &&
+                        strcmp(o->action, "list-kinds") == 0 && !o->fix && !o->color && !o->jobs &&
+                        !o->config_path;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
         usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
-    else if (!o->check && check_option != NULL)
+    else if (o->action != NULL && o->check)
+        usage_error("--%s cannot be combined with --check", o->action);
+    else if (o->action != NULL && o->path_count > 0)
+        usage_error("the actions take no PATH (got '%s')", o->paths[0]);
+    else if (!o->check && check_option != NULL && !kinds_format)
         usage_error("%s is an option of --check", check_option);
     else
         return PARSE_RUN;
@@ -348,6 +362,19 @@ static unsigned parse_jobs(const char *value)
     return (unsigned)n;
 }
 
+/* --color auto: FORCE_COLOR (set, and not "0") asks for color, as CI systems that show it
+ * set it; else NO_COLOR (set and not empty) asks for none; else color on a terminal. */
+static bool color_wanted(void)
+{
+    const char *force = getenv("FORCE_COLOR");
+    if (force != NULL && strcmp(force, "0") != 0 && strcmp(force, "false") != 0)
+        return true;
+    const char *no = getenv("NO_COLOR");
+    if (no != NULL && no[0] != '\0')
+        return false;
+    return isatty(STDOUT_FILENO);
+}
+
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
 static int run_check(const struct cli_options *o)
 {
@@ -361,7 +388,7 @@ static int run_check(const struct cli_options *o)
     else if (strcmp(color, "never") == 0)
         use_color = false;
     else if (strcmp(color, "auto") == 0)
-        use_color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+        use_color = color_wanted();
     else
         return usage_error("--color takes auto, always or never (got '%s')", color);
     unsigned jobs = parse_jobs(o->jobs);
@@ -421,7 +448,7 @@ int main(int argc, char **argv)
     case PARSE_FAILED: status = 2; break;
     case PARSE_RUN:
         if (o.action != NULL)
-            status = output_status(run_reference(o.action, o.action_arg));
+            status = output_status(run_reference(o.action, o.action_arg, o.format));
         else if (o.check)
             status = run_check(&o); /* check_run says itself when the report cannot be written */
         else if (o.path_count > 0)

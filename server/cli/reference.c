@@ -5,6 +5,7 @@
 
 #include "codes.h"
 #include "condition.h"
+#include "json_write.h"
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out)
 {
@@ -18,6 +19,45 @@ void reference_list_kinds(const struct schema_registry *registry, FILE *out)
     }
     fprintf(out, "    %-44s  %s (documents with \"jobState\")\n", "(job)",
             registry->job_title ? registry->job_title : "Query job");
+}
+
+int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
+{
+    struct json_writer w;
+    json_writer_init(&w, 2);
+    json_write_object_begin(&w);
+    json_write_key(&w, "kinds");
+    json_write_array_begin(&w);
+    for (uint32_t k = 0; k < registry->kind_count; k++) {
+        const struct schema_kind *kind = &registry->kinds[k];
+        json_write_object_begin(&w);
+        json_write_key(&w, "number");
+        json_write_int(&w, kind->number);
+        json_write_key(&w, "types");
+        json_write_array_begin(&w);
+        for (uint32_t t = 0; t < kind->type_count; t++)
+            json_write_string(&w, kind->types[t]);
+        json_write_array_end(&w);
+        json_write_key(&w, "title");
+        json_write_string(&w, kind->title);
+        json_write_key(&w, "description");
+        json_write_string(&w, kind->description ? kind->description : "");
+        json_write_object_end(&w);
+    }
+    json_write_array_end(&w);
+    json_write_key(&w, "job");
+    json_write_object_begin(&w);
+    json_write_key(&w, "title");
+    json_write_string(&w, registry->job_title ? registry->job_title : "Query job");
+    json_write_object_end(&w);
+    json_write_object_end(&w);
+    int status = w.failed ? 2 : 0;
+    if (!w.failed) {
+        fwrite(w.buf, 1, w.len, out);
+        fputc('\n', out);
+    }
+    json_writer_free(&w);
+    return status;
 }
 
 int reference_explain(const char *name, FILE *out)
