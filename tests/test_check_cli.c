@@ -455,9 +455,115 @@ static void test_list_kinds_as_json_and_actions_take_no_path(void **state)
     run_free(&r);
 }
 
+/* The examples with an error (bad-object-storage) and only a hint (bad-no-type), side by side. */
+static void write_two_examples(void)
+{
+    static const char *const names[] = {"bad-object-storage.source.json",
+                                        "bad-no-type.source.json"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = example(names[i]);
+        write_file(names[i], text);
+        free(text);
+    }
+}
+
+static void test_statistics_count_each_code_most_first(void **state)
+{
+    (void)state;
+    write_two_examples();
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--statistics",
+                                                    "bad-object-storage.source.json",
+                                                    "bad-no-type.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_line(
+        &r, "     1  conditional-required   a field required by another field's value is absent");
+    assert_line(
+        &r,
+        "     1  kind-inferred          no \"type\": the kind was inferred from the config keys");
+    assert_null(strstr(r.out, ".source.json:")); /* no diagnostic line */
+    assert_non_null(strstr(r.out, "\nchecked 2 files: "));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--statistics", "--format", "json",
+                                         "bad-no-type.source.json", NULL});
+    assert_exit(&r, 2);
+    run_free(&r);
+}
+
+static void test_quiet_leaves_out_the_summary(void **state)
+{
+    (void)state;
+    write_two_examples();
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--quiet", "bad-no-type.source.json", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "bad-no-type.source.json:3:3: hint: "));
+    assert_null(strstr(r.out, "checked "));
+    run_free(&r);
+}
+
+static void test_fail_on_and_exit_zero_decide_the_status(void **state)
+{
+    (void)state;
+    write_two_examples();
+    static const struct {
+        const char *option, *value, *file;
+        int status;
+    } cases[] = {
+        {"--fail-on", "error", "bad-no-type.source.json", 0},
+        {"--fail-on", "information", "bad-no-type.source.json", 0},
+        {"--fail-on", "hint", "bad-no-type.source.json", 1},
+        {"--fail-on", "warning", "bad-object-storage.source.json", 1},
+        {"--exit-zero", NULL, "bad-object-storage.source.json", 0},
+        {"--fail-on", "loud", "bad-no-type.source.json", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *args[6] = {"--check", cases[i].option};
+        size_t n = 2;
+        if (cases[i].value)
+            args[n++] = cases[i].value;
+        args[n++] = cases[i].file;
+        args[n] = NULL;
+        struct run r = run_srcls(NULL, args);
+        if (r.exit_status != cases[i].status)
+            fail_msg("%s %s %s: exit %d, not %d", cases[i].option,
+                     cases[i].value ? cases[i].value : "", cases[i].file, r.exit_status,
+                     cases[i].status);
+        run_free(&r);
+    }
+    /* --exit-zero never hides an unreadable path */
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--exit-zero", "missing.json", NULL});
+    assert_exit(&r, 2);
+    run_free(&r);
+}
+
+static void test_output_file_takes_the_report(void **state)
+{
+    (void)state;
+    write_two_examples();
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--format", "json", "--output-file",
+                                         "report.json", "bad-no-type.source.json", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.out, "");
+    char *report = read_all("report.json");
+    assert_non_null(strstr(report, "\"kind-inferred\""));
+    free(report);
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--output-file", "no/such/dir/report.txt",
+                                         "bad-no-type.source.json", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "cannot write no/such/dir/report.txt"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_statistics_count_each_code_most_first),
+        cmocka_unit_test(test_quiet_leaves_out_the_summary),
+        cmocka_unit_test(test_fail_on_and_exit_zero_decide_the_status),
+        cmocka_unit_test(test_output_file_takes_the_report),
         cmocka_unit_test(test_force_color_and_no_color),
         cmocka_unit_test(test_list_kinds_as_json_and_actions_take_no_path),
         cmocka_unit_test(test_valid_source_exits_0_with_a_summary),

@@ -596,5 +596,5 @@ int check_run(const struct check_options *options)
     free(walk.visited.slots);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0)
         return 2;
-    return walk.summary.errors > 0 ? 1 : 0;
+    return check_exit_status(&walk.summary, options);
 }

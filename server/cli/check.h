@@ -12,9 +12,15 @@ struct check_options {
     struct reporter *reporter;
     const struct schema_registry *registry;
     const struct settings *settings;
-    unsigned jobs; /* threads reading and analysing files; 0 or 1: the walk's own thread only */
-    bool fix;      /* apply the safe fixes in place (atomically) before reporting */
+    unsigned jobs;  /* threads reading and analysing files; 0 or 1: the walk's own thread only */
+    bool fix;       /* apply the safe fixes in place (atomically) before reporting */
+    bool exit_zero; /* --exit-zero: diagnostics never make the status 1 */
+    enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };
+
+/* The exit status for what was reported (no unreadable path): 1 when a diagnostic at least as
+ * severe as options->fail_on was reported (and not --exit-zero), else 0. */
+int check_exit_status(const struct report_summary *summary, const struct check_options *options);
 
 /* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths,
  * files that --fix could not rewrite (after reporting everything that could be read), or a

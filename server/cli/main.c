@@ -60,13 +60,21 @@ static const char help_text[] =
     "                    with syntax errors), then report what is left.\n"
     "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
     "                    at most 8). The output is the same for every N.\n"
+    "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"
+    "  --statistics      How many of each code, most first, instead of each diagnostic\n"
+    "                    (text).\n"
+    "  --fail-on SEV     The least severe diagnostic that makes the exit status 1: error\n"
+    "                    (default), warning, information or hint.\n"
+    "  --exit-zero       Exit 0 whatever the diagnostics (2 still means a path or a file\n"
+    "                    could not be read or written).\n"
+    "  --output-file F   Write the report to F instead of standard output.\n"
     "  --config FILE     Project configuration (default: the nearest srcls.json upwards\n"
     "                    from the first PATH): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
     "\n"
     "Exit status of --check:\n"
-    "  0  no diagnostic of severity error\n"
-    "  1  at least one error\n"
+    "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero\n"
+    "  1  at least one error (or a diagnostic at least as severe as --fail-on)\n"
     "  2  usage error, a path that could not be read, or a file --fix could not rewrite\n"
     "     (the others are still checked); or a report that could not be written (a full\n"
     "     disk, a closed pipe), which stderr names\n"
@@ -258,7 +266,9 @@ static int run_reference(const char *action, const char *arg, const char *format
 /* What the command line asks for. */
 struct cli_options {
     bool check, fix;
-    bool stdio; /* --stdio: the language server, said explicitly */
+    bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
+    const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
+    bool stdio;                        /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
     const char *format, *color;      /* NULL when not given */
@@ -309,6 +319,16 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             o->color = value;
         } else if (strcmp(arg, "--stdio") == 0) {
             o->stdio = true;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            o->quiet = true;
+        } else if (strcmp(arg, "--statistics") == 0) {
+            o->statistics = true;
+        } else if (strcmp(arg, "--exit-zero") == 0) {
+            o->exit_zero = true;
+        } else if ((value = option_value(argc, argv, &i, "--fail-on")) != NULL) {
+            o->fail_on = value;
+        } else if ((value = option_value(argc, argv, &i, "--output-file")) != NULL) {
+            o->output_file = value;
         } else {
             usage_error("unknown option '%s'", arg);
             return PARSE_FAILED;
@@ -326,6 +346,11 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->color       ? "--color"
                                : o->jobs        ? "--jobs"
                                : o->config_path ? "--config"
+                               : o->quiet       ? "--quiet"
+                               : o->statistics  ? "--statistics"
+                               : o->exit_zero   ? "--exit-zero"
+                               : o->fail_on     ? "--fail-on"
+                               : o->output_file ? "--output-file"
                                                 : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
     bool kinds_format = o->format != NULL && o->action != NULL &&
@@ -394,9 +419,30 @@ static int run_check(const struct cli_options *o)
     unsigned jobs = parse_jobs(o->jobs);
     if (jobs == 0)
         return usage_error("--jobs takes a positive integer up to 1024 (got '%s')", o->jobs);
+    int fail_on = o->fail_on ? diag_severity_parse(o->fail_on) : DIAG_ERROR;
+    if (fail_on <= DIAG_OFF)
+        return usage_error("--fail-on takes error, warning, information or hint (got '%s')",
+                           o->fail_on);
+    if (o->statistics && strcmp(format, "text") != 0)
+        return usage_error("--statistics is a text output (got --format %s)", format);
+    FILE *out = stdout;
+    if (o->output_file != NULL && (out = fopen(o->output_file, "w")) == NULL) {
+        fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
+        return 2;
+    }
+    if (out != stdout)
+        use_color = strcmp(color, "always") == 0; /* a file is no terminal */
     struct reporter reporter;
-    if (!report_select(&reporter, format, stdout, use_color))
+    if (!report_select(&reporter, format, out, use_color)) {
+        if (out != stdout)
+            fclose(out);
         return usage_error("--format takes text, json, sarif or github (got '%s')", format);
+    }
+    reporter.quiet = o->quiet;
+    if (o->statistics && !report_statistics_init(&reporter)) {
+        fputs("srcls: out of memory\n", stderr);
+        return 2;
+    }
     struct schema_registry registry;
     char error[512];
     if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
@@ -413,8 +459,14 @@ static int run_check(const struct cli_options *o)
                                         .registry = &registry,
                                         .settings = &settings,
                                         .jobs = jobs,
-                                        .fix = o->fix};
+                                        .fix = o->fix,
+                                        .exit_zero = o->exit_zero,
+                                        .fail_on = (enum diag_severity)fail_on};
         status = check_run(&options);
+    }
+    if (out != stdout && fclose(out) != 0 && status != 2) {
+        fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
+        status = 2;
     }
     settings_free(&settings);
     schema_registry_free(&registry);

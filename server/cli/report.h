@@ -27,17 +27,23 @@ struct reporter {
     void (*end)(struct reporter *self, const struct report_summary *summary);
     FILE *out;
     bool color;
+    bool quiet; /* --quiet: no summary line (text, github); the JSON formats are whole anyway */
     unsigned files_seen;
     bool failed; /* a format could not build part of its output (memory): the report is not whole */
     /* What a format keeps for its end (SARIF's notifications of unreadable paths); zeroed by
      * report_select, freed by the format's end. */
     struct json_writer deferred;
     unsigned deferred_count;
+    void *state; /* a format's own (--statistics's counts); freed by its end */
 };
 
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name
  * is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
+
+/* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
+ * the summary line. Returns false when memory ran out. */
+bool report_statistics_init(struct reporter *reporter);
 
 void report_text_init(struct reporter *reporter);
 void report_json_init(struct reporter *reporter);

@@ -64,6 +64,8 @@ static void plural(FILE *out, unsigned n, const char *one, const char *many)
 static void text_end(struct reporter *self, const struct report_summary *s)
 {
     FILE *out = self->out;
+    if (self->quiet)
+        return;
     fputs("checked ", out);
     plural(out, s->files, "file", "files");
     fputs(": ", out);
