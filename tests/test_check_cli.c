@@ -557,9 +557,37 @@ static void test_output_file_takes_the_report(void **state)
     run_free(&r);
 }
 
+/* --select and --ignore decide which codes are reported, over srcls.json. */
+static void test_select_and_ignore_codes(void **state)
+{
+    (void)state;
+    write_two_examples();
+    write_file("srcls.json", "{\"rules\": {\"unknown-field\": \"error\"}}");
+    struct run r = run_srcls(
+        NULL, (const char *[]){"--check", "--select", "unknown-field,kind-inferred",
+                               "bad-object-storage.source.json", "bad-no-type.source.json", NULL});
+    assert_exit(&r, 1); /* unknown-field is an error here (srcls.json) */
+    assert_non_null(strstr(r.out, "[unknown-field]"));
+    assert_non_null(strstr(r.out, "[kind-inferred]"));
+    assert_null(strstr(r.out, "[invalid-enum]"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--ignore", "unknown-field",
+                                         "bad-object-storage.source.json", NULL});
+    assert_null(strstr(r.out, "[unknown-field]"));
+    assert_non_null(strstr(r.out, "[invalid-enum]"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--select", "unknown-field,nope",
+                                         "bad-no-type.source.json", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--select: unknown code 'nope'"));
+    run_free(&r);
+    remove("srcls.json");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_select_and_ignore_codes),
         cmocka_unit_test(test_statistics_count_each_code_most_first),
         cmocka_unit_test(test_quiet_leaves_out_the_summary),
         cmocka_unit_test(test_fail_on_and_exit_zero_decide_the_status),

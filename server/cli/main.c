@@ -14,6 +14,7 @@
 #include "json_doc.h"
 #include "json_pointer.h"
 #include "line_index.h"
+#include "codes.h"
 #include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
@@ -68,6 +69,8 @@ static const char help_text[] =
     "  --exit-zero       Exit 0 whatever the diagnostics (2 still means a path or a file\n"
     "                    could not be read or written).\n"
     "  --output-file F   Write the report to F instead of standard output.\n"
+    "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
+    "  --ignore CODES    Report none of these codes, over srcls.json.\n"
     "  --config FILE     Project configuration (default: the nearest srcls.json upwards\n"
     "                    from the first PATH): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
@@ -268,6 +271,7 @@ struct cli_options {
     bool check, fix;
     bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
+    const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
     bool stdio;                        /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
@@ -329,6 +333,10 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             o->fail_on = value;
         } else if ((value = option_value(argc, argv, &i, "--output-file")) != NULL) {
             o->output_file = value;
+        } else if ((value = option_value(argc, argv, &i, "--select")) != NULL) {
+            o->select = value;
+        } else if ((value = option_value(argc, argv, &i, "--ignore")) != NULL) {
+            o->ignore = value;
         } else {
             usage_error("unknown option '%s'", arg);
             return PARSE_FAILED;
@@ -351,6 +359,8 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->exit_zero   ? "--exit-zero"
                                : o->fail_on     ? "--fail-on"
                                : o->output_file ? "--output-file"
+                               : o->select      ? "--select"
+                               : o->ignore      ? "--ignore"
                                                 : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
     bool kinds_format = o->format != NULL && o->action != NULL &&
@@ -367,6 +377,56 @@ static enum parse_outcome check_combination(const struct cli_options *o)
     else
         return PARSE_RUN;
     return PARSE_FAILED;
+}
+
+/* Marks in `on` the codes of a comma-separated list; false (after a usage error) when one is
+ * not a code. */
+static bool parse_codes(const char *option, const char *list, bool on[CODE_COUNT])
+{
+    for (const char *at = list; *at != '\0';) {
+        size_t len = strcspn(at, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, at);
+        int code = code_parse(name);
+        if (code < 0) {
+            char why[128];
+            snprintf(why, sizeof why, "%s: unknown code '%%s' (docs/rules.md lists them)", option);
+            usage_error(why, name);
+            return false;
+        }
+        on[code] = true;
+        at += len + (at[len] == ',');
+    }
+    return true;
+}
+
+/* --select and --ignore as settings laid over the configuration's: a code not selected, or
+ * ignored, is off. False after a usage error. */
+static bool select_codes(const struct cli_options *o, struct settings *settings)
+{
+    if (o->select == NULL && o->ignore == NULL)
+        return true;
+    bool selected[CODE_COUNT] = {false}, ignored[CODE_COUNT] = {false};
+    if ((o->select && !parse_codes("--select", o->select, selected)) ||
+        (o->ignore && !parse_codes("--ignore", o->ignore, ignored)))
+        return false;
+    struct settings cli;
+    settings_init(&cli);
+    cli.severities = arena_alloc(&cli.arena, CODE_COUNT * sizeof *cli.severities);
+    for (int c = 0; cli.severities != NULL && c < CODE_COUNT; c++) {
+        if ((o->select && !selected[c]) || ignored[c])
+            cli.severities[cli.severity_count++] =
+                (struct settings_severity){(enum diag_code)c, DIAG_OFF};
+    }
+    struct settings merged;
+    settings_init(&merged);
+    bool ok = cli.severities != NULL && settings_merge(&merged, settings, &cli) == 0;
+    settings_free(&cli);
+    settings_free(settings);
+    *settings = merged;
+    if (!ok)
+        fputs("srcls: out of memory\n", stderr);
+    return ok;
 }
 
 /* The default of --jobs: the CPUs online, at most 8. */
@@ -452,7 +512,8 @@ static int run_check(const struct cli_options *o)
     struct settings settings;
     settings_init(&settings);
     int status = 2;
-    if (load_config(o->config_path, o->paths[0], &registry, &settings) == 0) {
+    if (load_config(o->config_path, o->paths[0], &registry, &settings) == 0 &&
+        select_codes(o, &settings)) {
         struct check_options options = {.paths = o->paths,
                                         .path_count = o->path_count,
                                         .reporter = &reporter,
