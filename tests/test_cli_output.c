@@ -583,7 +583,7 @@ static void test_config_option_overrides_discovery(void **state)
 }
 
 /* A configuration with any problem is not half applied: nothing is checked, stderr names the
- * file and the place (line:column for syntax, the JSON Pointer otherwise), and the exit status
+ * file and the place of each mistake as any document's (FILE:LINE:COLUMN), and the exit status
  * is 2. */
 static void test_broken_config_names_file_and_place_and_exits_2(void **state)
 {
@@ -594,22 +594,22 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
     } cases[] = {
         {"{\"rules\": {\n  \"unknown-field\": \"error\",\n}}",
          "srcls: cfg.json:2:27: trailing comma: JSON does not allow ',' before '}'\n"},
-        {"", "srcls: cfg.json:1:1: the document is empty: expected a JSON value\n"},
-        {"[]", "srcls: cfg.json: the configuration must be an object\n"},
+        {"", "srcls: cfg.json:1:1: the configuration is empty: it holds an object ({} at least)\n"},
+        {"[]", "srcls: cfg.json:1:1: the configuration must be an object\n"},
         {"{\"rule\": {\"unknown-field\": \"error\"}}",
-         "srcls: cfg.json: /rule: unknown setting (the settings are \"rules\" and \"types\")\n"},
+         "srcls: cfg.json:1:2: unknown setting (the settings are \"rules\" and \"types\")\n"},
         {"{\"rules\": {\"unknown-field\": \"fatal\"}}",
-         "srcls: cfg.json: /rules/unknown-field: the severity of \"unknown-field\" must be "
-         "error, warning, information, hint or off\n"},
+         "srcls: cfg.json:1:12: the severity of \"unknown-field\" must be error, warning, "
+         "information, hint or off\n"},
         {"{\"rules\": {\"unknown-fields\": \"error\"}}",
-         "srcls: cfg.json: /rules/unknown-fields: unknown code \"unknown-fields\"\n"},
+         "srcls: cfg.json:1:12: unknown code \"unknown-fields\"\n"},
         {"{\"rules\": [\"unknown-field\"]}",
-         "srcls: cfg.json: /rules: must be an object mapping a code to a severity\n"},
+         "srcls: cfg.json:1:2: must be an object mapping a code to a severity\n"},
         {"{\"types\": {\"MY_STORE\": \"NO_SUCH_KIND\"}}",
-         "srcls: cfg.json: /types/MY_STORE: \"NO_SUCH_KIND\" is the type of no kind (srcls "
-         "--list-kinds lists them)\n"},
-        {"{\"types\": {\"a/b\": 3}}", "srcls: cfg.json: /types/a~1b: a \"types\" entry maps an "
-                                      "identifier to a kind's type (a string)\n"},
+         "srcls: cfg.json:1:12: \"NO_SUCH_KIND\" is the type of no kind (srcls --list-kinds lists "
+         "them)\n"},
+        {"{\"types\": {\"a/b\": 3}}", "srcls: cfg.json:1:12: a \"types\" entry maps an identifier "
+                                      "to a kind's type (a string)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_file("cfg.json", cases[i].text);
@@ -621,18 +621,20 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
         run_free(&r);
     }
 
-    /* a discovered srcls.json is named by its full path */
+    /* a discovered srcls.json is named by its full path; the files it governs are not
+     * checked, and said so */
     write_file("proj/srcls.json", "{\"rules\": {\"unknown-field\": 1}}");
     write_file("proj/a.source.json", unknown_field_source);
     char real[PATH_MAX], expected[PATH_MAX + 256];
     assert_non_null(realpath(scratch_dir(), real));
     snprintf(expected, sizeof expected,
-             "srcls: %s/proj/srcls.json: /rules/unknown-field: the severity of \"unknown-field\" "
-             "must be error, warning, information, hint or off\n",
+             "srcls: %s/proj/srcls.json:1:12: the severity of \"unknown-field\" must be error, "
+             "warning, information, hint or off\n",
              real);
     struct run r = run_text("proj/a.source.json");
     assert_exit(&r, 2);
     assert_string_equal(r.err, expected);
+    assert_non_null(strstr(r.out, "not checked: its srcls.json has mistakes"));
     run_free(&r);
 
     r = run_srcls(NULL,
@@ -641,6 +643,26 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
     assert_string_equal(
         r.err, "srcls: cannot read the configuration none.json: No such file or directory\n");
     run_free(&r);
+}
+
+/* Each file takes the srcls.json nearest to it, whatever else is named and in what order. */
+static void test_config_is_per_file_whatever_the_order_of_the_arguments(void **state)
+{
+    (void)state;
+    write_file("one/a.source.json", unknown_field_source);
+    write_file("one/srcls.json", "{\"rules\": {\"unknown-field\": \"error\"}}");
+    write_file("two/b.source.json", unknown_field_source);
+    write_file("two/srcls.json", "{\"rules\": {\"unknown-field\": \"off\"}}");
+    static const char *const orders[2][2] = {{"one", "two"}, {"two", "one"}};
+    for (int i = 0; i < 2; i++) {
+        struct run r =
+            run_srcls(NULL, (const char *[]){"--check", orders[i][0], orders[i][1], NULL});
+        assert_exit(&r, 1);
+        assert_non_null(strstr(r.out, "one/a.source.json:"));
+        assert_null(strstr(r.out, "two/b.source.json:")); /* off there */
+        assert_non_null(strstr(r.out, ": error: unknown field"));
+        run_free(&r);
+    }
 }
 
 /* ---- secrets ---- */
@@ -744,6 +766,7 @@ int main(void)
         TEST(test_config_is_found_upwards_from_the_checked_path),
         TEST(test_config_option_overrides_discovery),
         TEST(test_broken_config_names_file_and_place_and_exits_2),
+        TEST(test_config_is_per_file_whatever_the_order_of_the_arguments),
         TEST(test_no_format_prints_a_secret_value),
     };
 #undef TEST

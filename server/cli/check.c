@@ -1,13 +1,9 @@
 /* check: files, directories (recursing into *.json) and '-' for stdin. A file named
  * explicitly is always reported on; a file found in a directory only when it is a source or
- * a job document (or is named *.source.json / *.job.json).
- *
- * What the walk guarantees (docs/cli.md): a path named on the command line is followed if it
- * is a symbolic link; a directory scan follows no link, so it cannot loop, and it visits every
- * directory and every file (by device and inode) at most once. Only regular files are read: a
- * FIFO, socket or device is refused before it is opened, and every open is non-blocking and
- * confirmed with fstat on the descriptor, so a file swapped in between cannot make srcls block.
- * Nothing larger than the parser's limit is read. `--fix` rewrites files through file_replace. */
+ * a job document (or is named *.source.json / *.job.json). The walk's guarantees are in
+ * docs/cli.md: named links are followed, scans follow none and visit each inode once, only
+ * regular files are read (opens are non-blocking and confirmed with fstat), nothing over the
+ * parser's limit is read, and --fix rewrites through file_replace. */
 #include "check.h"
 
 #include <dirent.h>
@@ -28,17 +24,14 @@
 #include "fix.h"
 #include "vector.h"
 
-/* One limit for every input: the parser refuses larger documents anyway, so reading more would
- * only cost memory. */
+/* One limit for every input: the parser refuses larger documents anyway. */
 #define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
-/* The first read of a stream whose size is unknown (standard input from a pipe). */
-#define CHECK_STREAM_FIRST_READ (64 * 1024)
+#define CHECK_STREAM_FIRST_READ (64 * 1024) /* a stream of unknown size: the first read */
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
 #define CHECK_WINDOW_PER_JOB 4u
-/* --fix: rounds of safe fixes at most (each applies what the last one uncovered). */
-#define CHECK_FIX_ROUNDS 8u
+#define CHECK_FIX_ROUNDS 8u /* --fix: rounds at most (each applies what the last uncovered) */
 
 struct walk {
     const struct check_options *options;
@@ -207,6 +200,7 @@ static int open_entry(int at, const char *name, bool follow, struct stat *st)
  * rewritten, on the walk's thread in walk order (task_done). */
 struct file_task {
     const struct check_options *options;
+    const struct settings *settings; /* of its srcls.json */
     char *path;
     int fd;         /* open on the file until it is read; -1 for standard input */
     struct stat st; /* unset for standard input */
@@ -271,7 +265,7 @@ static void task_work(void *task)
     }
     struct analysis_options options = {.report_unknown_document = t->explicit,
                                        .registry = t->options->registry,
-                                       .settings = t->options->settings};
+                                       .settings = t->settings};
     t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
     if (!t->analysed)
         return;
@@ -348,6 +342,12 @@ static void task_done(void *context, void *task)
 static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
+    task->settings = check_configs_for(walk->options->configs, task->fd < 0 ? NULL : task->path);
+    if (task->settings == NULL) { /* its srcls.json is unreadable or wrong: said on stderr */
+        report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
+        task_free(task);
+        return;
+    }
     if (walk->pool != NULL) {
         check_pool_submit(walk->pool, task);
         return;

@@ -3,6 +3,7 @@
 #ifndef SRCLS_CHECK_H
 #define SRCLS_CHECK_H
 
+#include "check_config.h"
 #include "report.h"
 #include "schema.h"
 
@@ -11,7 +12,7 @@ struct check_options {
     int path_count;
     struct reporter *reporter;
     const struct schema_registry *registry;
-    const struct settings *settings;
+    struct check_configs *configs; /* the srcls.json of each file */
     unsigned jobs;  /* threads reading and analysing files; 0 or 1: the walk's own thread only */
     bool fix;       /* apply the safe fixes in place (atomically) before reporting */
     bool exit_zero; /* --exit-zero: diagnostics never make the status 1 */

@@ -11,9 +11,6 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "json_doc.h"
-#include "json_pointer.h"
-#include "line_index.h"
 #include "codes.h"
 #include "settings.h"
 #include "lsp_server.h"
@@ -23,9 +20,6 @@
 #ifndef SRCLS_VERSION
 #define SRCLS_VERSION "unknown"
 #endif
-
-/* The largest configuration file read: far above any real srcls.json. */
-#define CONFIG_MAX_SIZE ((size_t)1 << 20)
 
 static const char usage_text[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
@@ -71,8 +65,8 @@ static const char help_text[] =
     "  --output-file F   Write the report to F instead of standard output.\n"
     "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes, over srcls.json.\n"
-    "  --config FILE     Project configuration (default: the nearest srcls.json upwards\n"
-    "                    from the first PATH): {\"rules\": {\"CODE\": \"error|warning|\n"
+    "  --config FILE     Project configuration for every file (default: for each file,\n"
+    "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
     "\n"
     "Exit status of --check:\n"
@@ -109,129 +103,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     if (*i + 1 >= argc)
         return "";
     return argv[++*i];
-}
-
-/* Writes "srcls: PATH:LINE:COL: message" for the first syntax error of a configuration. */
-static void report_config_syntax(const char *path, struct json_doc *doc, const char *text,
-                                 size_t len)
-{
-    struct line_index lines;
-    if (doc->error_count == 0 || line_index_build(&lines, text, len) != 0) {
-        fprintf(stderr, "srcls: %s: %s\n", path,
-                doc->error_count ? doc->errors[0].message : "out of memory");
-        return;
-    }
-    struct text_position at = line_index_position(&lines, doc->errors[0].start, POSITION_UTF32);
-    fprintf(stderr, "srcls: %s:%u:%u: %s\n", path, at.line + 1, at.character + 1,
-            doc->errors[0].message);
-    line_index_free(&lines);
-}
-
-/* Appends a problem line for each "types" entry that names no kind. */
-static void check_config_types(const struct settings *settings,
-                               const struct schema_registry *registry, char *problems, size_t size)
-{
-    for (uint32_t i = 0; i < settings->type_count; i++) {
-        const char *kind = settings->types[i].kind_type;
-        if (schema_find_kind(registry, kind, strlen(kind)) != NULL)
-            continue;
-        struct arena scratch;
-        arena_init(&scratch);
-        const char *id = settings->types[i].id;
-        const char *pointer = json_pointer_append(&scratch, "/types", id, strlen(id));
-        size_t used = strlen(problems);
-        snprintf(problems + used, size - used,
-                 "%s%s: \"%s\" is the type of no kind (srcls --list-kinds lists them)",
-                 used ? "\n" : "", pointer ? pointer : "/types", kind);
-        arena_free(&scratch);
-    }
-}
-
-/* Reads the configuration file `path` into `text` (`size` bytes, one more than the largest
- * configuration read). Returns 0, or -1 after saying why on stderr. */
-static int read_config(const char *path, char *text, size_t size, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    *len = fread(text, 1, size, f);
-    int error = ferror(f) ? (errno != 0 ? errno : EIO) : 0;
-    fclose(f);
-    if (error != 0) {
-        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", path, strerror(error));
-        return -1;
-    }
-    if (*len == size) {
-        fprintf(stderr, "srcls: %s: the configuration is larger than %zu bytes\n", path, size - 1);
-        return -1;
-    }
-    return 0;
-}
-
-/* Reads the project configuration: `--config FILE`, else the nearest srcls.json upwards from
- * the first path (or the current directory). Each problem goes to stderr as "srcls: FILE:LINE:COL:
- * ..." (syntax) or "srcls: FILE: POINTER: ..." (settings). Returns 0, or -1 when the file cannot
- * be read or has any problem: a configuration is never half applied. */
-static int load_config(const char *explicit_path, const char *first_path,
-                       const struct schema_registry *registry, struct settings *out)
-{
-    char path[PATH_MAX + sizeof "/srcls.json"];
-    if (explicit_path != NULL) {
-        if ((size_t)snprintf(path, sizeof path, "%s", explicit_path) >= sizeof path) {
-            fprintf(stderr, "srcls: the configuration path is too long: %s\n", explicit_path);
-            return -1;
-        }
-    } else {
-        char dir[PATH_MAX]; /* what realpath needs */
-        if (strcmp(first_path, "-") == 0 || realpath(first_path, dir) == NULL) {
-            if (getcwd(dir, sizeof dir) == NULL)
-                return 0;
-        }
-        struct stat st;
-        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            char *slash = strrchr(dir, '/');
-            if (slash != NULL)
-                *slash = '\0';
-        }
-        for (;;) {
-            snprintf(path, sizeof path, "%s/srcls.json", dir);
-            if (access(path, R_OK) == 0)
-                break;
-            char *slash = strrchr(dir, '/');
-            if (slash == NULL || slash == dir)
-                return 0;
-            *slash = '\0';
-        }
-    }
-    static char text[CONFIG_MAX_SIZE + 1]; /* + 1: to see that a file is larger */
-    size_t len = 0;
-    if (read_config(path, text, sizeof text, &len) != 0)
-        return -1;
-    struct json_doc doc;
-    int status = 0;
-    if (json_parse(&doc, text, len, NULL) != 0) {
-        fprintf(stderr, "srcls: %s: out of memory\n", path);
-        status = -1;
-    } else if (doc.error_count > 0 || doc.root == JSON_NONE) {
-        report_config_syntax(path, &doc, text, len);
-        status = -1;
-    } else if (doc.nodes[doc.root].kind != JSON_OBJECT) {
-        fprintf(stderr, "srcls: %s: the configuration must be an object\n", path);
-        status = -1;
-    } else {
-        char problems[2048] = "";
-        settings_read(out, &doc, doc.root, problems, sizeof problems);
-        check_config_types(out, registry, problems, sizeof problems);
-        for (char *line = problems, *end; *line != '\0'; line = end + (*end != '\0')) {
-            end = line + strcspn(line, "\n");
-            fprintf(stderr, "srcls: %s: %.*s\n", path, (int)(end - line), line);
-            status = -1;
-        }
-    }
-    json_doc_free(&doc);
-    return status;
 }
 
 static int run_reference(const char *action, const char *arg, const char *format)
@@ -509,16 +380,19 @@ static int run_check(const struct cli_options *o)
         fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
         return 2;
     }
-    struct settings settings;
-    settings_init(&settings);
+    struct settings overlay; /* --select and --ignore, over each file's srcls.json */
+    settings_init(&overlay);
+    struct check_configs configs;
+    check_configs_init(&configs, &registry, &overlay, o->config_path);
     int status = 2;
-    if (load_config(o->config_path, o->paths[0], &registry, &settings) == 0 &&
-        select_codes(o, &settings)) {
+    /* --config FILE governs every file: when it cannot be used, nothing is checked */
+    if (select_codes(o, &overlay) &&
+        (o->config_path == NULL || check_configs_for(&configs, NULL) != NULL)) {
         struct check_options options = {.paths = o->paths,
                                         .path_count = o->path_count,
                                         .reporter = &reporter,
                                         .registry = &registry,
-                                        .settings = &settings,
+                                        .configs = &configs,
                                         .jobs = jobs,
                                         .fix = o->fix,
                                         .exit_zero = o->exit_zero,
@@ -529,7 +403,8 @@ static int run_check(const struct cli_options *o)
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
         status = 2;
     }
-    settings_free(&settings);
+    check_configs_free(&configs);
+    settings_free(&overlay);
     schema_registry_free(&registry);
     return status;
 }

@@ -82,6 +82,9 @@ int project_analyze(struct analysis *out, const char *text, size_t len,
     struct analysis_options options = {0}; /* syntax only: srcls.json is no source or job */
     if (analysis_run(out, text, len, &options) != 0)
         return -1;
+    if (out->doc.root == JSON_NONE && out->diags.count == 1) /* an empty file */
+        out->diags.items[0].message = "the configuration is empty: it holds an object "
+                                      "({} at least)";
     if (out->doc.error_count > 0 || out->doc.root == JSON_NONE)
         return 0;
     if (out->doc.nodes[out->doc.root].kind != JSON_OBJECT) {

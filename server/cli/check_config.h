@@ -1,0 +1,33 @@
+/* check_config: which srcls.json applies to each checked file — `--config FILE` for all, or the
+ * nearest one upwards from each file, as ruff and eslint find theirs, so that the results never
+ * depend on the order of the arguments — read once each, with --select/--ignore laid over it.
+ * A configuration's mistakes are reported once on stderr, placed as any document's
+ * (FILE:LINE:COLUMN), and the files it governs are not checked: it is never half applied. */
+#ifndef SRCLS_CHECK_CONFIG_H
+#define SRCLS_CHECK_CONFIG_H
+
+#include <stdbool.h>
+
+#include "schema.h"
+#include "settings.h"
+
+struct check_config; /* one srcls.json read (check_config.c) */
+
+struct check_configs {
+    const struct schema_registry *registry;
+    const struct settings *overlay; /* --select/--ignore (not owned; may be NULL) */
+    const char *fixed_path;         /* --config FILE, or NULL */
+    struct check_config *first;
+    char *cwd;     /* for files named relative to it, and standard input (owned) */
+    bool reported; /* a configuration's mistakes or unreadability were reported */
+};
+
+void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
+                        const struct settings *overlay, const char *fixed_path);
+void check_configs_free(struct check_configs *configs);
+/* The settings for the file `path` (as named: absolute, or relative to the current directory;
+ * NULL: standard input, as a file of the current directory). NULL when its configuration cannot
+ * be read or has mistakes (said on stderr, once). */
+const struct settings *check_configs_for(struct check_configs *configs, const char *path);
+
+#endif
