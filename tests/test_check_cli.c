@@ -584,9 +584,29 @@ static void test_select_and_ignore_codes(void **state)
     remove("srcls.json");
 }
 
+/* --stdin-filename names standard input in the report and finds its srcls.json. */
+static void test_stdin_filename_names_stdin_and_finds_its_config(void **state)
+{
+    (void)state;
+    char *text = example("bad-no-type.source.json");
+    write_file("sub/srcls.json", "{\"rules\": {\"kind-inferred\": \"error\"}}");
+    struct run r = run_srcls(
+        text, (const char *[]){"--check", "--stdin-filename", "sub/x.source.json", "-", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "sub/x.source.json:3:3: error: "));
+    run_free(&r);
+    r = run_srcls(text, (const char *[]){"--check", "-", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "<stdin>:3:3: hint: "));
+    run_free(&r);
+    free(text);
+    remove("sub/srcls.json");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stdin_filename_names_stdin_and_finds_its_config),
         cmocka_unit_test(test_select_and_ignore_codes),
         cmocka_unit_test(test_statistics_count_each_code_most_first),
         cmocka_unit_test(test_quiet_leaves_out_the_summary),

@@ -337,12 +337,12 @@ static void task_done(void *context, void *task)
     task_free(t);
 }
 
-/* Checks the file of `task` (path and text or descriptor filled): on a worker when there are
- * any, else right here. */
+/* Checks the file of `task` (path, and text or descriptor): on a worker if any, else here. */
 static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
-    task->settings = check_configs_for(walk->options->configs, task->fd < 0 ? NULL : task->path);
+    bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
+    task->settings = check_configs_for(walk->options->configs, nameless ? NULL : task->path);
     if (task->settings == NULL) { /* its srcls.json is unreadable or wrong: said on stderr */
         report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
         task_free(task);
@@ -375,7 +375,7 @@ static void check_regular_file(struct walk *walk, int fd, const struct stat *st,
 /* Standard input, whatever it is (a pipe, a terminal, a file); read up to the limit. */
 static void check_stdin(struct walk *walk)
 {
-    const char *path = "<stdin>";
+    const char *path = walk->options->stdin_name ? walk->options->stdin_name : "<stdin>";
     struct stat st;
     size_t expected = 0;
     if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {

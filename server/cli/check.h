@@ -13,6 +13,7 @@ struct check_options {
     struct reporter *reporter;
     const struct schema_registry *registry;
     struct check_configs *configs; /* the srcls.json of each file */
+    const char *stdin_name;        /* --stdin-filename: standard input's name, or NULL */
     unsigned jobs;  /* threads reading and analysing files; 0 or 1: the walk's own thread only */
     bool fix;       /* apply the safe fixes in place (atomically) before reporting */
     bool exit_zero; /* --exit-zero: diagnostics never make the status 1 */

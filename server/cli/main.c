@@ -63,6 +63,9 @@ static const char help_text[] =
     "  --exit-zero       Exit 0 whatever the diagnostics (2 still means a path or a file\n"
     "                    could not be read or written).\n"
     "  --output-file F   Write the report to F instead of standard output.\n"
+    "  --stdin-filename PATH\n"
+    "                    Standard input ('-') stands for the file PATH: its name in the\n"
+    "                    report, and the srcls.json that applies to it.\n"
     "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
@@ -143,6 +146,7 @@ struct cli_options {
     bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
+    const char *stdin_name;            /* --stdin-filename PATH */
     bool stdio;                        /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
@@ -204,6 +208,8 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             o->fail_on = value;
         } else if ((value = option_value(argc, argv, &i, "--output-file")) != NULL) {
             o->output_file = value;
+        } else if ((value = option_value(argc, argv, &i, "--stdin-filename")) != NULL) {
+            o->stdin_name = value;
         } else if ((value = option_value(argc, argv, &i, "--select")) != NULL) {
             o->select = value;
         } else if ((value = option_value(argc, argv, &i, "--ignore")) != NULL) {
@@ -232,6 +238,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->output_file ? "--output-file"
                                : o->select      ? "--select"
                                : o->ignore      ? "--ignore"
+                               : o->stdin_name  ? "--stdin-filename"
                                                 : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
     bool kinds_format = o->format != NULL && o->action != NULL &&
@@ -393,6 +400,7 @@ static int run_check(const struct cli_options *o)
                                         .reporter = &reporter,
                                         .registry = &registry,
                                         .configs = &configs,
+                                        .stdin_name = o->stdin_name,
                                         .jobs = jobs,
                                         .fix = o->fix,
                                         .exit_zero = o->exit_zero,
