@@ -79,8 +79,9 @@ static const char help_text[] =
     "     (the others are still checked); or a report that could not be written (a full\n"
     "     disk, a closed pipe), which stderr names\n"
     "\n"
-    "Docs: docs/cli.md (this command line), docs/lsp.md (the server) and docs/rules.md (every\n"
-    "code) in the srcls source tree; srcls --explain CODE explains one code.\n";
+    "More: man srcls (installed with srcls), and in the srcls source tree docs/cli.md (this\n"
+    "command line), docs/lsp.md (the server), docs/rules.md (every code); srcls --explain CODE\n"
+    "explains one code.\n";
 
 static int usage_error(const char *format, const char *arg)
 {

@@ -1,0 +1,23 @@
+# bash completion for srcls (installed as share/bash-completion/completions/srcls)
+_srcls() {
+    local cur prev
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    case "$prev" in
+        --format) COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); return ;;
+        --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
+        --explain|--select|--ignore)
+            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config"
+            COMPREPLY=($(compgen -W "$codes" -- "${cur##*,}"))
+            return ;;
+        --jobs) return ;;
+        --config|--output-file|--stdin-filename) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --version --help --format --color --fix --jobs --quiet --statistics --fail-on --exit-zero --output-file --stdin-filename --select --ignore --config" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+complete -o filenames -F _srcls srcls

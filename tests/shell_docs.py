@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""shell_docs: the man page (docs/man/srcls.1) and the bash completion (editors/shell/srcls.bash)
+cover every option `srcls --help` lists and every diagnostic code, and the completion completes.
+
+usage: shell_docs.py SOURCE_ROOT SRCLS_BINARY"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+def main():
+    root, binary = sys.argv[1], sys.argv[2]
+    man = open(os.path.join(root, "docs", "man", "srcls.1"), encoding="utf-8").read()
+    completion_path = os.path.join(root, "editors", "shell", "srcls.bash")
+    completion = open(completion_path, encoding="utf-8").read()
+    help_text = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+    options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text)))
+    failures = []
+    for option in options:
+        if option.replace("-", "\\-") not in man:
+            failures.append("the man page lacks %s" % option)
+        if option not in completion:
+            failures.append("the bash completion lacks %s" % option)
+    stderr = subprocess.run([binary, "--explain", "no-such-code"], capture_output=True,
+                            text=True).stderr
+    codes = stderr.split("the codes are:")[1].split()
+    listed = re.search(r'local codes="([^"]*)"', completion).group(1).split()
+    if sorted(codes) != sorted(listed):
+        failures.append("the completion's codes %s are not srcls's %s" % (listed, codes))
+    if shutil.which("bash"):
+        for words, expected in ((["srcls", "--fail"], "--fail-on"),
+                                (["srcls", "--check", "--format", "sa"], "sarif"),
+                                (["srcls", "--select", "unknown-f"], "unknown-field")):
+            script = 'source "%s"; COMP_WORDS=(%s); COMP_CWORD=%d; _srcls; printf "%%s\\n" ' \
+                     '"${COMPREPLY[@]}"' % (completion_path, " ".join(words), len(words) - 1)
+            got = subprocess.run(["bash", "-c", script], capture_output=True, text=True).stdout
+            if expected not in got.split():
+                failures.append("completing %s gave %r, not %s" % (words, got, expected))
+    if shutil.which("groff"):
+        render = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z",
+                                 os.path.join(root, "docs", "man", "srcls.1")],
+                                capture_output=True, text=True)
+        if render.returncode != 0 or render.stderr.strip():
+            failures.append("groff warns about the man page: %s" % render.stderr)
+    for f in failures:
+        print("FAIL: " + f)
+    print("%d options and %d codes checked in the man page and the completion%s" % (
+        len(options), len(codes), "" if shutil.which("groff") else " (groff absent: not rendered)"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
