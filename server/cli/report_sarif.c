@@ -1,7 +1,12 @@
 /* report_sarif: SARIF 2.1.0 as GitHub code scanning accepts it — one run, the rules with their
- * help, each result with a full region (1-based, UTF-16 columns), a URI relative to the current
- * directory and a partial fingerprint built from path, code and JSON Pointer, so it stays put
- * when unrelated lines move. */
+ * help and its address, each result with a full region (1-based, UTF-16 columns), the place a
+ * duplicate key was first defined, an artifact URI (percent-encoded: relative to the current
+ * directory below it, a file:// URI elsewhere) and a partial fingerprint built from the file's
+ * name, the code and the JSON Pointer, so it stays put when unrelated lines move and whatever
+ * directory srcls runs from. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +17,10 @@
 
 #ifndef SRCLS_VERSION
 #define SRCLS_VERSION "unknown"
+#endif
+/* Where docs/ is published (meson option docs_url). */
+#ifndef SRCLS_DOCS_URL
+#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs"
 #endif
 
 static const char *sarif_level(enum diag_severity severity)
@@ -34,10 +43,29 @@ static void flush(struct reporter *self, struct json_writer *w)
     json_writer_free(w);
 }
 
+/* Appends the pieces, NULL-terminated, to `b`. */
+static void append(struct json_writer *b, const char *const *pieces)
+{
+    for (; *pieces != NULL; pieces++)
+        json_write_bytes(b, *pieces, strlen(*pieces));
+}
+
+/* A rule's help in Markdown: summary, explanation, example, and the link to its docs. */
+static const char *markdown_help(const struct code_info *c, const char *uri, struct json_writer *b)
+{
+    json_writer_free(b);
+    json_writer_init(b, 0);
+    append(b, (const char *const[]){"**", c->name, "**: ", c->summary, ".\n\n", c->explanation,
+                                    "\n\nExample:\n\n```json\n", c->example,
+                                    "\n```\n\n[More in the docs](", uri, ")", NULL});
+    return b->failed ? c->explanation : b->buf;
+}
+
 static void sarif_begin(struct reporter *self)
 {
-    struct json_writer w;
+    struct json_writer w, markdown;
     json_writer_init(&w, 0);
+    json_writer_init(&markdown, 0);
     json_write_bytes(&w,
                      "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
                      "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":",
@@ -48,6 +76,8 @@ static void sarif_begin(struct reporter *self)
     json_write_string(&w, "srcls");
     json_write_key(&w, "version");
     json_write_string(&w, SRCLS_VERSION);
+    json_write_key(&w, "informationUri");
+    json_write_string(&w, SRCLS_DOCS_URL "/cli.md");
     json_write_key(&w, "rules");
     json_write_array_begin(&w);
     for (int code = 0; code < CODE_COUNT; code++) {
@@ -65,10 +95,16 @@ static void sarif_begin(struct reporter *self)
         json_write_key(&w, "text");
         json_write_string(&w, c->explanation);
         json_write_object_end(&w);
+        char uri[512];
+        snprintf(uri, sizeof uri, "%s/rules.md#%s", SRCLS_DOCS_URL, c->name);
+        json_write_key(&w, "helpUri");
+        json_write_string(&w, uri);
         json_write_key(&w, "help");
         json_write_object_begin(&w);
         json_write_key(&w, "text");
         json_write_string(&w, c->explanation);
+        json_write_key(&w, "markdown");
+        json_write_string(&w, markdown_help(c, uri, &markdown));
         json_write_object_end(&w);
         json_write_key(&w, "defaultConfiguration");
         json_write_object_begin(&w);
@@ -81,24 +117,85 @@ static void sarif_begin(struct reporter *self)
     json_write_object_end(&w);
     json_write_bytes(&w, "},\"columnKind\":\"utf16CodeUnits\",\"results\":[",
                      strlen("},\"columnKind\":\"utf16CodeUnits\",\"results\":["));
+    json_writer_free(&markdown);
     flush(self, &w);
 }
 
-/* The path relative to the current directory where it is below it; without a leading "./". */
-static const char *relative_uri(const char *path, char *buffer, size_t size)
+static bool unreserved(unsigned char c)
 {
-    if (path[0] == '/') {
-        char cwd[4096];
-        if (getcwd(cwd, sizeof cwd) != NULL) {
-            size_t n = strlen(cwd);
-            if (strncmp(path, cwd, n) == 0 && path[n] == '/')
-                path += n + 1;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+}
+
+/* `path` percent-encoded (RFC 3986: all but unreserved bytes and '/') after `prefix`. */
+static void encode(const char *prefix, const char *path, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "%s", prefix);
+    for (const unsigned char *c = (const unsigned char *)path; *c && n + 4 < size; c++) {
+        if (unreserved(*c))
+            out[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(out + n, size - n, "%%%02X", *c);
+    }
+    out[n < size ? n : size - 1] = '\0';
+}
+
+/* The artifact of `path`: a URI relative to the current directory (with the %SRCROOT% base)
+ * when the file is below it, else a file:// URI of its absolute path (no base). True for the
+ * relative form. */
+static bool artifact_uri(const char *path, char *out, size_t size)
+{
+    char cwd[PATH_MAX], full[PATH_MAX];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    if (path[0] == '/' || strncmp(path, "../", 3) == 0 || strcmp(path, "..") == 0) {
+        if (realpath(path, full) == NULL)
+            snprintf(full, sizeof full, "%s", path);
+        size_t n = have_cwd ? strlen(cwd) : 0;
+        if (!have_cwd || strncmp(full, cwd, n) != 0 || full[n] != '/') {
+            encode("file://", full, out, size);
+            return false;
         }
+        path = full + n + 1;
     }
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    snprintf(buffer, size, "%s", path);
-    return buffer;
+    encode("", path, out, size);
+    return true;
+}
+
+/* "artifactLocation": {"uri", "uriBaseId" when relative}. */
+static void write_artifact(struct json_writer *w, const char *path)
+{
+    char uri[3 * PATH_MAX + 16];
+    bool relative = artifact_uri(path, uri, sizeof uri);
+    json_write_key(w, "artifactLocation");
+    json_write_object_begin(w);
+    json_write_key(w, "uri");
+    json_write_string(w, uri);
+    if (relative) {
+        json_write_key(w, "uriBaseId");
+        json_write_string(w, "%SRCROOT%");
+    }
+    json_write_object_end(w);
+}
+
+/* "region" of bytes [start, end) in UTF-16 columns, 1-based. */
+static void write_region(struct json_writer *w, const struct analysis *a, uint32_t from,
+                         uint32_t to)
+{
+    struct text_position start = line_index_position(&a->lines, from, POSITION_UTF16);
+    struct text_position end = line_index_position(&a->lines, to, POSITION_UTF16);
+    json_write_key(w, "region");
+    json_write_object_begin(w);
+    json_write_key(w, "startLine");
+    json_write_int(w, start.line + 1);
+    json_write_key(w, "startColumn");
+    json_write_int(w, start.character + 1);
+    json_write_key(w, "endLine");
+    json_write_int(w, end.line + 1);
+    json_write_key(w, "endColumn");
+    json_write_int(w, end.character + 1);
+    json_write_object_end(w);
 }
 
 static unsigned long fingerprint(const char *path, const char *code, const char *pointer)
@@ -118,8 +215,6 @@ static unsigned long fingerprint(const char *path, const char *code, const char 
 static void sarif_unreadable(struct reporter *self, const struct checked_file *file)
 {
     fprintf(stderr, "srcls: %s: %s\n", file->path, file->read_error);
-    char uri[4096];
-    relative_uri(file->path, uri, sizeof uri);
     struct json_writer *w = &self->deferred;
     if (self->deferred_count++ == 0)
         json_writer_init(w, 0);
@@ -138,17 +233,34 @@ static void sarif_unreadable(struct reporter *self, const struct checked_file *f
     json_write_object_begin(w);
     json_write_key(w, "physicalLocation");
     json_write_object_begin(w);
-    json_write_key(w, "artifactLocation");
-    json_write_object_begin(w);
-    json_write_key(w, "uri");
-    json_write_string(w, uri);
-    json_write_key(w, "uriBaseId");
-    json_write_string(w, "%SRCROOT%");
-    json_write_object_end(w);
+    write_artifact(w, file->path);
     json_write_object_end(w);
     json_write_object_end(w);
     json_write_array_end(w);
     json_write_object_end(w);
+}
+
+/* "relatedLocations": where a duplicate key was first defined. */
+static void write_related(struct json_writer *w, const char *path, const struct analysis *a,
+                          const struct diagnostic *d)
+{
+    json_write_key(w, "relatedLocations");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "id");
+    json_write_int(w, 1);
+    json_write_key(w, "physicalLocation");
+    json_write_object_begin(w);
+    write_artifact(w, path);
+    write_region(w, a, d->related_start, d->related_end);
+    json_write_object_end(w);
+    json_write_key(w, "message");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, d->related_message);
+    json_write_object_end(w);
+    json_write_object_end(w);
+    json_write_array_end(w);
 }
 
 static void sarif_file(struct reporter *self, const struct checked_file *file)
@@ -158,14 +270,12 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         sarif_unreadable(self, file);
         return;
     }
-    char uri[4096];
-    relative_uri(file->path, uri, sizeof uri);
+    const char *name = strrchr(file->path, '/');
+    name = name ? name + 1 : file->path; /* the fingerprint's: the same from any directory */
     struct json_writer w;
     json_writer_init(&w, 0);
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
-        struct text_position start = line_index_position(&a->lines, d->start, POSITION_UTF16);
-        struct text_position end = line_index_position(&a->lines, d->end, POSITION_UTF16);
         if (self->files_seen++ > 0)
             json_write_bytes(&w, ",", 1);
         json_write_object_begin(&w);
@@ -185,34 +295,20 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_object_begin(&w);
         json_write_key(&w, "physicalLocation");
         json_write_object_begin(&w);
-        json_write_key(&w, "artifactLocation");
-        json_write_object_begin(&w);
-        json_write_key(&w, "uri");
-        json_write_string(&w, uri);
-        json_write_key(&w, "uriBaseId");
-        json_write_string(&w, "%SRCROOT%");
-        json_write_object_end(&w);
-        json_write_key(&w, "region");
-        json_write_object_begin(&w);
-        json_write_key(&w, "startLine");
-        json_write_int(&w, start.line + 1);
-        json_write_key(&w, "startColumn");
-        json_write_int(&w, start.character + 1);
-        json_write_key(&w, "endLine");
-        json_write_int(&w, end.line + 1);
-        json_write_key(&w, "endColumn");
-        json_write_int(&w, end.character + 1);
-        json_write_object_end(&w);
+        write_artifact(&w, file->path);
+        write_region(&w, a, d->start, d->end);
         json_write_object_end(&w);
         json_write_object_end(&w);
         json_write_array_end(&w);
+        if (d->related_message != NULL && d->related_start != UINT32_MAX)
+            write_related(&w, file->path, a, d);
         json_write_key(&w, "properties");
         json_write_object_begin(&w);
         json_write_key(&w, "pointer");
         json_write_string(&w, d->pointer);
         json_write_object_end(&w);
         char print[32];
-        snprintf(print, sizeof print, "%012lx", fingerprint(uri, code_name(d->code), d->pointer));
+        snprintf(print, sizeof print, "%012lx", fingerprint(name, code_name(d->code), d->pointer));
         json_write_key(&w, "partialFingerprints");
         json_write_object_begin(&w);
         json_write_key(&w, "srclsPointer/v1");

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const needed = ['vscode-jsonrpc', 'vscode-languageserver-protocol'];
+const needed = ['vscode-jsonrpc', 'vscode-languageserver-protocol', '@microsoft/jest-sarif', 'ajv'];
 const missing = needed.filter((name) => !fs.existsSync(path.join(__dirname, 'node_modules', name, 'package.json')));
 if (missing.length > 0) {
   process.stderr.write(

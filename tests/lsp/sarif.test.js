@@ -1,0 +1,95 @@
+'use strict';
+// `srcls --check --format sarif` validated against the SARIF 2.1.0 JSON Schema (the one npm's
+// @microsoft/jest-sarif ships, with ajv) for every shape of path code scanning meets.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { test, describe } = require('node:test');
+const assert = require('node:assert/strict');
+const Ajv = require('ajv');
+const { BINARY, example } = require('./client');
+
+const schema = JSON.parse(fs.readFileSync(
+  path.join(__dirname, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+const ajv = new Ajv({ allErrors: true, schemaId: 'auto' });
+ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-04.json'));
+const validate = ajv.compile(schema);
+
+function sarif(args, { cwd, input } = {}) {
+  const res = spawnSync(BINARY, ['--check', '--format', 'sarif', ...args], { cwd, input, encoding: 'utf8' });
+  assert.ok(res.status === 0 || res.status === 1, `exit ${res.status}: ${res.stderr}`);
+  const log = JSON.parse(res.stdout);
+  assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
+  return log;
+}
+
+function workspace(t) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-sarif-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+const BAD = example('bad-object-storage.source.json');
+
+describe('SARIF 2.1.0', () => {
+  test('a relative path: a relative URI, valid against the schema', (t) => {
+    const root = workspace(t);
+    fs.writeFileSync(path.join(root, 'bad.source.json'), BAD);
+    const log = sarif(['bad.source.json'], { cwd: root });
+    const loc = log.runs[0].results[0].locations[0].physicalLocation.artifactLocation;
+    assert.equal(loc.uri, 'bad.source.json');
+  });
+
+  test('spaces, # and non-ASCII letters are percent-encoded', (t) => {
+    const root = workspace(t);
+    fs.mkdirSync(path.join(root, 'my dir'));
+    fs.writeFileSync(path.join(root, 'my dir', 'a#1 é.source.json'), BAD);
+    const log = sarif(['my dir/a#1 é.source.json'], { cwd: root });
+    const uri = log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri;
+    assert.equal(uri, 'my%20dir/a%231%20%C3%A9.source.json');
+    assert.equal(decodeURIComponent(uri), 'my dir/a#1 é.source.json');
+  });
+
+  test('an absolute path outside the current directory: a file:// URI, no uriBaseId', (t) => {
+    const root = workspace(t);
+    const elsewhere = workspace(t);
+    fs.writeFileSync(path.join(elsewhere, 'abs.source.json'), BAD);
+    const log = sarif([path.join(elsewhere, 'abs.source.json')], { cwd: root });
+    const loc = log.runs[0].results[0].locations[0].physicalLocation.artifactLocation;
+    assert.equal(loc.uri, 'file://' + path.join(elsewhere, 'abs.source.json'));
+    assert.equal(loc.uriBaseId, undefined);
+  });
+
+  test('standard input: named by --stdin-filename', (t) => {
+    const root = workspace(t);
+    const log = sarif(['--stdin-filename', 'sources/x.source.json', '-'], { cwd: root, input: BAD });
+    assert.equal(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'sources/x.source.json');
+  });
+
+  test('the fingerprints do not change with the directory srcls runs from', (t) => {
+    const root = workspace(t);
+    fs.mkdirSync(path.join(root, 'sub'));
+    fs.writeFileSync(path.join(root, 'sub', 'bad.source.json'), BAD);
+    const prints = (log) => log.runs[0].results.map((r) => JSON.stringify(r.partialFingerprints));
+    assert.deepEqual(prints(sarif(['sub/bad.source.json'], { cwd: root })), prints(sarif(['bad.source.json'], { cwd: path.join(root, 'sub') })));
+  });
+
+  test('rules carry helpUri and Markdown help; a duplicate key points at its first definition', (t) => {
+    const root = workspace(t);
+    fs.writeFileSync(path.join(root, 'dup.source.json'), '{"type": "SEARCH_INDEX",\n "config": {"port": 1,\n            "port": 2}}\n');
+    const log = sarif(['dup.source.json'], { cwd: root });
+    const driver = log.runs[0].tool.driver;
+    assert.match(driver.informationUri, /^https:\/\/.+\/cli\.md$/);
+    for (const rule of driver.rules) {
+      assert.ok(rule.helpUri.endsWith('/rules.md#' + rule.id), rule.helpUri);
+      assert.ok(rule.help.markdown.includes('**' + rule.id + '**'));
+    }
+    const dup = log.runs[0].results.find((r) => r.ruleId === 'duplicate-key');
+    const related = dup.relatedLocations[0];
+    assert.equal(related.message.text, 'first defined here');
+    assert.deepEqual(related.physicalLocation.region, { startLine: 2, startColumn: 13, endLine: 2, endColumn: 19 });
+  });
+});
+
