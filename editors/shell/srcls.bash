@@ -4,7 +4,7 @@ _srcls() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     case "$prev" in
-        --format) COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "text json sarif github gitlab" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
         --explain|--select|--ignore)

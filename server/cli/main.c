@@ -49,7 +49,8 @@ static const char help_text[] =
     "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set, and\n"
     "                    wherever FORCE_COLOR is),\n"
     "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
-    "                    github (GitHub Actions annotations). See docs/cli.md.\n"
+    "                    github (GitHub Actions annotations) or gitlab (GitLab Code\n"
+    "                    Quality). See docs/cli.md.\n"
     "  --color WHEN      auto (default), always or never.\n"
     "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
     "                    with syntax errors), then report what is left.\n"
@@ -375,7 +376,7 @@ static int run_check(const struct cli_options *o)
     if (!report_select(&reporter, format, out, use_color)) {
         if (out != stdout)
             fclose(out);
-        return usage_error("--format takes text, json, sarif or github (got '%s')", format);
+        return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
     }
     reporter.quiet = o->quiet;
     if (o->statistics && !report_statistics_init(&reporter)) {

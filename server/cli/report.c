@@ -9,10 +9,9 @@ bool report_select(struct reporter *reporter, const char *name, FILE *out, bool 
         const char *name;
         void (*init)(struct reporter *);
     } formats[] = {
-        {"text", report_text_init},
-        {"json", report_json_init},
-        {"sarif", report_sarif_init},
-        {"github", report_github_init},
+        {"text", report_text_init},     {"json", report_json_init},
+        {"sarif", report_sarif_init},   {"github", report_github_init},
+        {"gitlab", report_gitlab_init},
     };
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         if (strcmp(name, formats[i].name) == 0) {

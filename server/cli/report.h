@@ -37,8 +37,8 @@ struct reporter {
     void *state; /* a format's own (--statistics's counts); freed by its end */
 };
 
-/* Fills `reporter` for the format `name` ("text", "json", "sarif", "github"); false when the name
- * is unknown. */
+/* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
+ * when the name is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
 
 /* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
@@ -49,5 +49,6 @@ void report_text_init(struct reporter *reporter);
 void report_json_init(struct reporter *reporter);
 void report_sarif_init(struct reporter *reporter);
 void report_github_init(struct reporter *reporter);
+void report_gitlab_init(struct reporter *reporter);
 
 #endif

@@ -93,3 +93,47 @@ describe('SARIF 2.1.0', () => {
   });
 });
 
+
+describe('GitLab Code Quality', () => {
+  function gitlab(args, cwd) {
+    const res = spawnSync(BINARY, ['--check', '--format', 'gitlab', ...args], { cwd, encoding: 'utf8' });
+    return { status: res.status, issues: JSON.parse(res.stdout) };
+  }
+
+  test('every issue has its fields; fingerprints are unique and do not move with the lines', (t) => {
+    const root = workspace(t);
+    fs.mkdirSync(path.join(root, 'sources'));
+    const dup = '{"type": "SEARCH_INDEX", "config": {"port": 1, "port": 2, "port": 3}}\n';
+    fs.writeFileSync(path.join(root, 'sources', 'bad.source.json'), BAD);
+    fs.writeFileSync(path.join(root, 'sources', 'dup.source.json'), dup);
+    const { status, issues } = gitlab(['sources'], root);
+    assert.equal(status, 1);
+    assert.ok(issues.length > 5);
+    for (const i of issues) {
+      assert.equal(typeof i.description, 'string');
+      assert.match(i.check_name, /^[a-z-]+$/);
+      assert.match(i.fingerprint, /^[0-9a-f]{16}$/);
+      assert.ok(['info', 'minor', 'major', 'critical', 'blocker'].includes(i.severity));
+      assert.match(i.location.path, /^sources\/(bad|dup)\.source\.json$/);
+      assert.ok(Number.isInteger(i.location.lines.begin) && i.location.lines.begin >= 1);
+    }
+    assert.equal(new Set(issues.map((i) => i.fingerprint)).size, issues.length, 'unique fingerprints');
+    assert.equal(issues.find((i) => i.check_name === 'unknown-field').severity, 'minor');
+    assert.equal(issues.find((i) => i.check_name === 'invalid-enum').severity, 'major');
+    // a line added above moves the issues, not their fingerprints
+    fs.writeFileSync(path.join(root, 'sources', 'bad.source.json'), '\n\n' + BAD);
+    const moved = gitlab(['sources'], root).issues;
+    assert.deepEqual(moved.map((i) => i.fingerprint).sort(), issues.map((i) => i.fingerprint).sort());
+    assert.ok(moved.every((i, k) => i.location.path !== issues[k].location.path || i.location.path.endsWith('dup.source.json') || i.location.lines.begin === issues[k].location.lines.begin + 2));
+  });
+
+  test('an unreadable path is a blocker issue; a clean run is an empty array', (t) => {
+    const root = workspace(t);
+    const { status, issues } = gitlab(['missing.json'], root);
+    assert.equal(status, 2);
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0].severity, 'blocker');
+    fs.writeFileSync(path.join(root, 'good.source.json'), example('01-search-service.source.json'));
+    assert.deepEqual(gitlab(['good.source.json'], root).issues, []);
+  });
+});

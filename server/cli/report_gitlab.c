@@ -1,0 +1,117 @@
+/* report_gitlab: GitLab Code Quality — a JSON array of issues, each with `description`,
+ * `check_name` (the code), `fingerprint` (unique in the report and stable: the file's path, the
+ * code, the JSON Pointer and how many times that pair came before in the file, not the line),
+ * `severity` (error: major, warning: minor, the rest: info) and `location.path` and
+ * `location.lines.begin`. An unreadable path is an issue too (check_name `unreadable`). */
+#include <stdio.h>
+#include <string.h>
+
+#include "codes.h"
+#include "json_write.h"
+#include "report.h"
+
+static const char *gitlab_severity(enum diag_severity severity)
+{
+    switch (severity) {
+    case DIAG_ERROR: return "major";
+    case DIAG_WARNING: return "minor";
+    default: return "info";
+    }
+}
+
+/* FNV-1a, 64 bits, over the parts. */
+static unsigned long long hash(const char *const *parts, size_t count)
+{
+    unsigned long long h = 14695981039346656037ull;
+    for (size_t p = 0; p < count; p++) {
+        for (const char *c = parts[p]; *c != '\0'; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull; /* a separator no text holds */
+    }
+    return h;
+}
+
+/* Strips a leading "./" so that the path is the repository's. */
+static const char *repository_path(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return path;
+}
+
+static void write_issue(struct reporter *self, struct json_writer *w, const char *path,
+                        const char *code, const char *description, const char *severity,
+                        unsigned line, const char *pointer, unsigned repeat)
+{
+    char repeated[16], print[24];
+    snprintf(repeated, sizeof repeated, "%u", repeat);
+    const char *parts[] = {path, code, pointer, repeated};
+    snprintf(print, sizeof print, "%016llx", hash(parts, 4));
+    if (self->files_seen++ > 0)
+        json_write_bytes(w, ",\n  ", 4);
+    json_write_object_begin(w);
+    json_write_key(w, "description");
+    json_write_string(w, description);
+    json_write_key(w, "check_name");
+    json_write_string(w, code);
+    json_write_key(w, "fingerprint");
+    json_write_string(w, print);
+    json_write_key(w, "severity");
+    json_write_string(w, severity);
+    json_write_key(w, "location");
+    json_write_object_begin(w);
+    json_write_key(w, "path");
+    json_write_string(w, path);
+    json_write_key(w, "lines");
+    json_write_object_begin(w);
+    json_write_key(w, "begin");
+    json_write_int(w, line);
+    json_write_object_end(w);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
+
+static void gitlab_begin(struct reporter *self)
+{
+    fputs("[\n  ", self->out);
+}
+
+static void gitlab_file(struct reporter *self, const struct checked_file *file)
+{
+    const char *path = repository_path(file->path);
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    const struct analysis *a = file->analysis;
+    if (file->read_error != NULL || a == NULL) {
+        fprintf(stderr, "srcls: %s: %s\n", file->path, file->read_error);
+        write_issue(self, &w, path, "unreadable", file->read_error, "blocker", 1, "", 0);
+    }
+    for (uint32_t i = 0; a != NULL && i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        unsigned repeat = 0; /* the same code at the same pointer earlier in the file */
+        for (uint32_t k = 0; k < i; k++)
+            repeat += a->diags.items[k].code == d->code &&
+                      strcmp(a->diags.items[k].pointer, d->pointer) == 0;
+        struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF16);
+        write_issue(self, &w, path, code_name(d->code), d->message, gitlab_severity(d->severity),
+                    at.line + 1, d->pointer, repeat);
+    }
+    if (w.failed)
+        self->failed = true;
+    else if (w.len > 0)
+        fwrite(w.buf, 1, w.len, self->out);
+    json_writer_free(&w);
+}
+
+static void gitlab_end(struct reporter *self, const struct report_summary *summary)
+{
+    (void)summary;
+    fputs("\n]\n", self->out);
+}
+
+void report_gitlab_init(struct reporter *reporter)
+{
+    reporter->begin = gitlab_begin;
+    reporter->file = gitlab_file;
+    reporter->end = gitlab_end;
+}
