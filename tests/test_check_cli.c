@@ -315,6 +315,24 @@ static void test_usage_errors_exit_2_on_stderr(void **state)
     struct run r = run_srcls(NULL, (const char *[]){"--check", "--format", "bogus", "x", NULL});
     assert_non_null(strstr(r.err, "'bogus'"));
     run_free(&r);
+    /* getopt_long's conventions: a missing argument is named, options and paths mix, -- ends
+     * the options */
+    r = run_srcls(NULL, (const char *[]){"--check", "plain.json", "--format", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls: option '--format' requires an argument\n"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"plain.json", "--check", "--format=json", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "\"version\": 1"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--", "--format", NULL});
+    assert_exit(&r, 2); /* "--format" is a path here: it cannot be read */
+    assert_non_null(strstr(r.out, "--format: "));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "-z", "plain.json", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls: unknown option '-z'\n"));
+    run_free(&r);
 }
 
 /* A report that does not reach standard output (a full disk here; a closed pipe alike) is not

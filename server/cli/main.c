@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,22 +95,6 @@ static int usage_error(const char *format, const char *arg)
     return 2;
 }
 
-/* The value of option `name` at argv[*i], as `--name value` or `--name=value`. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, len) != 0)
-        return NULL;
-    if (arg[len] == '=')
-        return arg + len + 1;
-    if (arg[len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        return "";
-    return argv[++*i];
-}
-
 static int run_reference(const char *action, const char *arg, const char *format)
 {
     if (strcmp(action, "explain") == 0) {
@@ -160,67 +145,107 @@ struct cli_options {
 
 enum parse_outcome { PARSE_RUN, PARSE_DONE, PARSE_FAILED };
 
-/* Reads argv into `o`; PARSE_DONE after --help or --version, PARSE_FAILED after a usage error
- * (already reported). */
+/* The long options that have no short form, as getopt_long's values. */
+enum option_id {
+    OPT_CHECK = 256,
+    OPT_STDIO,
+    OPT_LIST_KINDS,
+    OPT_EXPLAIN,
+    OPT_GENERATE_DOCS,
+    OPT_FIX,
+    OPT_CONFIG,
+    OPT_FORMAT,
+    OPT_JOBS,
+    OPT_COLOR,
+    OPT_STATISTICS,
+    OPT_EXIT_ZERO,
+    OPT_FAIL_ON,
+    OPT_OUTPUT_FILE,
+    OPT_STDIN_FILENAME,
+    OPT_SELECT,
+    OPT_IGNORE,
+};
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"stdio", no_argument, NULL, OPT_STDIO},
+    {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
+    {"explain", required_argument, NULL, OPT_EXPLAIN},
+    {"generate-docs", required_argument, NULL, OPT_GENERATE_DOCS},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"statistics", no_argument, NULL, OPT_STATISTICS},
+    {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+    {"output-file", required_argument, NULL, OPT_OUTPUT_FILE},
+    {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
+    {"select", required_argument, NULL, OPT_SELECT},
+    {"ignore", required_argument, NULL, OPT_IGNORE},
+    {NULL, 0, NULL, 0},
+};
+
+/* Records one option of `o` (getopt_long's value `id`, its argument `value`). */
+static void take_option(struct cli_options *o, int id, const char *value)
+{
+    switch (id) {
+    case 'q': o->quiet = true; break;
+    case OPT_CHECK: o->check = true; break;
+    case OPT_STDIO: o->stdio = true; break;
+    case OPT_LIST_KINDS: o->action = "list-kinds"; break;
+    case OPT_EXPLAIN: o->action = "explain", o->action_arg = value; break;
+    case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
+    case OPT_FIX: o->fix = true; break;
+    case OPT_CONFIG: o->config_path = value; break;
+    case OPT_FORMAT: o->format = value; break;
+    case OPT_JOBS: o->jobs = value; break;
+    case OPT_COLOR: o->color = value; break;
+    case OPT_STATISTICS: o->statistics = true; break;
+    case OPT_EXIT_ZERO: o->exit_zero = true; break;
+    case OPT_FAIL_ON: o->fail_on = value; break;
+    case OPT_OUTPUT_FILE: o->output_file = value; break;
+    case OPT_STDIN_FILENAME: o->stdin_name = value; break;
+    case OPT_SELECT: o->select = value; break;
+    case OPT_IGNORE: o->ignore = value; break;
+    default: break;
+    }
+}
+
+/* Reads argv into `o` with getopt_long (options and paths in any order, `--opt=value` or `--opt
+ * value`, `--` ends the options, `-` is a path); PARSE_DONE after --help or --version,
+ * PARSE_FAILED after a usage error (already reported). */
 static enum parse_outcome parse_options(int argc, char **argv, struct cli_options *o)
 {
-    bool only_paths = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value;
-        if (only_paths || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            o->paths[o->path_count++] = arg;
-        } else if (strcmp(arg, "--") == 0) {
-            only_paths = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    opterr = 0; /* the messages are srcls's, with its usage */
+    int id;
+    while ((id = getopt_long(argc, argv, ":hVq", long_options, NULL)) != -1) {
+        const char *arg = argv[optind - 1];
+        if (id == 'h') {
             fputs(help_text, stdout);
             return PARSE_DONE;
-        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
+        }
+        if (id == 'V') {
             printf("srcls %s\n", SRCLS_VERSION);
             return PARSE_DONE;
-        } else if (strcmp(arg, "--list-kinds") == 0) {
-            o->action = "list-kinds";
-        } else if ((value = option_value(argc, argv, &i, "--explain")) != NULL) {
-            o->action = "explain";
-            o->action_arg = value;
-        } else if ((value = option_value(argc, argv, &i, "--generate-docs")) != NULL) {
-            o->action = "generate-docs";
-            o->action_arg = value;
-        } else if (strcmp(arg, "--fix") == 0) {
-            o->fix = true;
-        } else if ((value = option_value(argc, argv, &i, "--config")) != NULL) {
-            o->config_path = value;
-        } else if (strcmp(arg, "--check") == 0) {
-            o->check = true;
-        } else if ((value = option_value(argc, argv, &i, "--format")) != NULL) {
-            o->format = value;
-        } else if ((value = option_value(argc, argv, &i, "--jobs")) != NULL) {
-            o->jobs = value;
-        } else if ((value = option_value(argc, argv, &i, "--color")) != NULL) {
-            o->color = value;
-        } else if (strcmp(arg, "--stdio") == 0) {
-            o->stdio = true;
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-            o->quiet = true;
-        } else if (strcmp(arg, "--statistics") == 0) {
-            o->statistics = true;
-        } else if (strcmp(arg, "--exit-zero") == 0) {
-            o->exit_zero = true;
-        } else if ((value = option_value(argc, argv, &i, "--fail-on")) != NULL) {
-            o->fail_on = value;
-        } else if ((value = option_value(argc, argv, &i, "--output-file")) != NULL) {
-            o->output_file = value;
-        } else if ((value = option_value(argc, argv, &i, "--stdin-filename")) != NULL) {
-            o->stdin_name = value;
-        } else if ((value = option_value(argc, argv, &i, "--select")) != NULL) {
-            o->select = value;
-        } else if ((value = option_value(argc, argv, &i, "--ignore")) != NULL) {
-            o->ignore = value;
-        } else {
-            usage_error("unknown option '%s'", arg);
+        }
+        if (id == ':') {
+            usage_error("option '%s' requires an argument", arg);
             return PARSE_FAILED;
         }
+        if (id == '?') {
+            char shown[3] = {'-', (char)optopt, '\0'};
+            usage_error("unknown option '%s'", optopt != 0 ? shown : arg);
+            return PARSE_FAILED;
+        }
+        take_option(o, id, optarg);
     }
+    for (int i = optind; i < argc; i++)
+        o->paths[o->path_count++] = argv[i];
     return PARSE_RUN;
 }
 
