@@ -22,6 +22,8 @@
 #include "hover.h"
 #include "schema.h"
 
+#include "analysed.h"
+
 static struct schema_registry registry;
 
 /* The time the tests complete at. */
@@ -30,6 +32,7 @@ static const char NOW[] = "2026-11-23T12:34:56.789Z";
 static int setup(void **state)
 {
     (void)state;
+    analysed_registry = &registry;
     char error[512];
     int status = schema_registry_load_embedded(&registry, error, sizeof error);
     if (status != 0)
@@ -45,50 +48,6 @@ static int teardown(void **state)
 }
 
 /* ---- documents ---- */
-
-struct analysed {
-    char *text; /* exact-size heap copy, NUL-terminated, for AddressSanitizer */
-    size_t len;
-    struct analysis a;
-};
-
-static void analyse_n(struct analysed *d, const char *text, size_t len)
-{
-    d->text = malloc(len + 1);
-    assert_non_null(d->text);
-    memcpy(d->text, text, len);
-    d->text[len] = '\0';
-    d->len = len;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
-    assert_int_equal(analysis_run(&d->a, d->text, len, &options), 0);
-}
-
-static void analyse(struct analysed *d, const char *text)
-{
-    analyse_n(d, text, strlen(text));
-}
-
-/* Analyses `marked` without its one '|', and returns the byte offset the '|' stood at. */
-static uint32_t analyse_at(struct analysed *d, const char *marked)
-{
-    const char *bar = strchr(marked, '|');
-    assert_non_null(bar);
-    assert_null(strchr(bar + 1, '|'));
-    size_t len = strlen(marked) - 1, cursor = (size_t)(bar - marked);
-    char *text = malloc(len + 1);
-    assert_non_null(text);
-    memcpy(text, marked, cursor);
-    memcpy(text + cursor, bar + 1, len - cursor + 1);
-    analyse_n(d, text, len);
-    free(text);
-    return (uint32_t)cursor;
-}
-
-static void analysed_free(struct analysed *d)
-{
-    analysis_free(&d->a);
-    free(d->text);
-}
 
 /* ---- completion ---- */
 

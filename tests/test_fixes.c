@@ -22,6 +22,8 @@
 #include "codes.h"
 #include "fix.h"
 #include "schema.h"
+
+#include "analysed.h"
 #include "schema_embedded.h"
 
 static const char test_kind[] =
@@ -42,6 +44,7 @@ static struct schema_registry registry;
 static int setup(void **state)
 {
     (void)state;
+    analysed_registry = &registry;
     struct schema_file *files = calloc(schema_embedded_count + 1, sizeof *files);
     if (files == NULL)
         return -1;
@@ -69,63 +72,6 @@ static int teardown(void **state)
 }
 
 /* ---- documents ---- */
-
-struct analysed {
-    char *text; /* exact-size heap copy, for AddressSanitizer */
-    size_t len;
-    struct analysis a;
-};
-
-static void analyse_n(struct analysed *d, const char *text, size_t len)
-{
-    d->text = malloc(len + 1);
-    assert_non_null(d->text);
-    memcpy(d->text, text, len);
-    d->text[len] = '\0';
-    d->len = len;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
-    assert_int_equal(analysis_run(&d->a, d->text, len, &options), 0);
-}
-
-static void analyse(struct analysed *d, const char *text)
-{
-    analyse_n(d, text, strlen(text));
-}
-
-static void analysed_free(struct analysed *d)
-{
-    analysis_free(&d->a);
-    free(d->text);
-}
-
-static void print_diagnostics(const struct analysed *d)
-{
-    fprintf(stderr, "in: %s\n", d->text);
-    for (uint32_t i = 0; i < d->a.diags.count; i++)
-        fprintf(stderr, "  %s at \"%s\": %s\n", code_name(d->a.diags.items[i].code),
-                d->a.diags.items[i].pointer, d->a.diags.items[i].message);
-}
-
-static int diagnostic_index(const struct analysed *d, const char *code, const char *pointer)
-{
-    for (uint32_t i = 0; i < d->a.diags.count; i++) {
-        if (strcmp(code_name(d->a.diags.items[i].code), code) == 0 &&
-            strcmp(d->a.diags.items[i].pointer, pointer) == 0)
-            return (int)i;
-    }
-    return -1;
-}
-
-static uint32_t diagnostic_at(const struct analysed *d, const char *code, const char *pointer)
-{
-    int index = diagnostic_index(d, code, pointer);
-    if (index < 0) {
-        fprintf(stderr, "expected %s at \"%s\"\n", code, pointer);
-        print_diagnostics(d);
-    }
-    assert_true(index >= 0);
-    return (uint32_t)index;
-}
 
 static void print_fixes(const struct fix_list *fixes)
 {
