@@ -5,16 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+#include "json_string.h"
 
 char *lsp_uri_to_path(const char *uri, size_t len)
 {
@@ -35,8 +26,8 @@ char *lsp_uri_to_path(const char *uri, size_t len)
         if (c == '?' || c == '#')
             break;
         if (c == '%') {
-            int high = i + 2 < len ? hex_value(uri[i + 1]) : -1;
-            int low = i + 2 < len ? hex_value(uri[i + 2]) : -1;
+            int high = i + 2 < len ? json_hex_value((unsigned char)uri[i + 1]) : -1;
+            int low = i + 2 < len ? json_hex_value((unsigned char)uri[i + 2]) : -1;
             if (high < 0 || low < 0 || (high == 0 && low == 0)) {
                 free(path);
                 return NULL;
