@@ -621,9 +621,49 @@ static void test_stdin_filename_names_stdin_and_finds_its_config(void **state)
     remove("sub/srcls.json");
 }
 
+/* --show-source: the line and carets under the range, the related place too; a long line is
+ * cut around the range; not on a terminal, one line each (the default here). */
+static void test_show_source_draws_code_frames(void **state)
+{
+    (void)state;
+    write_file("dup.source.json", "{\"type\": \"SEARCH_INDEX\",\n"
+                                  " \"config\": {\"port\": 1,\n"
+                                  "            \"port\": 2}}\n");
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--show-source", "dup.source.json", NULL});
+    assert_exit(&r, 1);
+    const char *expected =
+        "dup.source.json:3:13: error: duplicate key \"port\": it is already defined "
+        "in this object, and only one of the two takes effect [duplicate-key]\n"
+        "    3 |             \"port\": 2}}\n"
+        "      |             ^^^^^^\n"
+        "dup.source.json:2:13: note: first defined here\n"
+        "    2 |  \"config\": {\"port\": 1,\n"
+        "      |             ^^^^^^\n";
+    if (strstr(r.out, expected) == NULL)
+        fail_msg("no frame like\n%s\nin\n%s", expected, r.out);
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "dup.source.json", NULL});
+    assert_null(strstr(r.out, " | ")); /* not a terminal: no frames */
+    run_free(&r);
+
+    char line[1200];
+    int n = snprintf(line, sizeof line, "{\"type\": \"SEARCH_INDEX\", \"config\": {");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, "\"k%02d\": %d, ", i, i);
+    snprintf(line + n, sizeof line - (size_t)n, "\"hostname\": \"h\"}}");
+    write_file("long.source.json", line);
+    r = run_srcls(NULL, (const char *[]){"--check", "--show-source", "long.source.json", NULL});
+    assert_non_null(strstr(r.out, "    1 | ..."));   /* cut before */
+    assert_non_null(strstr(r.out, "...\n      | ")); /* and after */
+    assert_non_null(strstr(r.out, "^^^^^\n"));       /* carets under "k20" */
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_show_source_draws_code_frames),
         cmocka_unit_test(test_stdin_filename_names_stdin_and_finds_its_config),
         cmocka_unit_test(test_select_and_ignore_codes),
         cmocka_unit_test(test_statistics_count_each_code_most_first),

@@ -717,16 +717,24 @@ static void test_no_format_prints_a_secret_value(void **state)
     }
     run_free(&r);
 
-    static const char *const formats[] = {"text", "json", "sarif", "github"};
+    /* every format, and the text's code frames ("text --show-source") */
+    static const char *const formats[] = {"text", "json", "sarif", "github", "gitlab",
+                                          "text --show-source"};
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-        r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[f], ".", NULL});
+        char format[32];
+        snprintf(format, sizeof format, "%s", formats[f]);
+        char *frames = strchr(format, ' ');
+        if (frames != NULL)
+            *frames++ = '\0';
+        const char *shown = frames != NULL ? "--show-source" : "--no-show-source";
+        r = run_srcls(NULL, (const char *[]){"--check", "--format", format, shown, ".", NULL});
         assert_exit(&r, 1);
         if (strstr(r.out, "Zq7") != NULL || strstr(r.err, "Zq7") != NULL)
             fail_msg("--format %s prints a secret value:\n%s\n%s", formats[f], r.out, r.err);
         run_free(&r);
         /* one by one, so that each file is the first (and the only) one */
         for (size_t i = 0; i < count; i++) {
-            r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[f],
+            r = run_srcls(NULL, (const char *[]){"--check", "--format", format, shown,
                                                  secret_documents[i].name, NULL});
             if (strstr(r.out, "Zq7") != NULL || strstr(r.err, "Zq7") != NULL)
                 fail_msg("--format %s prints a secret value of %s:\n%s\n%s", formats[f],

@@ -68,6 +68,9 @@ static const char help_text[] =
     "  --stdin-filename PATH\n"
     "                    Standard input ('-') stands for the file PATH: its name in the\n"
     "                    report, and the srcls.json that applies to it.\n"
+    "  --show-source     A code frame under each diagnostic: the line, carets under the\n"
+    "                    range, values that could be secrets masked (the default on a\n"
+    "                    terminal); --no-show-source: one line each.\n"
     "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
@@ -131,6 +134,7 @@ static int run_reference(const char *action, const char *arg, const char *format
 struct cli_options {
     bool check, fix;
     bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
+    int show_source;                   /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
     const char *stdin_name;            /* --stdin-filename PATH */
@@ -164,6 +168,8 @@ enum option_id {
     OPT_STDIN_FILENAME,
     OPT_SELECT,
     OPT_IGNORE,
+    OPT_SHOW_SOURCE,
+    OPT_NO_SHOW_SOURCE,
 };
 
 static const struct option long_options[] = {
@@ -187,6 +193,8 @@ static const struct option long_options[] = {
     {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
     {"select", required_argument, NULL, OPT_SELECT},
     {"ignore", required_argument, NULL, OPT_IGNORE},
+    {"show-source", no_argument, NULL, OPT_SHOW_SOURCE},
+    {"no-show-source", no_argument, NULL, OPT_NO_SHOW_SOURCE},
     {NULL, 0, NULL, 0},
 };
 
@@ -212,6 +220,8 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_STDIN_FILENAME: o->stdin_name = value; break;
     case OPT_SELECT: o->select = value; break;
     case OPT_IGNORE: o->ignore = value; break;
+    case OPT_SHOW_SOURCE: o->show_source = 1; break;
+    case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
     default: break;
     }
 }
@@ -253,20 +263,21 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
  * server, an option of --check without --check. PARSE_FAILED after a usage error. */
 static enum parse_outcome check_combination(const struct cli_options *o)
 {
-    const char *check_option = o->fix           ? "--fix"
-                               : o->format      ? "--format"
-                               : o->color       ? "--color"
-                               : o->jobs        ? "--jobs"
-                               : o->config_path ? "--config"
-                               : o->quiet       ? "--quiet"
-                               : o->statistics  ? "--statistics"
-                               : o->exit_zero   ? "--exit-zero"
-                               : o->fail_on     ? "--fail-on"
-                               : o->output_file ? "--output-file"
-                               : o->select      ? "--select"
-                               : o->ignore      ? "--ignore"
-                               : o->stdin_name  ? "--stdin-filename"
-                                                : NULL;
+    const char *check_option = o->fix                ? "--fix"
+                               : o->format           ? "--format"
+                               : o->color            ? "--color"
+                               : o->jobs             ? "--jobs"
+                               : o->config_path      ? "--config"
+                               : o->quiet            ? "--quiet"
+                               : o->statistics       ? "--statistics"
+                               : o->exit_zero        ? "--exit-zero"
+                               : o->fail_on          ? "--fail-on"
+                               : o->output_file      ? "--output-file"
+                               : o->select           ? "--select"
+                               : o->ignore           ? "--ignore"
+                               : o->stdin_name       ? "--stdin-filename"
+                               : o->show_source >= 0 ? "--show-source"
+                                                     : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
     bool kinds_format = o->format != NULL && o->action != NULL &&
                         strcmp(o->action, "list-kinds") == 0 && !o->fix && !o->color && !o->jobs &&
@@ -404,6 +415,9 @@ static int run_check(const struct cli_options *o)
         return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
     }
     reporter.quiet = o->quiet;
+    /* code frames: asked for, or on a terminal (not into a file) */
+    reporter.show_source =
+        o->show_source >= 0 ? o->show_source == 1 : out == stdout && isatty(STDOUT_FILENO);
     if (o->statistics && !report_statistics_init(&reporter)) {
         fputs("srcls: out of memory\n", stderr);
         return 2;
@@ -458,7 +472,7 @@ static int output_status(int status)
 
 int main(int argc, char **argv)
 {
-    struct cli_options o = {0};
+    struct cli_options o = {.show_source = -1};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     if (o.paths == NULL)
         return 2;

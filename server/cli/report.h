@@ -28,6 +28,7 @@ struct reporter {
     FILE *out;
     bool color;
     bool quiet; /* --quiet: no summary line (text, github); the JSON formats are whole anyway */
+    bool show_source; /* text: a code frame under each diagnostic (secrets masked) */
     unsigned files_seen;
     bool failed; /* a format could not build part of its output (memory): the report is not whole */
     /* What a format keeps for its end (SARIF's notifications of unreadable paths); zeroed by

@@ -1,8 +1,11 @@
 /* report_text: `path:line:column: severity: message [code]`, gcc style, with a note line for
- * related places and a summary line. Columns count characters, 1-based. */
+ * related places and a summary line. Columns count characters, 1-based. With show_source, a
+ * code frame under each (the line, carets under the range), as ruff and rustc show them, with
+ * every value that could be a secret masked (excerpt). */
 #include <string.h>
 
 #include "codes.h"
+#include "excerpt.h"
 #include "report.h"
 
 static const char *severity_color(enum diag_severity severity)
@@ -32,6 +35,36 @@ static void print_location(struct reporter *self, const char *path, const struct
         fprintf(self->out, "%s:%u:%u: ", path, pos.line + 1, pos.character + 1);
 }
 
+/* Characters (not bytes) in [from, to) of `text`. */
+static unsigned characters(const char *text, uint32_t from, uint32_t to)
+{
+    unsigned n = 0;
+    for (uint32_t i = from; i < to; i++)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* The frame of bytes [start, end): `  LINE | text` and `       | ^^^^`. */
+static void print_frame(struct reporter *self, const struct analysis *a, uint32_t start,
+                        uint32_t end)
+{
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t caret, caret_end;
+    const char *line = excerpt_at(a, start, end, &arena, &caret, &caret_end);
+    if (line != NULL) {
+        unsigned number = line_index_position(&a->lines, start, POSITION_UTF8).line + 1;
+        int width = fprintf(self->out, "%5u", number);
+        fprintf(self->out, " | %s\n%*s | %*s", line, width, "", (int)characters(line, 0, caret),
+                "");
+        unsigned marks = characters(line, caret, caret_end);
+        for (unsigned i = 0; i < (marks ? marks : 1); i++)
+            fputc('^', self->out);
+        fputc('\n', self->out);
+    }
+    arena_free(&arena);
+}
+
 static void text_file(struct reporter *self, const struct checked_file *file)
 {
     if (file->read_error != NULL) {
@@ -49,9 +82,13 @@ static void text_file(struct reporter *self, const struct checked_file *file)
                     d->message, code_name(d->code));
         else
             fprintf(self->out, "%s: %s [%s]\n", name, d->message, code_name(d->code));
+        if (self->show_source)
+            print_frame(self, a, d->start, d->end);
         if (d->related_message != NULL && d->related_start != UINT32_MAX) {
             print_location(self, file->path, &a->lines, d->related_start);
             fprintf(self->out, "note: %s\n", d->related_message);
+            if (self->show_source)
+                print_frame(self, a, d->related_start, d->related_end);
         }
     }
 }
