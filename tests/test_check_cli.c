@@ -267,6 +267,44 @@ static void test_directory_is_searched_for_documents(void **state)
     run_free(&r);
 }
 
+/* --exclude: a glob without '/' skips entries by name at any depth, one with '/' by path; a file
+ * named on the command line is checked even when a glob matches it. */
+static void test_exclude_skips_matching_entries_of_a_scan(void **state)
+{
+    (void)state;
+    static const char broken[] = "{\"type\": ";
+    write_file("excl/keep.source.json", broken);
+    write_file("excl/legacy/old.source.json", broken);
+    write_file("excl/sub/legacy/deep.source.json", broken);
+    write_file("excl/sub/drop-1.source.json", broken);
+    write_file("excl/sub/keep.source.json", broken);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--exclude", "legacy", "--exclude",
+                                                    "excl/sub/drop-*", "excl", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "excl/keep.source.json:1:10: "));
+    assert_non_null(strstr(r.out, "excl/sub/keep.source.json:1:10: "));
+    static const char *const skipped[] = {"old.source.json", "deep.source.json", "drop-1"};
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
+        if (strstr(r.out, skipped[i]) != NULL)
+            fail_msg("%s is reported:\n%s", skipped[i], r.out);
+    }
+    assert_non_null(strstr(r.out, "\nchecked 2 files: "));
+    run_free(&r);
+
+    /* "./" before the path does not change what a path glob matches */
+    r = run_srcls(NULL, (const char *[]){"--check", "--exclude=excl/sub/*", "./excl", NULL});
+    assert_non_null(strstr(r.out, "\nchecked 2 files: ")); /* keep and legacy/old */
+    if (strstr(r.out, "sub/") != NULL)
+        fail_msg("excl/sub is reported:\n%s", r.out);
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "--exclude", "legacy",
+                                         "excl/legacy/old.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "excl/legacy/old.source.json:1:10: "));
+    run_free(&r);
+}
+
 static void test_named_file_that_is_not_a_document_gets_unknown_document(void **state)
 {
     (void)state;
@@ -679,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_dash_reads_standard_input),
         cmocka_unit_test(test_missing_path_exits_2_and_reports_the_others),
         cmocka_unit_test(test_directory_is_searched_for_documents),
+        cmocka_unit_test(test_exclude_skips_matching_entries_of_a_scan),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_output_that_cannot_be_written_exits_2),

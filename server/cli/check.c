@@ -476,7 +476,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         char *child = malloc(size);
         if (child != NULL) {
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
-            check_entry(walk, dirfd(dir), names[i], child, false, depth + 1);
+            if (!check_excluded(walk->options, child, names[i]))
+                check_entry(walk, dirfd(dir), names[i], child, false, depth + 1);
             free(child);
         } else {
             report_unreadable(walk, path, "cannot read: out of memory");
@@ -487,9 +488,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
     closedir(dir);
 }
 
-/* Whether an entry of type `mode` named `name` is checked: everything named explicitly (the
- * caller refuses what is not a regular file or directory), and in a scan directories and
- * regular *.json files only. */
+/* Whether an entry is checked: all named explicitly (the caller refuses what is not a regular
+ * file or directory), and in a scan directories and regular *.json files only. */
 static bool wanted(mode_t mode, const char *name, bool explicit)
 {
     if (explicit || S_ISDIR(mode))

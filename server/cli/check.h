@@ -14,11 +14,16 @@ struct check_options {
     const struct schema_registry *registry;
     struct check_configs *configs; /* the srcls.json of each file */
     const char *stdin_name;        /* --stdin-filename: standard input's name, or NULL */
+    const char *const *excludes;   /* --exclude GLOB: entries of a scan not visited */
+    int exclude_count;
     unsigned jobs;  /* threads reading and analysing files; 0 or 1: the walk's own thread only */
     bool fix;       /* apply the safe fixes in place (atomically) before reporting */
     bool exit_zero; /* --exit-zero: diagnostics never make the status 1 */
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };
+
+/* Whether a scan skips the entry `name` reached as `path` (--exclude; check_exclude.c). */
+bool check_excluded(const struct check_options *options, const char *path, const char *name);
 
 /* The exit status for what was reported (no unreadable path): 1 when a diagnostic at least as
  * severe as options->fail_on was reported (and not --exit-zero), else 0. */

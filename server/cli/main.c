@@ -71,6 +71,8 @@ static const char help_text[] =
     "  --show-source     A code frame under each diagnostic: the line, carets under the\n"
     "                    range, values that could be secrets masked (the default on a\n"
     "                    terminal); --no-show-source: one line each.\n"
+    "  --exclude GLOB    Skip what a directory scan meets that matches GLOB: its name, or\n"
+    "                    its path when GLOB holds a '/' (repeatable; named paths are checked).\n"
     "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
@@ -138,7 +140,9 @@ struct cli_options {
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
     const char *stdin_name;            /* --stdin-filename PATH */
-    bool stdio;                        /* --stdio: the language server, said explicitly */
+    const char **excludes;             /* --exclude GLOB, each (owned array) */
+    int exclude_count;
+    bool stdio; /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
     const char *format, *color;      /* NULL when not given */
@@ -170,6 +174,7 @@ enum option_id {
     OPT_IGNORE,
     OPT_SHOW_SOURCE,
     OPT_NO_SHOW_SOURCE,
+    OPT_EXCLUDE,
 };
 
 static const struct option long_options[] = {
@@ -195,6 +200,7 @@ static const struct option long_options[] = {
     {"ignore", required_argument, NULL, OPT_IGNORE},
     {"show-source", no_argument, NULL, OPT_SHOW_SOURCE},
     {"no-show-source", no_argument, NULL, OPT_NO_SHOW_SOURCE},
+    {"exclude", required_argument, NULL, OPT_EXCLUDE},
     {NULL, 0, NULL, 0},
 };
 
@@ -222,6 +228,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_IGNORE: o->ignore = value; break;
     case OPT_SHOW_SOURCE: o->show_source = 1; break;
     case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
+    case OPT_EXCLUDE: o->excludes[o->exclude_count++] = value; break;
     default: break;
     }
 }
@@ -276,6 +283,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->select           ? "--select"
                                : o->ignore           ? "--ignore"
                                : o->stdin_name       ? "--stdin-filename"
+                               : o->exclude_count    ? "--exclude"
                                : o->show_source >= 0 ? "--show-source"
                                                      : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
@@ -376,6 +384,18 @@ static bool color_wanted(void)
     return isatty(STDOUT_FILENO);
 }
 
+/* --color WHEN: 1 color, 0 none, -1 not a WHEN. */
+static int color_mode(const char *when)
+{
+    if (strcmp(when, "always") == 0)
+        return 1;
+    if (strcmp(when, "never") == 0)
+        return 0;
+    if (strcmp(when, "auto") == 0)
+        return color_wanted();
+    return -1;
+}
+
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
 static int run_check(const struct cli_options *o)
 {
@@ -383,14 +403,8 @@ static int run_check(const struct cli_options *o)
         return usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
     const char *color = o->color ? o->color : "auto";
     const char *format = o->format ? o->format : "text";
-    bool use_color;
-    if (strcmp(color, "always") == 0)
-        use_color = true;
-    else if (strcmp(color, "never") == 0)
-        use_color = false;
-    else if (strcmp(color, "auto") == 0)
-        use_color = color_wanted();
-    else
+    int use_color = color_mode(color);
+    if (use_color < 0)
         return usage_error("--color takes auto, always or never (got '%s')", color);
     unsigned jobs = parse_jobs(o->jobs);
     if (jobs == 0)
@@ -409,7 +423,7 @@ static int run_check(const struct cli_options *o)
     if (out != stdout)
         use_color = strcmp(color, "always") == 0; /* a file is no terminal */
     struct reporter reporter;
-    if (!report_select(&reporter, format, out, use_color)) {
+    if (!report_select(&reporter, format, out, use_color == 1)) {
         if (out != stdout)
             fclose(out);
         return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
@@ -442,6 +456,8 @@ static int run_check(const struct cli_options *o)
                                         .registry = &registry,
                                         .configs = &configs,
                                         .stdin_name = o->stdin_name,
+                                        .excludes = o->excludes,
+                                        .exclude_count = o->exclude_count,
                                         .jobs = jobs,
                                         .fix = o->fix,
                                         .exit_zero = o->exit_zero,
@@ -474,8 +490,12 @@ int main(int argc, char **argv)
 {
     struct cli_options o = {.show_source = -1};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
-    if (o.paths == NULL)
+    o.excludes = calloc((size_t)argc + 1, sizeof *o.excludes);
+    if (o.paths == NULL || o.excludes == NULL) {
+        free(o.paths);
+        free(o.excludes);
         return 2;
+    }
     int status = 0;
     enum parse_outcome outcome = parse_options(argc, argv, &o);
     if (outcome == PARSE_RUN)
@@ -495,5 +515,6 @@ int main(int argc, char **argv)
         break;
     }
     free(o.paths);
+    free(o.excludes);
     return status;
 }
