@@ -12,6 +12,27 @@
 #include "codes.h"
 
 const struct schema_registry *analysed_registry;
+struct schema_registry analysed_schema;
+
+int analysed_setup(void **state)
+{
+    (void)state;
+    char error[512];
+    int status = schema_registry_load_embedded(&analysed_schema, error, sizeof error);
+    if (status != 0)
+        fprintf(stderr, "schema: %s\n", error);
+    else
+        analysed_registry = &analysed_schema;
+    return status;
+}
+
+int analysed_teardown(void **state)
+{
+    (void)state;
+    schema_registry_free(&analysed_schema);
+    analysed_registry = NULL;
+    return 0;
+}
 
 void analyse_n(struct analysed *d, const char *text, size_t len)
 {

@@ -1,7 +1,7 @@
-/* analysed: documents analysed for the feature tests (test_features, test_complete,
- * test_fixes): an exact-size heap copy of the text (so that AddressSanitizer sees a read past
- * it), its analysis with the registry the test loaded, and lookups of its diagnostics that
- * print them all when the one asked for is not there. */
+/* analysed: the built-in kinds loaded once per test program, and documents analysed for the
+ * feature tests (test_features, test_complete, test_fixes): an exact-size heap copy of the text (so
+ * that AddressSanitizer sees a read past it), its analysis with the registry the test loaded, and
+ * lookups of its diagnostics that print them all when the one asked for is not there. */
 #ifndef SRCLS_TESTS_ANALYSED_H
 #define SRCLS_TESTS_ANALYSED_H
 
@@ -13,6 +13,11 @@
 
 /* The registry documents are analysed with: set it in the test program's setup. */
 extern const struct schema_registry *analysed_registry;
+/* The built-in kinds, loaded by analysed_setup (which points analysed_registry at them) and
+ * freed by analysed_teardown: the group setup and teardown of most unit tests. */
+extern struct schema_registry analysed_schema;
+int analysed_setup(void **state);
+int analysed_teardown(void **state);
 
 struct analysed {
     char *text; /* exact-size heap copy, NUL-terminated */

@@ -15,11 +15,10 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "analysed.h"
 #include "json_doc.h"
 #include "schema.h"
 #include "settings.h"
-
-static struct schema_registry registry;
 
 /* ---- a seeded generator (xorshift64*), so a failure can be replayed ---- */
 
@@ -397,7 +396,8 @@ static void test_bulk_file_edits_agree_with_a_fresh_analysis(void **state)
 {
     (void)state;
     struct text t = bulk_document();
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
     check_sequences(t.s, t.len, &options, 12, 8, 150, 40);
     free(t.s);
 }
@@ -414,7 +414,7 @@ static void test_bulk_file_edits_with_severity_overrides(void **state)
     assert_int_equal(json_parse(&doc, json, strlen(json), NULL), 0);
     settings_read(&settings, &doc, doc.root, NULL, 0);
     struct analysis_options options = {
-        .report_unknown_document = true, .registry = &registry, .settings = &settings};
+        .report_unknown_document = true, .registry = &analysed_schema, .settings = &settings};
     check_sequences(t.s, t.len, &options, 99, 4, 150, 40);
     json_doc_free(&doc);
     settings_free(&settings);
@@ -426,7 +426,8 @@ static void test_source_and_job_edits_agree_with_a_fresh_analysis(void **state)
     (void)state;
     static const char *const names[] = {"bad-object-storage.source.json", "bad-job-failed.job.json",
                                         "08-external-catalog.source.json"};
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         size_t len;
         char *text = read_example(names[i], &len);
@@ -455,7 +456,8 @@ static void test_byte_order_mark_inside_a_value_is_an_error(void **state)
     (void)state;
     struct text t = {0};
     text_append(&t, "[{\"type\": \"SEARCH_INDEX\", \"config\": {\"hostname\": 1}}]", 52);
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
     struct analysis live, fresh;
     assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
     const char *at = strstr(t.s, "1}");
@@ -482,7 +484,8 @@ static void test_update_of_a_document_without_diagnostics(void **state)
     const char *clean =
         "[{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"/x\"}}]";
     text_append(&t, clean, strlen(clean));
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
     struct analysis live, fresh;
     assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
     assert_int_equal(live.diags.count, 0);
@@ -499,11 +502,6 @@ static void test_update_of_a_document_without_diagnostics(void **state)
 
 int main(void)
 {
-    char error[512];
-    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
-        fprintf(stderr, "schema: %s\n", error);
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bulk_file_edits_agree_with_a_fresh_analysis),
         cmocka_unit_test(test_bulk_file_edits_with_severity_overrides),
@@ -512,7 +510,6 @@ int main(void)
         cmocka_unit_test(test_byte_order_mark_inside_a_value_is_an_error),
         cmocka_unit_test(test_update_of_a_document_without_diagnostics),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    schema_registry_free(&registry);
+    int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;
 }

@@ -718,8 +718,8 @@ static void test_no_format_prints_a_secret_value(void **state)
     run_free(&r);
 
     /* every format, and the text's code frames ("text --show-source") */
-    static const char *const formats[] = {"text", "json", "sarif", "github", "gitlab",
-                                          "text --show-source"};
+    static const char *const formats[] = {"text",   "json",   "sarif",
+                                          "github", "gitlab", "text --show-source"};
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         char format[32];
         snprintf(format, sizeof format, "%s", formats[f]);

@@ -24,28 +24,8 @@
 
 #include "analysed.h"
 
-static struct schema_registry registry;
-
 /* The time the tests complete at. */
 static const char NOW[] = "2026-11-23T12:34:56.789Z";
-
-static int setup(void **state)
-{
-    (void)state;
-    analysed_registry = &registry;
-    char error[512];
-    int status = schema_registry_load_embedded(&registry, error, sizeof error);
-    if (status != 0)
-        fprintf(stderr, "schema: %s\n", error);
-    return status;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    schema_registry_free(&registry);
-    return 0;
-}
 
 /* ---- documents ---- */
 
@@ -62,7 +42,8 @@ static void complete_with(struct completion *c, const char *marked, enum text_ma
 {
     c->cursor = analyse_at(&c->doc, marked);
     struct completion_options options = {markup, now};
-    assert_int_equal(complete_at(&c->doc.a, &registry, NULL, c->cursor, &options, &c->list), 0);
+    assert_int_equal(complete_at(&c->doc.a, &analysed_schema, NULL, c->cursor, &options, &c->list),
+                     0);
 }
 
 static void complete(struct completion *c, const char *marked)
@@ -253,13 +234,13 @@ static void test_field_text_in_plain_text_has_no_markdown(void **state)
     (void)state;
     struct arena arena;
     arena_init(&arena);
-    for (uint32_t k = 0; k < registry.kind_count; k++) {
-        const struct schema_object *config = &registry.kinds[k].config;
+    for (uint32_t k = 0; k < analysed_schema.kind_count; k++) {
+        const struct schema_object *config = &analysed_schema.kinds[k].config;
         for (uint32_t i = 0; i < config->field_count; i++)
             assert_plain(field_text_describe(&config->fields[i], TEXT_PLAIN, &arena));
     }
     const struct schema_kind *kind =
-        schema_find_kind(&registry, JSON_LITERAL("CLOUDA_SEARCH_SERVICE"));
+        schema_find_kind(&analysed_schema, JSON_LITERAL("CLOUDA_SEARCH_SERVICE"));
     const struct schema_field *field =
         schema_object_field(&kind->config, JSON_LITERAL("accessKey"));
     assert_string_equal(field_text_describe(field, TEXT_PLAIN, &arena),
@@ -323,9 +304,9 @@ static void test_hover_follows_the_markup_asked_for(void **state)
         arena_init(&arena);
         uint32_t start, end;
         const char *plain =
-            hover_at(&d.a, &registry, NULL, cursor, TEXT_PLAIN, &arena, &start, &end);
+            hover_at(&d.a, &analysed_schema, NULL, cursor, TEXT_PLAIN, &arena, &start, &end);
         const char *markdown =
-            hover_at(&d.a, &registry, NULL, cursor, TEXT_MARKDOWN, &arena, &start, &end);
+            hover_at(&d.a, &analysed_schema, NULL, cursor, TEXT_MARKDOWN, &arena, &start, &end);
         assert_non_null(plain);
         assert_non_null(markdown);
         assert_plain(plain);
@@ -338,7 +319,8 @@ static void test_hover_follows_the_markup_asked_for(void **state)
     struct arena arena;
     arena_init(&arena);
     uint32_t start, end;
-    const char *plain = hover_at(&d.a, &registry, NULL, cursor, TEXT_PLAIN, &arena, &start, &end);
+    const char *plain =
+        hover_at(&d.a, &analysed_schema, NULL, cursor, TEXT_PLAIN, &arena, &start, &end);
     assert_int_equal(
         strncmp(plain, "Object storage A (kind 3)\n\ntype: CLOUDA_OBJECT_STORAGE\n\n",
                 strlen("Object storage A (kind 3)\n\ntype: CLOUDA_OBJECT_STORAGE\n\n")),
@@ -509,10 +491,10 @@ static void test_the_type_key_of_a_source_offers_every_identifier(void **state)
     static const char *const empty[] = {""};
     assert_placeholders(type, empty, 1);
     uint32_t identifiers = 0;
-    for (uint32_t k = 0; k < registry.kind_count; k++)
-        identifiers += registry.kinds[k].type_count;
+    for (uint32_t k = 0; k < analysed_schema.kind_count; k++)
+        identifiers += analysed_schema.kinds[k].type_count;
     assert_int_equal(type->placeholders[0].choice_count, identifiers);
-    assert_string_equal(type->placeholders[0].choices[0], registry.kinds[0].types[0]);
+    assert_string_equal(type->placeholders[0].choices[0], analysed_schema.kinds[0].types[0]);
     completion_free(&c);
 }
 
@@ -804,5 +786,5 @@ int main(void)
         cmocka_unit_test(test_fill_required_fields_of_a_new_source_once_its_type_is_chosen),
         cmocka_unit_test(test_no_fill_item_when_nothing_is_required),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
 }

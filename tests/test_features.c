@@ -24,26 +24,6 @@
 
 #include "analysed.h"
 
-static struct schema_registry registry;
-
-static int setup(void **state)
-{
-    (void)state;
-    analysed_registry = &registry;
-    char error[512];
-    int status = schema_registry_load_embedded(&registry, error, sizeof error);
-    if (status != 0)
-        fprintf(stderr, "schema: %s\n", error);
-    return status;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    schema_registry_free(&registry);
-    return 0;
-}
-
 /* ---- documents ---- */
 
 static void assert_contains(const char *text, const char *part)
@@ -74,7 +54,7 @@ struct completion {
 static void complete(struct completion *c, const char *marked)
 {
     c->cursor = analyse_at(&c->doc, marked);
-    assert_int_equal(complete_at(&c->doc.a, &registry, NULL, c->cursor, NULL, &c->list), 0);
+    assert_int_equal(complete_at(&c->doc.a, &analysed_schema, NULL, c->cursor, NULL, &c->list), 0);
 }
 
 static void completion_free(struct completion *c)
@@ -235,8 +215,8 @@ static void test_completion_of_the_type_value_offers_the_kind_identifiers(void *
     offered(&c, "\"SEARCH_INDEX\"");
     /* One per identifier of every kind. */
     uint32_t identifiers = 0;
-    for (uint32_t k = 0; k < registry.kind_count; k++)
-        identifiers += registry.kinds[k].type_count;
+    for (uint32_t k = 0; k < analysed_schema.kind_count; k++)
+        identifiers += analysed_schema.kinds[k].type_count;
     assert_int_equal(c.list.count, identifiers);
     completion_free(&c);
 }
@@ -814,8 +794,8 @@ static void hover(struct hover *h, const char *marked)
     uint32_t cursor = analyse_at(&h->doc, marked);
     arena_init(&h->arena);
     h->start = h->end = UINT32_MAX;
-    h->markdown =
-        hover_at(&h->doc.a, &registry, NULL, cursor, TEXT_MARKDOWN, &h->arena, &h->start, &h->end);
+    h->markdown = hover_at(&h->doc.a, &analysed_schema, NULL, cursor, TEXT_MARKDOWN, &h->arena,
+                           &h->start, &h->end);
 }
 
 static void hover_free(struct hover *h)
@@ -925,7 +905,7 @@ static void test_symbols_label_the_config_with_its_kind_and_list_its_members(voi
     struct arena arena;
     arena_init(&arena);
     uint32_t count = 0;
-    struct symbol *top = symbols_of(&d.a, &registry, NULL, &arena, &count);
+    struct symbol *top = symbols_of(&d.a, &analysed_schema, NULL, &arena, &count);
     assert_int_equal(count, 3);
     const struct symbol *config = symbol_named(top, count, "config");
     assert_non_null(config->detail);
@@ -990,7 +970,7 @@ static void test_symbols_and_diagnostics_never_show_a_string_after_a_secret_valu
         struct arena arena;
         arena_init(&arena);
         uint32_t count = 0;
-        struct symbol *top = symbols_of(&d.a, &registry, NULL, &arena, &count);
+        struct symbol *top = symbols_of(&d.a, &analysed_schema, NULL, &arena, &count);
         assert_no_symbol_quotes(top, count, "VALUE");
         const struct symbol *config = symbol_named(top, count, "config");
         const struct symbol *recovered =
@@ -1144,5 +1124,5 @@ int main(void)
         cmocka_unit_test(test_an_unquoted_key_gets_only_its_syntax_error),
         cmocka_unit_test(test_an_empty_document_is_a_hint),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
 }

@@ -11,17 +11,17 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "analysed.h"
 #include "format.h"
 #include "inlay.h"
 #include "navigation.h"
 #include "schema.h"
 #include "symbols.h"
 
-static struct schema_registry registry;
-
-static void analyse(struct analysis *a, const char *text)
+static void analyse_text(struct analysis *a, const char *text)
 {
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
     assert_int_equal(analysis_run(a, text, strlen(text), &options), 0);
 }
 
@@ -40,7 +40,7 @@ static void test_folds_are_the_containers_that_span_lines(void **state)
     static const char text[] =
         "{\n  \"a\": [1, 2],\n  \"b\": {\n    \"c\": [\n      3\n    ]\n  }\n}\n";
     struct analysis a;
-    analyse(&a, text);
+    analyse_text(&a, text);
     struct byte_range *folds;
     int64_t count = navigation_folds(&a, 100, &folds);
     assert_int_equal(count, 3); /* the root, b, c; not the one-line [1, 2] */
@@ -63,7 +63,7 @@ static void test_selection_grows_from_the_cursor_to_the_document(void **state)
     static const char text[] =
         "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": \"NONE\"}}";
     struct analysis a;
-    analyse(&a, text);
+    analyse_text(&a, text);
     struct byte_range r[16];
     uint32_t n = navigation_selection(&a, (uint32_t)(strstr(text, "NONE") - text) + 2, r, 16);
     assert_int_equal(n, 6);
@@ -88,7 +88,7 @@ static void test_selection_in_an_empty_document_is_nothing(void **state)
 {
     (void)state;
     struct analysis a;
-    analyse(&a, "  ");
+    analyse_text(&a, "  ");
     struct byte_range r[4];
     assert_int_equal(navigation_selection(&a, 1, r, 4), 0);
     analysis_free(&a);
@@ -98,9 +98,9 @@ static void test_selection_in_an_empty_document_is_nothing(void **state)
 static void hint_labels(const char *text, uint32_t from, uint32_t to, char *out, size_t size)
 {
     struct analysis a;
-    analyse(&a, text);
+    analyse_text(&a, text);
     struct inlay_list hints;
-    assert_int_equal(inlay_hints(&a, &registry, NULL, from, to, &hints), 0);
+    assert_int_equal(inlay_hints(&a, &analysed_schema, NULL, from, to, &hints), 0);
     out[0] = '\0';
     for (uint32_t i = 0; i < hints.count; i++) {
         if (i > 0)
@@ -139,12 +139,12 @@ static void test_outline_names_bulk_sources_by_their_name(void **state)
 {
     (void)state;
     struct analysis a;
-    analyse(&a, "[{\"name\": \"lake-prod\", \"config\": {\"path\": \"/x\"}}, "
-                "{\"config\": {\"path\": \"/y\"}}]");
+    analyse_text(&a, "[{\"name\": \"lake-prod\", \"config\": {\"path\": \"/x\"}}, "
+                     "{\"config\": {\"path\": \"/y\"}}]");
     struct arena arena;
     arena_init(&arena);
     uint32_t count = 0;
-    struct symbol *top = symbols_of(&a, &registry, NULL, &arena, &count);
+    struct symbol *top = symbols_of(&a, &analysed_schema, NULL, &arena, &count);
     assert_int_equal(count, 2); /* the elements are the top of a bulk file's outline */
     assert_string_equal(top[0].name, "[0] lake-prod");
     assert_string_equal(top[1].name, "[1]");
@@ -174,7 +174,7 @@ static void test_range_formatting_changes_whitespace_in_the_range_only(void **st
     (void)state;
     static const char text[] = "{\"a\":1,\n\"b\":  [1,2],  \"c\": \"x  y\",\n\"d\" :{}}";
     struct analysis a;
-    analyse(&a, text);
+    analyse_text(&a, text);
     size_t len;
     char *formatted = format_document(&a.doc, 2, false, &len);
     assert_non_null(formatted);
@@ -204,11 +204,6 @@ static void test_range_formatting_changes_whitespace_in_the_range_only(void **st
 
 int main(void)
 {
-    char error[512];
-    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
-        fprintf(stderr, "schema: %s\n", error);
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_folds_are_the_containers_that_span_lines),
         cmocka_unit_test(test_selection_grows_from_the_cursor_to_the_document),
@@ -217,7 +212,6 @@ int main(void)
         cmocka_unit_test(test_outline_names_bulk_sources_by_their_name),
         cmocka_unit_test(test_range_formatting_changes_whitespace_in_the_range_only),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    schema_registry_free(&registry);
+    int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;
 }

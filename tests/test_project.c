@@ -10,10 +10,9 @@
 
 #include <cmocka.h>
 
+#include "analysed.h"
 #include "codes.h"
 #include "project.h"
-
-static struct schema_registry registry;
 
 static void test_a_good_configuration_gives_its_settings(void **state)
 {
@@ -23,7 +22,7 @@ static void test_a_good_configuration_gives_its_settings(void **state)
     struct analysis a;
     struct settings s;
     settings_init(&s);
-    assert_int_equal(project_analyze(&a, text, strlen(text), &registry, &s), 1);
+    assert_int_equal(project_analyze(&a, text, strlen(text), &analysed_schema, &s), 1);
     assert_int_equal(a.diags.count, 0);
     assert_int_equal(settings_severity(&s, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_ERROR);
     assert_string_equal(settings_type(&s, "X", 1), "SEARCH_INDEX");
@@ -39,7 +38,7 @@ static void test_mistakes_are_placed_and_nothing_is_applied(void **state)
     struct analysis a;
     struct settings s;
     settings_init(&s);
-    assert_int_equal(project_analyze(&a, text, strlen(text), &registry, &s), 0);
+    assert_int_equal(project_analyze(&a, text, strlen(text), &analysed_schema, &s), 0);
     assert_int_equal(a.diags.count, 3);
     static const char *const at[] = {"\"unknown-field\"", "\"typo\"", "\"X\""};
     for (uint32_t i = 0; i < 3; i++) {
@@ -50,7 +49,7 @@ static void test_mistakes_are_placed_and_nothing_is_applied(void **state)
     }
     assert_int_equal(s.severity_count, 0); /* never half applied */
     analysis_free(&a);
-    assert_int_equal(project_analyze(&a, "[1]", 3, &registry, &s), 0);
+    assert_int_equal(project_analyze(&a, "[1]", 3, &analysed_schema, &s), 0);
     assert_int_equal(a.diags.count, 1);
     analysis_free(&a);
     settings_free(&s);
@@ -67,9 +66,9 @@ static void test_the_editor_settings_lay_over_the_project(void **state)
     settings_init(&own);
     settings_init(&over);
     settings_init(&merged);
-    assert_int_equal(project_analyze(&a, file, strlen(file), &registry, &own), 1);
+    assert_int_equal(project_analyze(&a, file, strlen(file), &analysed_schema, &own), 1);
     analysis_free(&a);
-    assert_int_equal(project_analyze(&a, editor, strlen(editor), &registry, &over), 1);
+    assert_int_equal(project_analyze(&a, editor, strlen(editor), &analysed_schema, &over), 1);
     analysis_free(&a);
     assert_int_equal(settings_merge(&merged, &own, &over), 0);
     assert_int_equal(settings_severity(&merged, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_HINT);
@@ -126,18 +125,12 @@ static void test_mapping_a_type_edits_every_shape_of_srcls_json(void **state)
 
 int main(void)
 {
-    char error[512];
-    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0) {
-        fprintf(stderr, "schema: %s\n", error);
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_good_configuration_gives_its_settings),
         cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
         cmocka_unit_test(test_the_editor_settings_lay_over_the_project),
         cmocka_unit_test(test_mapping_a_type_edits_every_shape_of_srcls_json),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    schema_registry_free(&registry);
+    int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;
 }
