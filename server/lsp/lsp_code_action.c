@@ -252,17 +252,10 @@ static void write_actions(struct lsp_server *s, struct json_writer *w, struct ls
 void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
-    struct text_position a, b;
-    if (!lsp_position_read_range(doc, lsp_jsonrpc_get(doc, req->params, "range"), &a, &b)) {
-        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS,
-                                "params.range must be {start, end}");
+    struct lsp_document *d;
+    uint32_t start, end;
+    if (!lsp_documents_target_range(&s->documents, req, &d, &start, &end))
         return;
-    }
-    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
-    if (d == NULL)
-        return;
-    uint32_t start = lsp_document_offset(d, a);
-    uint32_t end = lsp_document_offset(d, b);
     uint32_t only = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "context"), "only");
     struct fix_list quick, all;
     fix_list_init(&quick);

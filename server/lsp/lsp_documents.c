@@ -567,3 +567,21 @@ bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_r
     *offset = lsp_document_offset(*d, position);
     return true;
 }
+
+bool lsp_documents_target_range(struct lsp_documents *store, const struct lsp_request *req,
+                                struct lsp_document **d, uint32_t *start, uint32_t *end)
+{
+    struct text_position a, b;
+    if (!lsp_position_read_range(req->doc, lsp_jsonrpc_get(req->doc, req->params, "range"), &a,
+                                 &b)) {
+        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
+                                "params.range must be {start, end}");
+        return false;
+    }
+    *d = lsp_documents_target_analyzed(store, req);
+    if (*d == NULL)
+        return false;
+    *start = lsp_document_offset(*d, a);
+    *end = lsp_document_offset(*d, b);
+    return true;
+}

@@ -96,6 +96,9 @@ struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
 /* The analysed document and the byte offset of the params' position; false after answering. */
 bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
                                  struct lsp_document **d, uint32_t *offset);
+/* The same for the params' range: the byte offsets [*start, *end); false after answering. */
+bool lsp_documents_target_range(struct lsp_documents *store, const struct lsp_request *req,
+                                struct lsp_document **d, uint32_t *start, uint32_t *end);
 
 /* Replaces the whole text with `body` (copied; decoded first when `escaped`, as for
  * lsp_documents_open); 0 or -1 when memory ran out. */

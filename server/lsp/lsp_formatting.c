@@ -63,23 +63,15 @@ void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
 
 void lsp_formatting_range_request(struct lsp_server *s, struct lsp_request *req)
 {
-    struct text_position start, end;
-    if (!lsp_position_read_range(req->doc, lsp_jsonrpc_get(req->doc, req->params, "range"), &start,
-                                 &end)) {
-        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS,
-                                "params.range must be {start, end}");
-        return;
-    }
-    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
-    if (d == NULL)
+    struct lsp_document *d;
+    uint32_t start, end;
+    if (!lsp_documents_target_range(&s->documents, req, &d, &start, &end))
         return;
     size_t len = 0;
     char *formatted = formatted_text(d, req, &len);
     struct format_edit *edits = NULL;
-    int64_t count = formatted == NULL ? 0
-                                      : format_edits(d->text, d->len, formatted, len,
-                                                     lsp_document_offset(d, start),
-                                                     lsp_document_offset(d, end), &edits);
+    int64_t count =
+        formatted == NULL ? 0 : format_edits(d->text, d->len, formatted, len, start, end, &edits);
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_array_begin(&w);

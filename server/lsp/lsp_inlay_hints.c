@@ -47,19 +47,12 @@ static void write_hint(struct json_writer *w, const struct lsp_document *d,
 
 void lsp_inlay_hints_request(struct lsp_server *s, struct lsp_request *req)
 {
-    struct text_position start, end;
-    if (!lsp_position_read_range(req->doc, lsp_jsonrpc_get(req->doc, req->params, "range"), &start,
-                                 &end)) {
-        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INVALID_PARAMS,
-                                "params.range must be {start, end}");
-        return;
-    }
-    struct lsp_document *d = lsp_documents_target_analyzed(&s->documents, req);
-    if (d == NULL)
+    struct lsp_document *d;
+    uint32_t start, end;
+    if (!lsp_documents_target_range(&s->documents, req, &d, &start, &end))
         return;
     struct inlay_list hints;
-    if (inlay_hints(&d->analysis, &s->registry, &s->settings, lsp_document_offset(d, start),
-                    lsp_document_offset(d, end), &hints) != 0) {
+    if (inlay_hints(&d->analysis, &s->registry, &s->settings, start, end, &hints) != 0) {
         inlay_list_free(&hints);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
         return;
