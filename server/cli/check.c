@@ -9,8 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,16 +17,14 @@
 #include <unistd.h>
 
 #include "check_pool.h"
+#include "check_read.h"
 #include "check_visited.h"
 #include "file_replace.h"
 #include "fix.h"
 #include "vector.h"
 
-/* One limit for every input: the parser refuses larger documents anyway. */
-#define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
-#define CHECK_STREAM_FIRST_READ (64 * 1024) /* a stream of unknown size: the first read */
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
 #define CHECK_WINDOW_PER_JOB 4u
 #define CHECK_FIX_ROUNDS 8u /* --fix: rounds at most (each applies what the last uncovered) */
@@ -113,87 +109,6 @@ static void report_too_large(struct walk *walk, const char *path, off_t size)
                  "input too large: more than the limit of %zu bytes (%zu MiB)",
                  CHECK_MAX_INPUT_SIZE, CHECK_MAX_INPUT_SIZE >> 20);
     report_unreadable(walk, path, message);
-}
-
-/* Reads `fd` to its end into a malloc'd buffer the caller frees. `expected` (the size fstat
- * gave, or 0 for a stream) sizes the first allocation, so a regular file is read with one; a
- * file that grows meanwhile is still read whole. NULL with errno set on failure, EFBIG when
- * there is more than CHECK_MAX_INPUT_SIZE bytes: reading stops there. */
-static char *read_descriptor(int fd, size_t expected, size_t *len)
-{
-    size_t limit = CHECK_MAX_INPUT_SIZE;
-    /* + 1: the first read of a regular file also sees its end */
-    size_t cap = expected > 0 ? expected + 1 : CHECK_STREAM_FIRST_READ;
-    if (cap > limit + 1)
-        cap = limit + 1;
-    size_t n = 0;
-    char *buf = malloc(cap);
-    if (buf == NULL)
-        return NULL;
-    for (;;) {
-        if (n == cap) {
-            size_t bigger = cap > (limit + 1) / 2 ? limit + 1 : cap * 2;
-            char *grown = realloc(buf, bigger);
-            if (grown == NULL)
-                goto fail;
-            buf = grown;
-            cap = bigger;
-        }
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            /* standard input may be a non-blocking pipe or terminal: wait for it */
-            struct pollfd wait_for = {.fd = fd, .events = POLLIN};
-            if (poll(&wait_for, 1, -1) >= 0 || errno == EINTR)
-                continue;
-            goto fail;
-        }
-        if (got < 0)
-            goto fail;
-        if (got == 0)
-            break;
-        n += (size_t)got;
-        if (n > limit) {
-            errno = EFBIG;
-            goto fail;
-        }
-    }
-    *len = n;
-    return buf;
-fail:;
-    int saved = errno;
-    free(buf);
-    errno = saved;
-    return NULL;
-}
-
-/* Makes `fd` blocking again: it was opened non-blocking only so that the open itself could
- * not wait on a FIFO. */
-static int clear_nonblock(int fd)
-{
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0)
-        return -1;
-    return fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-}
-
-/* Opens `name` (relative to the directory `at`) for reading, following a final symbolic link
- * only when `follow` is set, and fills `st` from the descriptor: the one stat that cannot race
- * with the open. Returns the descriptor, or -1 with errno set. */
-static int open_entry(int at, const char *name, bool follow, struct stat *st)
-{
-    int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
-    int fd = openat(at, name, flags);
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, st) != 0 || (S_ISREG(st->st_mode) && clear_nonblock(fd) != 0)) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
 }
 
 /* One file to check: read and analysed by a worker (task_work), then reported, and with --fix

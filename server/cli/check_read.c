@@ -1,0 +1,85 @@
+/* check_read: how `--check` opens and reads a file — non-blocking opens confirmed with fstat,
+ * and reads that stop at the parser's limit. */
+#include "check_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define CHECK_STREAM_FIRST_READ (64 * 1024) /* a stream of unknown size: the first read */
+
+char *read_descriptor(int fd, size_t expected, size_t *len)
+{
+    size_t limit = CHECK_MAX_INPUT_SIZE;
+    /* + 1: the first read of a regular file also sees its end */
+    size_t cap = expected > 0 ? expected + 1 : CHECK_STREAM_FIRST_READ;
+    if (cap > limit + 1)
+        cap = limit + 1;
+    size_t n = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            size_t bigger = cap > (limit + 1) / 2 ? limit + 1 : cap * 2;
+            char *grown = realloc(buf, bigger);
+            if (grown == NULL)
+                goto fail;
+            buf = grown;
+            cap = bigger;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* standard input may be a non-blocking pipe or terminal: wait for it */
+            struct pollfd wait_for = {.fd = fd, .events = POLLIN};
+            if (poll(&wait_for, 1, -1) >= 0 || errno == EINTR)
+                continue;
+            goto fail;
+        }
+        if (got < 0)
+            goto fail;
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n > limit) {
+            errno = EFBIG;
+            goto fail;
+        }
+    }
+    *len = n;
+    return buf;
+fail:;
+    int saved = errno;
+    free(buf);
+    errno = saved;
+    return NULL;
+}
+
+/* Makes `fd` blocking again: it was opened non-blocking only so that the open itself could
+ * not wait on a FIFO. */
+static int clear_nonblock(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0)
+        return -1;
+    return fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+int open_entry(int at, const char *name, bool follow, struct stat *st)
+{
+    int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
+    int fd = openat(at, name, flags);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, st) != 0 || (S_ISREG(st->st_mode) && clear_nonblock(fd) != 0)) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}

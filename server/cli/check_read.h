@@ -1,0 +1,26 @@
+/* check_read: opening and reading the files `--check` is given. */
+#ifndef SRCLS_CHECK_READ_H
+#define SRCLS_CHECK_READ_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include <stdbool.h>
+
+#include "json_doc.h"
+
+/* One limit for every input: the parser refuses larger documents anyway. */
+#define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE
+
+/* Reads `fd` to its end into a malloc'd buffer the caller frees. `expected` (the size fstat
+ * gave, or 0 for a stream) sizes the first allocation, so a regular file is read with one; a
+ * file that grows meanwhile is still read whole. NULL with errno set on failure, EFBIG when
+ * there is more than CHECK_MAX_INPUT_SIZE bytes: reading stops there. */
+char *read_descriptor(int fd, size_t expected, size_t *len);
+
+/* Opens `name` (relative to the directory `at`) for reading, following a final symbolic link
+ * only when `follow` is set, and fills `st` from the descriptor: the one stat that cannot race
+ * with the open. Returns the descriptor, or -1 with errno set. */
+int open_entry(int at, const char *name, bool follow, struct stat *st);
+
+#endif
