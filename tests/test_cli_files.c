@@ -553,6 +553,42 @@ static void test_fix_applies_what_a_fix_uncovers(void **state)
     run_free(&r);
 }
 
+/* --fix on standard input prints the fixed document on standard output and the report on
+ * standard error, as editors' format-on-save and pipes need; a document it cannot fix (a
+ * syntax error) comes out as it went in. */
+static void test_fix_on_standard_input_prints_the_fixed_document(void **state)
+{
+    (void)state;
+    char *before, *after;
+    fixable_texts(&before, &after);
+    struct run r = run_srcls(before, (const char *[]){"--check", "--fix", "--stdin-filename",
+                                                      "sources/x.source.json", "-", NULL});
+    assert_exit(&r, 1); /* errors without a safe fix are left */
+    assert_string_equal(r.out, after);
+    assert_err_has(&r, "sources/x.source.json:");
+    assert_err_has(&r, FIXABLE_APPLIED);
+    if (strstr(r.err, "hunter2") != NULL)
+        fail_msg("the secret is in the report:\n%s", r.err);
+    run_free(&r);
+
+    /* the report can still go to a file */
+    r = run_srcls(
+        before, (const char *[]){"--check", "--fix", "--output-file", "fix-report.txt", "-", NULL});
+    assert_string_equal(r.out, after);
+    assert_string_equal(r.err, FIXABLE_APPLIED);
+    run_free(&r);
+    free(before);
+    free(after);
+
+    static const char broken[] = "{\"type\": \"OBJECT_STORAGE\", \"config\": {\"secret\": \"x\"\n";
+    r = run_srcls(broken, (const char *[]){"--check", "--fix", "-", NULL});
+    assert_exit(&r, 1);
+    assert_string_equal(r.out, broken);
+    assert_err_has(&r, "[json-syntax]");
+    assert_err_has(&r, "srcls: applied 0 fixes in 0 files\n");
+    run_free(&r);
+}
+
 /* A reader that runs while srcls fixes the file sees the old text or the new, never a mix
  * nor a short file. The document is padded so that a write in place would be caught. */
 static void test_fix_is_atomic_for_a_concurrent_reader(void **state)
@@ -645,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_fix_refuses_a_read_only_file),
         cmocka_unit_test(test_fix_keeps_owner_and_group),
         cmocka_unit_test(test_fix_refuses_when_the_owner_cannot_be_kept),
+        cmocka_unit_test(test_fix_on_standard_input_prints_the_fixed_document),
         cmocka_unit_test(test_fix_is_atomic_for_a_concurrent_reader),
         cmocka_unit_test(test_leftover_temporary_files_are_never_checked),
     };

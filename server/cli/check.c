@@ -139,7 +139,7 @@ struct file_task {
  * a second --fix has nothing to do. A document with syntax errors is never touched. */
 static void task_prepare_fix(struct file_task *t, const struct analysis_options *options)
 {
-    if (t->analysis.doc.error_count > 0 || t->fd < 0)
+    if (t->analysis.doc.error_count > 0)
         return;
     struct fix_list fixes;
     fix_list_init(&fixes);
@@ -213,6 +213,26 @@ static bool task_replace(struct walk *walk, struct file_task *t)
     return replaced;
 }
 
+/* --fix on standard input: the fixed document on standard output, or the text as it was when
+ * nothing could be fixed (a syntax error), so that a pipe never loses it. True when fixed. */
+static bool task_print_fixed(struct walk *walk, struct file_task *t)
+{
+    const char *text = t->fixed != NULL ? t->fixed : t->text;
+    size_t len = t->fixed != NULL ? t->fixed_len : t->len;
+    errno = 0;
+    if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+        fprintf(stderr, "srcls: %s: cannot write the fixed document: %s\n", t->path,
+                errno != 0 ? strerror(errno) : "write error");
+        walk->unfixed_files++;
+        return false;
+    }
+    if (t->fixed == NULL)
+        return false;
+    walk->fixed_files++;
+    walk->fixes_applied += t->fix_count;
+    return true;
+}
+
 static void task_free(struct file_task *t)
 {
     if (t->analysed)
@@ -237,9 +257,13 @@ static void task_done(void *context, void *task)
                          (uintmax_t)t->st.st_size > CHECK_MAX_INPUT_SIZE ? t->st.st_size : -1);
     else if (t->read_error != 0)
         report_errno(walk, t->path, t->read_error);
-    else if (!t->analysed)
+    else if (!t->analysed) {
+        if (t->fd < 0 && t->options->fix) /* standard input goes on down the pipe */
+            task_print_fixed(walk, t);
         report_unreadable(walk, t->path, "cannot read: out of memory");
-    else if (t->ours && t->options->fix && (replaced = task_replace(walk, t)) && !t->fixed_analysed)
+    } else if (t->ours && t->options->fix &&
+               (replaced = t->fd < 0 ? task_print_fixed(walk, t) : task_replace(walk, t)) &&
+               !t->fixed_analysed)
         report_unreadable(walk, t->path, "fixed, but cannot be checked again: out of memory");
     else if (t->ours) { /* after a fix, what is left */
         const struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
@@ -259,6 +283,8 @@ static void check_task(struct walk *walk, struct file_task *task)
     bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
     task->settings = check_configs_for(walk->options->configs, nameless ? NULL : task->path);
     if (task->settings == NULL) { /* its srcls.json is unreadable or wrong: said on stderr */
+        if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
+            task_print_fixed(walk, task);
         report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
         task_free(task);
         return;

@@ -54,7 +54,8 @@ static const char help_text[] =
     "                    Quality). See docs/cli.md.\n"
     "  --color WHEN      auto (default), always or never.\n"
     "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
-    "                    with syntax errors), then report what is left.\n"
+    "                    with syntax errors), then report what is left. With '-': the\n"
+    "                    fixed document on stdout, the report on stderr.\n"
     "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
     "                    at most 8). The output is the same for every N.\n"
     "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"
@@ -384,6 +385,16 @@ static bool color_wanted(void)
     return isatty(STDOUT_FILENO);
 }
 
+/* --fix with '-' among the paths: standard output carries the fixed document. */
+static bool fixes_stdin(const struct cli_options *o)
+{
+    for (int i = 0; o->fix && i < o->path_count; i++) {
+        if (strcmp(o->paths[i], "-") == 0)
+            return true;
+    }
+    return false;
+}
+
 /* --color WHEN: 1 color, 0 none, -1 not a WHEN. */
 static int color_mode(const char *when)
 {
@@ -415,16 +426,16 @@ static int run_check(const struct cli_options *o)
                            o->fail_on);
     if (o->statistics && strcmp(format, "text") != 0)
         return usage_error("--statistics is a text output (got --format %s)", format);
-    FILE *out = stdout;
+    FILE *out = fixes_stdin(o) ? stderr : stdout; /* stdout carries the fixed document */
     if (o->output_file != NULL && (out = fopen(o->output_file, "w")) == NULL) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
         return 2;
     }
-    if (out != stdout)
+    if (o->output_file != NULL)
         use_color = strcmp(color, "always") == 0; /* a file is no terminal */
     struct reporter reporter;
     if (!report_select(&reporter, format, out, use_color == 1)) {
-        if (out != stdout)
+        if (o->output_file != NULL)
             fclose(out);
         return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
     }
@@ -464,7 +475,7 @@ static int run_check(const struct cli_options *o)
                                         .fail_on = (enum diag_severity)fail_on};
         status = check_run(&options);
     }
-    if (out != stdout && fclose(out) != 0 && status != 2) {
+    if (o->output_file != NULL && fclose(out) != 0 && status != 2) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
         status = 2;
     }
