@@ -589,6 +589,79 @@ static void test_fix_on_standard_input_prints_the_fixed_document(void **state)
     run_free(&r);
 }
 
+/* The "@@" lines of `text`, joined. */
+static char *hunk_headers(const char *text)
+{
+    size_t n = 0;
+    char *out = calloc(strlen(text) + 1, 1);
+    assert_non_null(out);
+    for (const char *line = text; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "@@ ", 3) == 0) {
+            memcpy(out + n, line, len);
+            n += len;
+        }
+        line += len;
+    }
+    return out;
+}
+
+/* --diff prints what --fix would change and writes nothing (exit 1), with the hunks GNU diff
+ * gives for the same change; values that could be secrets are masked in it. */
+static void test_diff_shows_what_fix_would_change(void **state)
+{
+    (void)state;
+    char *before, *after;
+    fixable_texts(&before, &after);
+    size_t size = 6 * (strlen(before) + 4) + 8;
+    char *bulk = calloc(size, 1), *fixed_bulk = calloc(6 * (strlen(after) + 4) + 8, 1);
+    assert_true(bulk != NULL && fixed_bulk != NULL);
+    strcpy(bulk, "[\n");
+    strcpy(fixed_bulk, "[\n");
+    for (int i = 0; i < 6; i++) {
+        strcat(bulk, before);
+        strcat(fixed_bulk, after);
+        strcat(bulk, i < 5 ? ",\n" : "]\n");
+        strcat(fixed_bulk, i < 5 ? ",\n" : "]\n");
+    }
+    write_file("diff/bulk.json", bulk);
+    write_file("diff/fixed.json", fixed_bulk);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diff/bulk.json", NULL});
+    assert_exit(&r, 1);
+    assert_file_is("diff/bulk.json", bulk);
+    assert_true(strncmp(r.out, "--- diff/bulk.json\n+++ diff/bulk.json\n@@ ", 41) == 0);
+    assert_true(has_line(r.out, "-    \"acessKey\": \"***\","));
+    assert_true(has_line(r.out, "+    \"accessKey\": \"AKIAEXAMPLE\","));
+    if (strstr(r.out, "hunter2") != NULL)
+        fail_msg("a secret is in the diff:\n%s", r.out);
+    assert_string_equal(r.err, "srcls: --fix would apply 12 fixes in 1 file\n");
+
+    FILE *gnu = popen("diff -u diff/bulk.json diff/fixed.json", "r");
+    assert_non_null(gnu);
+    char expected[8192];
+    size_t got = fread(expected, 1, sizeof expected - 1, gnu);
+    expected[got] = '\0';
+    pclose(gnu);
+    char *ours = hunk_headers(r.out), *theirs = hunk_headers(expected);
+    assert_int_equal(occurrences(ours, "@@ -"), 6);
+    assert_string_equal(ours, theirs);
+    free(ours);
+    free(theirs);
+    run_free(&r);
+
+    /* nothing to fix: no output, exit 0 */
+    r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diff/fixed.json", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "srcls: --fix would apply 0 fixes in 0 files\n");
+    run_free(&r);
+    free(bulk);
+    free(fixed_bulk);
+    free(before);
+    free(after);
+}
+
 /* A reader that runs while srcls fixes the file sees the old text or the new, never a mix
  * nor a short file. The document is padded so that a write in place would be caught. */
 static void test_fix_is_atomic_for_a_concurrent_reader(void **state)
@@ -682,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_fix_keeps_owner_and_group),
         cmocka_unit_test(test_fix_refuses_when_the_owner_cannot_be_kept),
         cmocka_unit_test(test_fix_on_standard_input_prints_the_fixed_document),
+        cmocka_unit_test(test_diff_shows_what_fix_would_change),
         cmocka_unit_test(test_fix_is_atomic_for_a_concurrent_reader),
         cmocka_unit_test(test_leftover_temporary_files_are_never_checked),
     };

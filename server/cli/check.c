@@ -21,6 +21,7 @@
 #include "check_visited.h"
 #include "file_replace.h"
 #include "fix.h"
+#include "report_diff.h"
 #include "vector.h"
 
 /* Directories nested deeper than this below a path named on the command line are not entered. */
@@ -186,7 +187,7 @@ static void task_work(void *task)
         return;
     t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN ||
               ends_with(t->path, ".source.json") || ends_with(t->path, ".job.json");
-    if (t->ours && t->options->fix)
+    if (t->ours && (t->options->fix || t->options->diff))
         task_prepare_fix(t, &options);
 }
 
@@ -245,6 +246,21 @@ static void task_free(struct file_task *t)
     free(t);
 }
 
+/* --diff: what --fix would change in the file, or nothing. */
+static void task_diff(struct walk *walk, struct file_task *t)
+{
+    int differs = t->fixed == NULL    ? 0
+                  : t->fixed_analysed ? report_diff(walk->options->reporter->out, t->path,
+                                                    &t->analysis, &t->fixed_analysis)
+                                      : -1;
+    if (differs < 0)
+        report_unreadable(walk, t->path, "cannot show the fixes: out of memory");
+    if (differs > 0) {
+        walk->fixed_files++;
+        walk->fixes_applied += t->fix_count;
+    }
+}
+
 /* The walk's part, in walk order: --fix's rewrite, then the report. Frees the task. */
 static void task_done(void *context, void *task)
 {
@@ -257,6 +273,8 @@ static void task_done(void *context, void *task)
                          (uintmax_t)t->st.st_size > CHECK_MAX_INPUT_SIZE ? t->st.st_size : -1);
     else if (t->read_error != 0)
         report_errno(walk, t->path, t->read_error);
+    else if (t->analysed && t->ours && t->options->diff)
+        task_diff(walk, t);
     else if (!t->analysed) {
         if (t->fd < 0 && t->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, t);
@@ -513,7 +531,8 @@ int check_run(const struct check_options *options)
     if (options->jobs > 1)
         walk.pool = check_pool_create(options->jobs, CHECK_WINDOW_PER_JOB * options->jobs,
                                       task_work, task_done, &walk);
-    reporter->begin(reporter);
+    if (!options->diff)
+        reporter->begin(reporter);
     for (int i = 0; i < options->path_count; i++) {
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);
@@ -522,8 +541,13 @@ int check_run(const struct check_options *options)
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
-    reporter->end(reporter, &walk.summary);
+    if (!options->diff)
+        reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);
+    if (options->diff)
+        fprintf(stderr, "srcls: --fix would apply %u fix%s in %u file%s\n", walk.fixes_applied,
+                walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
+                walk.fixed_files == 1 ? "" : "s");
     if (options->fix) {
         file_replace_restore_signals(old_actions);
         fprintf(stderr, "srcls: applied %u fix%s in %u file%s", walk.fixes_applied,
@@ -537,5 +561,7 @@ int check_run(const struct check_options *options)
     free(walk.visited.slots);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0)
         return 2;
+    if (options->diff) /* 1: --fix would change something */
+        return walk.fixed_files > 0 && !options->exit_zero;
     return check_exit_status(&walk.summary, options);
 }

@@ -56,6 +56,8 @@ static const char help_text[] =
     "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
     "                    with syntax errors), then report what is left. With '-': the\n"
     "                    fixed document on stdout, the report on stderr.\n"
+    "  --diff            Print what --fix would change as a unified diff, writing nothing\n"
+    "                    (exit 1 when it would change something; secrets masked).\n"
     "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
     "                    at most 8). The output is the same for every N.\n"
     "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"
@@ -79,7 +81,10 @@ static const char help_text[] =
     "  --config FILE     Project configuration for every file (default: for each file,\n"
     "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
-    "\n"
+    "\n";
+
+/* The second half of --help (C11 promises string literals of 4095 bytes, not more). */
+static const char help_status[] =
     "Exit status of --check:\n"
     "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero\n"
     "  1  at least one error (or a diagnostic at least as severe as --fail-on)\n"
@@ -135,7 +140,7 @@ static int run_reference(const char *action, const char *arg, const char *format
 
 /* What the command line asks for. */
 struct cli_options {
-    bool check, fix;
+    bool check, fix, diff;
     bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
     int show_source;                   /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
@@ -176,6 +181,7 @@ enum option_id {
     OPT_SHOW_SOURCE,
     OPT_NO_SHOW_SOURCE,
     OPT_EXCLUDE,
+    OPT_DIFF,
 };
 
 static const struct option long_options[] = {
@@ -188,6 +194,7 @@ static const struct option long_options[] = {
     {"explain", required_argument, NULL, OPT_EXPLAIN},
     {"generate-docs", required_argument, NULL, OPT_GENERATE_DOCS},
     {"fix", no_argument, NULL, OPT_FIX},
+    {"diff", no_argument, NULL, OPT_DIFF},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"jobs", required_argument, NULL, OPT_JOBS},
@@ -216,6 +223,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_EXPLAIN: o->action = "explain", o->action_arg = value; break;
     case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
     case OPT_FIX: o->fix = true; break;
+    case OPT_DIFF: o->diff = true; break;
     case OPT_CONFIG: o->config_path = value; break;
     case OPT_FORMAT: o->format = value; break;
     case OPT_JOBS: o->jobs = value; break;
@@ -245,6 +253,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
         const char *arg = argv[optind - 1];
         if (id == 'h') {
             fputs(help_text, stdout);
+            fputs(help_status, stdout);
             return PARSE_DONE;
         }
         if (id == 'V') {
@@ -272,6 +281,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
 static enum parse_outcome check_combination(const struct cli_options *o)
 {
     const char *check_option = o->fix                ? "--fix"
+                               : o->diff             ? "--diff"
                                : o->format           ? "--format"
                                : o->color            ? "--color"
                                : o->jobs             ? "--jobs"
@@ -289,8 +299,8 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                                      : NULL;
     /* --list-kinds takes --format (and no other option of --check) */
     bool kinds_format = o->format != NULL && o->action != NULL &&
-                        strcmp(o->action, "list-kinds") == 0 && !o->fix && !o->color && !o->jobs &&
-                        !o->config_path;
+                        strcmp(o->action, "list-kinds") == 0 && !o->fix && !o->diff && !o->color &&
+                        !o->jobs && !o->config_path;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
         usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
     else if (o->action != NULL && o->check)
@@ -426,6 +436,9 @@ static int run_check(const struct cli_options *o)
                            o->fail_on);
     if (o->statistics && strcmp(format, "text") != 0)
         return usage_error("--statistics is a text output (got --format %s)", format);
+    if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
+        return usage_error("%s",
+                           "--diff prints a diff: it takes no --fix, --statistics or --format");
     FILE *out = fixes_stdin(o) ? stderr : stdout; /* stdout carries the fixed document */
     if (o->output_file != NULL && (out = fopen(o->output_file, "w")) == NULL) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
@@ -471,6 +484,7 @@ static int run_check(const struct cli_options *o)
                                         .exclude_count = o->exclude_count,
                                         .jobs = jobs,
                                         .fix = o->fix,
+                                        .diff = o->diff,
                                         .exit_zero = o->exit_zero,
                                         .fail_on = (enum diag_severity)fail_on};
         status = check_run(&options);

@@ -41,10 +41,10 @@ static void add(uint32_t *starts, uint32_t *ends, uint32_t *count, uint32_t star
 /* The ranges of [from, to) to mask, in order: string bodies and recovered keys. Nodes are in
  * document order of their first byte (the key's for a member), so those in the window follow
  * the last one before it, which may be a string that reaches into the window. */
-static uint32_t masked(const struct analysis *a, uint32_t from, uint32_t to, uint32_t *starts,
-                       uint32_t *ends)
+/* The first node whose first byte is at `from` or after it. */
+static uint32_t first_node_from(const struct analysis *a, uint32_t from)
 {
-    uint32_t lo = 0, hi = a->doc.node_count, count = 0;
+    uint32_t lo = 0, hi = a->doc.node_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (node_from(&a->doc.nodes[mid]) < from)
@@ -52,6 +52,13 @@ static uint32_t masked(const struct analysis *a, uint32_t from, uint32_t to, uin
         else
             hi = mid;
     }
+    return lo;
+}
+
+static uint32_t masked(const struct analysis *a, uint32_t from, uint32_t to, uint32_t *starts,
+                       uint32_t *ends)
+{
+    uint32_t lo = first_node_from(a, from), count = 0;
     for (uint32_t i = lo > 0 ? lo - 1 : 0; i < a->doc.node_count; i++) {
         const struct json_node *n = &a->doc.nodes[i];
         if (i >= lo && node_from(n) >= to)
@@ -125,5 +132,63 @@ const char *excerpt_at(const struct analysis *a, uint32_t offset, uint32_t stop,
         n += sizeof CUT - 1;
     }
     out[n] = '\0';
+    return out;
+}
+
+/* One masked range of [from, to) after `at` (the next in order), or false when there is none;
+ * `*i` walks the nodes. */
+static bool next_masked(const struct analysis *a, uint32_t from, uint32_t to, uint32_t lo,
+                        uint32_t *i, uint32_t *start, uint32_t *end)
+{
+    for (; *i < a->doc.node_count; ++*i) {
+        const struct json_node *n = &a->doc.nodes[*i];
+        if (*i >= lo && node_from(n) >= to)
+            return false;
+        uint32_t s = JSON_NONE, e = 0;
+        if (n->flags & JSON_FLAG_KEY_RECOVERED) {
+            s = n->key_start + 1;
+            e = n->key_end - 1;
+        }
+        if (n->kind == JSON_STRING && n->end > from && !shown(a, *i)) {
+            bool closed = !(n->flags & JSON_FLAG_UNTERMINATED) && n->end > n->start + 1;
+            s = n->start + 1; /* after a recovered key: the value is masked with it */
+            e = closed ? n->end - 1 : n->end;
+            if (n->flags & JSON_FLAG_KEY_RECOVERED)
+                s = n->key_start + 1;
+        }
+        s = s < from ? from : s;
+        e = e > to ? to : e;
+        if (s != JSON_NONE && s < e) {
+            *start = s;
+            *end = e;
+            ++*i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *excerpt_line(const struct analysis *a, uint32_t from, uint32_t to, struct arena *arena)
+{
+    uint32_t lo = first_node_from(a, from), i = lo > 0 ? lo - 1 : 0, start, end;
+    size_t size = (size_t)(to - from) + 1;
+    while (next_masked(a, from, to, lo, &i, &start, &end))
+        size += sizeof MASK - 1;
+    char *out = arena_alloc(arena, size);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    uint32_t at = from;
+    i = lo > 0 ? lo - 1 : 0;
+    while (next_masked(a, from, to, lo, &i, &start, &end)) {
+        start = start < at ? at : start;
+        memcpy(out + n, a->doc.text + at, start - at);
+        n += start - at;
+        memcpy(out + n, MASK, sizeof MASK - 1);
+        n += sizeof MASK - 1;
+        at = end > at ? end : at;
+    }
+    memcpy(out + n, a->doc.text + at, to - at);
+    out[n + (to - at)] = '\0';
     return out;
 }

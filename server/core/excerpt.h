@@ -19,4 +19,9 @@
 const char *excerpt_at(const struct analysis *analysis, uint32_t offset, uint32_t end,
                        struct arena *arena, uint32_t *caret, uint32_t *caret_end);
 
+/* The bytes [from, to) whole (a line of a diff), every string value that could hold a secret
+ * shown as `***` between its quotes; NUL-terminated in `arena`, or NULL when out of memory. */
+const char *excerpt_line(const struct analysis *analysis, uint32_t from, uint32_t to,
+                         struct arena *arena);
+
 #endif
