@@ -305,6 +305,42 @@ static void test_exclude_skips_matching_entries_of_a_scan(void **state)
     run_free(&r);
 }
 
+/* In a git work tree a scan skips what git ignores (.gitignore, .git/info/exclude), as ruff
+ * does; --no-respect-gitignore scans it too; a path named on the command line is checked. */
+static void test_scan_skips_what_git_ignores(void **state)
+{
+    (void)state;
+    if (system("git --version >/dev/null 2>&1") != 0)
+        skip(); /* no git here: nothing to ask */
+    assert_int_equal(system("git init -q gitrepo"), 0);
+    static const char broken[] = "{\"type\": ";
+    write_file("gitrepo/.gitignore", "generated/\n*.tmp.source.json\n");
+    write_file("gitrepo/.git/info/exclude", "private.source.json\n");
+    write_file("gitrepo/keep.source.json", broken);
+    write_file("gitrepo/generated/a.source.json", broken);
+    write_file("gitrepo/sub/b.tmp.source.json", broken);
+    write_file("gitrepo/sub/private.source.json", broken);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "gitrepo", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "gitrepo/keep.source.json:1:10: "));
+    assert_non_null(strstr(r.out, "\nchecked 1 file: "));
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "--no-respect-gitignore", "gitrepo", NULL});
+    assert_non_null(strstr(r.out, "gitrepo/generated/a.source.json:1:10: "));
+    assert_non_null(strstr(r.out, "gitrepo/sub/private.source.json:1:10: "));
+    assert_non_null(strstr(r.out, "\nchecked 4 files: "));
+    run_free(&r);
+
+    /* from inside the work tree, and a named ignored file */
+    r = run_srcls(
+        NULL, (const char *[]){"--check", "gitrepo/sub", "gitrepo/generated/a.source.json", NULL});
+    assert_non_null(strstr(r.out, "gitrepo/generated/a.source.json:1:10: "));
+    assert_null(strstr(r.out, "b.tmp.source.json"));
+    assert_non_null(strstr(r.out, "\nchecked 1 file: "));
+    run_free(&r);
+}
+
 static void test_named_file_that_is_not_a_document_gets_unknown_document(void **state)
 {
     (void)state;
@@ -718,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_missing_path_exits_2_and_reports_the_others),
         cmocka_unit_test(test_directory_is_searched_for_documents),
         cmocka_unit_test(test_exclude_skips_matching_entries_of_a_scan),
+        cmocka_unit_test(test_scan_skips_what_git_ignores),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_output_that_cannot_be_written_exits_2),

@@ -15,7 +15,7 @@ _srcls() {
         --config|--output-file|--stdin-filename|--exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude" -- "$cur"))
+        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

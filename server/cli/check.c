@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_ignored.h"
 #include "check_pool.h"
 #include "check_read.h"
 #include "check_visited.h"
@@ -34,6 +35,7 @@ struct walk {
     const struct check_options *options;
     struct report_summary summary;
     struct visited visited;
+    struct ignored ignored;  /* what git ignores below the directories named */
     struct check_pool *pool; /* NULL: one thread does everything */
     bool handing_back;       /* in task_done: the pool is handing back a task */
     unsigned fixed_files, fixes_applied, unfixed_files;
@@ -435,7 +437,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         char *child = malloc(size);
         if (child != NULL) {
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
-            if (!check_excluded(walk->options, child, names[i]))
+            if (!check_excluded(walk->options, child, names[i]) &&
+                !ignored_has(&walk->ignored, child))
                 check_entry(walk, dirfd(dir), names[i], child, false, depth + 1);
             free(child);
         } else {
@@ -500,6 +503,8 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
             report_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
+    if (directory && explicit && !walk->options->no_gitignore)
+        ignored_add_git(&walk->ignored, path);
     if (directory)
         check_directory(walk, fd, path, depth);
     else
@@ -559,6 +564,7 @@ int check_run(const struct check_options *options)
         fputc('\n', stderr);
     }
     free(walk.visited.slots);
+    ignored_free(&walk.ignored);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0)
         return 2;
     if (options->diff) /* 1: --fix would change something */

@@ -16,10 +16,11 @@ struct check_options {
     const char *stdin_name;        /* --stdin-filename: standard input's name, or NULL */
     const char *const *excludes;   /* --exclude GLOB: entries of a scan not visited */
     int exclude_count;
-    unsigned jobs;  /* threads reading and analysing files; 0 or 1: the walk's own thread only */
-    bool fix;       /* apply the safe fixes in place (atomically) before reporting */
-    bool diff;      /* --diff: print what --fix would change instead of the diagnostics */
-    bool exit_zero; /* --exit-zero: diagnostics never make the status 1 */
+    unsigned jobs;     /* threads reading and analysing files; 0 or 1: the walk's own thread only */
+    bool fix;          /* apply the safe fixes in place (atomically) before reporting */
+    bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
+    bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
+    bool exit_zero;    /* --exit-zero: diagnostics never make the status 1 */
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };
 

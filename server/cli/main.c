@@ -76,6 +76,9 @@ static const char help_text[] =
     "                    terminal); --no-show-source: one line each.\n"
     "  --exclude GLOB    Skip what a directory scan meets that matches GLOB: its name, or\n"
     "                    its path when GLOB holds a '/' (repeatable; named paths are checked).\n"
+    "  --no-respect-gitignore\n"
+    "                    Scan what git ignores too (by default a scan in a git work tree\n"
+    "                    skips it: .gitignore, .git/info/exclude).\n"
     "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
@@ -140,7 +143,7 @@ static int run_reference(const char *action, const char *arg, const char *format
 
 /* What the command line asks for. */
 struct cli_options {
-    bool check, fix, diff;
+    bool check, fix, diff, no_gitignore;
     bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
     int show_source;                   /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
@@ -182,6 +185,7 @@ enum option_id {
     OPT_NO_SHOW_SOURCE,
     OPT_EXCLUDE,
     OPT_DIFF,
+    OPT_NO_GITIGNORE,
 };
 
 static const struct option long_options[] = {
@@ -195,6 +199,7 @@ static const struct option long_options[] = {
     {"generate-docs", required_argument, NULL, OPT_GENERATE_DOCS},
     {"fix", no_argument, NULL, OPT_FIX},
     {"diff", no_argument, NULL, OPT_DIFF},
+    {"no-respect-gitignore", no_argument, NULL, OPT_NO_GITIGNORE},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"jobs", required_argument, NULL, OPT_JOBS},
@@ -224,6 +229,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
     case OPT_FIX: o->fix = true; break;
     case OPT_DIFF: o->diff = true; break;
+    case OPT_NO_GITIGNORE: o->no_gitignore = true; break;
     case OPT_CONFIG: o->config_path = value; break;
     case OPT_FORMAT: o->format = value; break;
     case OPT_JOBS: o->jobs = value; break;
@@ -282,6 +288,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
 {
     const char *check_option = o->fix                ? "--fix"
                                : o->diff             ? "--diff"
+                               : o->no_gitignore     ? "--no-respect-gitignore"
                                : o->format           ? "--format"
                                : o->color            ? "--color"
                                : o->jobs             ? "--jobs"
@@ -417,6 +424,17 @@ static int color_mode(const char *when)
     return -1;
 }
 
+/* Whether --statistics and --diff go with the rest; false after a usage error. */
+static bool outputs_combine(const struct cli_options *o, const char *format)
+{
+    if (o->statistics && strcmp(format, "text") != 0)
+        return usage_error("--statistics is a text output (got --format %s)", format) == 0;
+    if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
+        return usage_error("%s", "--diff prints a diff: it takes no --fix, --statistics or "
+                                 "--format") == 0;
+    return true;
+}
+
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
 static int run_check(const struct cli_options *o)
 {
@@ -434,11 +452,8 @@ static int run_check(const struct cli_options *o)
     if (fail_on <= DIAG_OFF)
         return usage_error("--fail-on takes error, warning, information or hint (got '%s')",
                            o->fail_on);
-    if (o->statistics && strcmp(format, "text") != 0)
-        return usage_error("--statistics is a text output (got --format %s)", format);
-    if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
-        return usage_error("%s",
-                           "--diff prints a diff: it takes no --fix, --statistics or --format");
+    if (!outputs_combine(o, format))
+        return 2;
     FILE *out = fixes_stdin(o) ? stderr : stdout; /* stdout carries the fixed document */
     if (o->output_file != NULL && (out = fopen(o->output_file, "w")) == NULL) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
@@ -485,6 +500,7 @@ static int run_check(const struct cli_options *o)
                                         .jobs = jobs,
                                         .fix = o->fix,
                                         .diff = o->diff,
+                                        .no_gitignore = o->no_gitignore,
                                         .exit_zero = o->exit_zero,
                                         .fail_on = (enum diag_severity)fail_on};
         status = check_run(&options);

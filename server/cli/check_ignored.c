@@ -1,0 +1,117 @@
+/* check_ignored: what git ignores (.gitignore, .git/info/exclude, the global excludes file),
+ * asked of git itself once per directory named on the command line — `git ls-files --others
+ * --ignored --exclude-standard --directory -z` — so that its rules are git's exactly. Outside
+ * a work tree, or without git, nothing is ignored. */
+#include "check_ignored.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vector.h"
+
+extern char **environ;
+
+/* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
+ * trailing '/'), or NULL when git is absent, failed, or `dir` is in no work tree. */
+static char *git_ignored(const char *dir, size_t *len)
+{
+    int out[2];
+    if (pipe(out) != 0)
+        return NULL;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    char *argv[] = {"git",      "-C",        (char *)dir,          "ls-files",
+                    "--others", "--ignored", "--exclude-standard", "--directory",
+                    "-z",       NULL};
+    pid_t pid;
+    int spawned = posix_spawnp(&pid, "git", &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = spawned == 0;
+    while (ok) {
+        if (n + 4096 > cap) {
+            char *grown = vector_grow(buf, &cap, n + 4096, 1);
+            if (grown == NULL) {
+                ok = false;
+                break;
+            }
+            buf = grown;
+        }
+        ssize_t got = read(out[0], buf + n, cap - n);
+        if (got <= 0) {
+            ok = got == 0;
+            break;
+        }
+        n += (size_t)got;
+    }
+    close(out[0]);
+    int status = 0;
+    if (spawned == 0 && waitpid(pid, &status, 0) != pid)
+        ok = false;
+    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int compare(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ignored_add_git(struct ignored *set, const char *dir)
+{
+    size_t len = 0;
+    char *names = git_ignored(dir, &len);
+    if (names == NULL)
+        return;
+    size_t dir_len = strlen(dir);
+    bool slash = dir_len > 0 && dir[dir_len - 1] == '/';
+    for (size_t at = 0; at < len;) {
+        size_t name_len = strnlen(names + at, len - at);
+        size_t keep = name_len > 0 && names[at + name_len - 1] == '/' ? name_len - 1 : name_len;
+        char *path = malloc(dir_len + keep + 2);
+        char **grown = path != NULL
+                           ? vector_grow(set->paths, &set->cap, set->count + 1, sizeof *set->paths)
+                           : NULL;
+        if (grown != NULL) {
+            set->paths = grown;
+            /* joined as the walk joins a directory and an entry's name */
+            snprintf(path, dir_len + keep + 2, "%s%s%.*s", dir, slash ? "" : "/", (int)keep,
+                     names + at);
+            set->paths[set->count++] = path;
+        } else {
+            free(path);
+        }
+        at += name_len + 1;
+    }
+    free(names);
+    qsort(set->paths, set->count, sizeof *set->paths, compare);
+}
+
+bool ignored_has(const struct ignored *set, const char *path)
+{
+    return set->count > 0 &&
+           bsearch(&path, set->paths, set->count, sizeof *set->paths, compare) != NULL;
+}
+
+void ignored_free(struct ignored *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        free(set->paths[i]);
+    free(set->paths);
+    *set = (struct ignored){0};
+}
