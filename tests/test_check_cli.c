@@ -341,6 +341,52 @@ static void test_scan_skips_what_git_ignores(void **state)
     run_free(&r);
 }
 
+/* srcls.json's "exclude" skips what a scan meets below it (a glob with '/' from its own
+ * directory, one without by name), its "include" adds files checked as documents whatever
+ * their name; both hold whatever directory srcls runs from, and named paths are checked. */
+static void test_srcls_json_include_and_exclude_shape_a_scan(void **state)
+{
+    (void)state;
+    static const char broken[] = "{\"type\": ";
+    write_file("scan/srcls.json", "{\"exclude\": [\"legacy\", \"gen/*\"], "
+                                  "\"include\": [\"conf/*.conf\"]}");
+    write_file("scan/keep.source.json", broken);
+    write_file("scan/sub/legacy/old.source.json", broken);
+    write_file("scan/gen/made.source.json", broken);
+    write_file("scan/sub/gen/kept.source.json", broken); /* the gen glob is from scan/ only */
+    write_file("scan/conf/app.conf", broken);
+    write_file("scan/conf/notes.txt", "not json");
+    static const char *const from[][2] = {{"scan", "scan/"}, {"./scan", "./scan/"}};
+    for (size_t k = 0; k < 2; k++) {
+        struct run r = run_srcls(NULL, (const char *[]){"--check", from[k][0], NULL});
+        assert_exit(&r, 1);
+        char expected[4][96];
+        snprintf(expected[0], 96, "%skeep.source.json:1:10: ", from[k][1]);
+        snprintf(expected[1], 96, "%ssub/gen/kept.source.json:1:10: ", from[k][1]);
+        snprintf(expected[2], 96, "%sconf/app.conf:1:10: ", from[k][1]);
+        snprintf(expected[3], 96, "%sconf/app.conf:1:1: warning: ", from[k][1]);
+        for (size_t i = 0; i < 4; i++) {
+            if (strstr(r.out, expected[i]) == NULL)
+                fail_msg("no \"%s\" in:\n%s", expected[i], r.out);
+        }
+        assert_null(strstr(r.out, "old.source.json"));
+        assert_null(strstr(r.out, "made.source.json"));
+        assert_null(strstr(r.out, "notes.txt"));
+        assert_non_null(strstr(r.out, "\nchecked 3 files: "));
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "scan/gen/made.source.json", NULL});
+    assert_non_null(strstr(r.out, "scan/gen/made.source.json:1:10: "));
+    run_free(&r);
+
+    /* a glob that is not a string is a mistake of the configuration, placed */
+    write_file("scan/srcls.json", "{\"exclude\": \"legacy\"}");
+    r = run_srcls(NULL, (const char *[]){"--check", "scan", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls.json:1:2: must be an array of globs (strings)\n"));
+    run_free(&r);
+}
+
 static void test_named_file_that_is_not_a_document_gets_unknown_document(void **state)
 {
     (void)state;
@@ -755,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_directory_is_searched_for_documents),
         cmocka_unit_test(test_exclude_skips_matching_entries_of_a_scan),
         cmocka_unit_test(test_scan_skips_what_git_ignores),
+        cmocka_unit_test(test_srcls_json_include_and_exclude_shape_a_scan),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_output_that_cannot_be_written_exits_2),

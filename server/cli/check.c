@@ -377,7 +377,7 @@ static int compare_names(const void *a, const void *b)
 }
 
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
-                        bool explicit, unsigned depth);
+                        bool explicit, bool included, unsigned depth);
 
 /* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
  * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
@@ -437,9 +437,13 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         char *child = malloc(size);
         if (child != NULL) {
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
+            enum check_scan scan = CHECK_SCAN_EXCLUDED;
             if (!check_excluded(walk->options, child, names[i]) &&
                 !ignored_has(&walk->ignored, child))
-                check_entry(walk, dirfd(dir), names[i], child, false, depth + 1);
+                scan = check_configs_scan(walk->options->configs, child, names[i]);
+            if (scan != CHECK_SCAN_EXCLUDED)
+                check_entry(walk, dirfd(dir), names[i], child, false, scan == CHECK_SCAN_INCLUDED,
+                            depth + 1);
             free(child);
         } else {
             report_unreadable(walk, path, "cannot read: out of memory");
@@ -451,18 +455,19 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
 }
 
 /* Whether an entry is checked: all named explicitly (the caller refuses what is not a regular
- * file or directory), and in a scan directories and regular *.json files only. */
-static bool wanted(mode_t mode, const char *name, bool explicit)
+ * file or directory), and in a scan directories, regular *.json files and the regular files
+ * srcls.json includes only. */
+static bool wanted(mode_t mode, const char *name, bool explicit, bool included)
 {
     if (explicit || S_ISDIR(mode))
         return true;
-    return S_ISREG(mode) && ends_with(name, ".json");
+    return S_ISREG(mode) && (included || ends_with(name, ".json"));
 }
 
 /* Checks `name` in the directory `at`, shown as `path`. An explicit path is followed if it is
  * a symbolic link; an entry found in a scan is not. */
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
-                        bool explicit, unsigned depth)
+                        bool explicit, bool included, unsigned depth)
 {
     /* A first look without opening anything: opening a FIFO or a device can block or act. */
     struct stat st;
@@ -470,7 +475,7 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         report_errno(walk, path, errno);
         return;
     }
-    if (!wanted(st.st_mode, name, explicit))
+    if (!wanted(st.st_mode, name, explicit, included))
         return;
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         report_not_regular(walk, path, st.st_mode);
@@ -490,7 +495,7 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
     }
     /* the file may have been replaced since the first look */
     bool regular = S_ISREG(st.st_mode), directory = S_ISDIR(st.st_mode);
-    if (!wanted(st.st_mode, name, explicit) || (!regular && !directory)) {
+    if (!wanted(st.st_mode, name, explicit, included) || (!regular && !directory)) {
         close(fd);
         if (explicit)
             report_not_regular(walk, path, st.st_mode);
@@ -508,7 +513,7 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
     if (directory)
         check_directory(walk, fd, path, depth);
     else
-        check_regular_file(walk, fd, &st, path, explicit);
+        check_regular_file(walk, fd, &st, path, explicit || included);
 }
 
 /* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
@@ -542,7 +547,7 @@ int check_run(const struct check_options *options)
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);
         else
-            check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, 0);
+            check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, false, 0);
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;

@@ -2,6 +2,7 @@
 #include "check_config.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,16 @@ struct check_config {
     char *path;  /* the srcls.json (absolute), or "" for the defaults (no srcls.json) */
     bool usable; /* read, without a mistake */
     struct settings settings; /* its own, with the overlay laid over them */
+    char **globs;             /* "include" then "exclude", owned */
+    uint32_t include_count, exclude_count;
     struct check_config *next;
 };
 
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
                         const struct settings *overlay, const char *fixed_path)
 {
-    *configs = (struct check_configs){registry, overlay, fixed_path, NULL, NULL, false};
+    *configs =
+        (struct check_configs){.registry = registry, .overlay = overlay, .fixed_path = fixed_path};
     char here[PATH_MAX];
     configs->cwd = getcwd(here, sizeof here) ? strdup(here) : NULL;
 }
@@ -34,10 +38,15 @@ void check_configs_free(struct check_configs *configs)
         struct check_config *c = configs->first;
         configs->first = c->next;
         settings_free(&c->settings);
+        for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
+            free(c->globs[i]);
+        free(c->globs);
         free(c->path);
         free(c);
     }
     free(configs->cwd);
+    free(configs->last_dir);
+    free(configs->last_found);
 }
 
 /* Each diagnostic of a configuration's analysis as "srcls: PATH:LINE:COL: message". */
@@ -48,6 +57,27 @@ static void report_mistakes(const char *path, const struct analysis *a)
         struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF32);
         fprintf(stderr, "srcls: %s:%u:%u: %s\n", path, at.line + 1, at.character + 1, d->message);
     }
+}
+
+/* The strings of the array `key` of the configuration `doc` appended to c->globs (checked by
+ * project_analyze: an array of non-empty strings); their count, or -1 (memory). */
+static int read_globs(struct check_config *c, struct json_doc *doc, const char *key)
+{
+    uint32_t list = json_object_get(doc, doc->root, key, strlen(key)), count = 0;
+    if (list == JSON_NONE)
+        return 0;
+    uint32_t have = c->include_count + c->exclude_count;
+    char **grown = realloc(c->globs, (have + json_child_count(doc, list) + 1) * sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    c->globs = grown;
+    for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
+        struct json_str glob = json_node_string(doc, g);
+        if ((c->globs[have + count] = strndup(glob.ptr, glob.len)) == NULL)
+            return -1;
+        count++;
+    }
+    return (int)count;
 }
 
 /* Reads `path` into `c` (its settings when usable); mistakes go to stderr. */
@@ -71,7 +101,13 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     struct settings own;
     settings_init(&own);
     int read = project_analyze(&a, text, len, configs->registry, &own);
-    if (read == 1)
+    int included = read == 1 ? read_globs(c, &a.doc, SETTINGS_KEY_INCLUDE) : -1;
+    c->include_count = included > 0 ? (uint32_t)included : 0;
+    int excluded = included >= 0 ? read_globs(c, &a.doc, SETTINGS_KEY_EXCLUDE) : -1;
+    c->exclude_count = excluded > 0 ? (uint32_t)excluded : 0;
+    if (read == 1 && excluded < 0)
+        fprintf(stderr, "srcls: %s: out of memory\n", shown);
+    else if (read == 1)
         c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0;
     else if (read == 0)
         report_mistakes(shown, &a);
@@ -105,8 +141,9 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     return c;
 }
 
-/* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). */
-static void nearest(const struct check_configs *configs, const char *path, char *out, size_t size)
+/* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
+ * last directory's answer is kept: a scan asks for every entry of a directory in a row. */
+static void nearest(struct check_configs *configs, const char *path, char *out, size_t size)
 {
     char dir[PATH_MAX];
     out[0] = '\0';
@@ -114,13 +151,32 @@ static void nearest(const struct check_configs *configs, const char *path, char 
         snprintf(dir, sizeof dir, "%s/%s", configs->cwd ? configs->cwd : ".", path ? path : "-");
     else
         snprintf(dir, sizeof dir, "%s", path);
-    for (char *slash = strrchr(dir, '/'); slash != NULL; slash = strrchr(dir, '/')) {
-        *slash = '\0'; /* the directory above */
+    char *last = strrchr(dir, '/');
+    if (last == NULL)
+        return;
+    *last = '\0';
+    if (configs->last_dir != NULL && strcmp(configs->last_dir, dir) == 0) {
+        snprintf(out, size, "%s", configs->last_found);
+        return;
+    }
+    char *asked = strdup(dir);
+    for (char *slash = dir;; *slash = '\0') { /* from the file's directory upwards */
         snprintf(out, size, "%s/%s", dir, PROJECT_FILE_NAME);
         if (access(out, F_OK) == 0)
-            return;
+            break;
+        out[0] = '\0';
+        if ((slash = strrchr(dir, '/')) == NULL)
+            break;
     }
-    out[0] = '\0';
+    char *found = asked != NULL ? strdup(out) : NULL;
+    if (found != NULL) {
+        free(configs->last_dir);
+        free(configs->last_found);
+        configs->last_dir = asked;
+        configs->last_found = found;
+    } else {
+        free(asked);
+    }
 }
 
 const struct settings *check_configs_for(struct check_configs *configs, const char *path)
@@ -133,4 +189,60 @@ const struct settings *check_configs_for(struct check_configs *configs, const ch
     }
     struct check_config *c = config_at(configs, shown, shown);
     return c != NULL && c->usable ? &c->settings : NULL;
+}
+
+/* Whether a glob of `globs` matches: one with '/' the path `relative` to the configuration's
+ * directory, one without the entry's `name`. */
+static bool matches(char *const *globs, uint32_t count, const char *relative, const char *name)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        bool whole = strchr(globs[i], '/') != NULL;
+        if (fnmatch(globs[i], whole ? relative : name, whole ? FNM_PATHNAME : 0) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* `path` without its "/./" steps ("./x" as named, or a srcls.json found from it). */
+static void without_dots(char *path)
+{
+    for (char *dot; (dot = strstr(path, "/./")) != NULL;)
+        memmove(dot, dot + 2, strlen(dot + 2) + 1);
+}
+
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
+                                   const char *name)
+{
+    char found[PATH_MAX + sizeof "/" PROJECT_FILE_NAME], whole[2 * PATH_MAX];
+    const char *shown = configs->fixed_path;
+    if (shown == NULL) {
+        nearest(configs, path, found, sizeof found);
+        shown = found;
+    }
+    struct check_config *c = config_at(configs, shown, shown);
+    if (c == NULL || !c->usable || c->include_count + c->exclude_count == 0)
+        return CHECK_SCAN_DEFAULT;
+    /* both absolute, as nearest() makes them, so that one is a prefix of the other */
+    char dir[2 * PATH_MAX];
+    if (shown[0] != '/')
+        snprintf(dir, sizeof dir, "%s/%s", configs->cwd ? configs->cwd : ".", shown);
+    else
+        snprintf(dir, sizeof dir, "%s", shown);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL)
+        slash[1] = '\0';
+    if (path[0] != '/')
+        snprintf(whole, sizeof whole, "%s/%s", configs->cwd ? configs->cwd : ".", path);
+    else
+        snprintf(whole, sizeof whole, "%s", path);
+    without_dots(dir);
+    without_dots(whole);
+    const char *relative = whole;
+    if (strncmp(whole, dir, strlen(dir)) == 0)
+        relative = whole + strlen(dir);
+    if (matches(c->globs + c->include_count, c->exclude_count, relative, name))
+        return CHECK_SCAN_EXCLUDED;
+    if (matches(c->globs, c->include_count, relative, name))
+        return CHECK_SCAN_INCLUDED;
+    return CHECK_SCAN_DEFAULT;
 }

@@ -18,8 +18,9 @@ struct check_configs {
     const struct settings *overlay; /* --select/--ignore (not owned; may be NULL) */
     const char *fixed_path;         /* --config FILE, or NULL */
     struct check_config *first;
-    char *cwd;     /* for files named relative to it, and standard input (owned) */
-    bool reported; /* a configuration's mistakes or unreadability were reported */
+    char *cwd;                   /* for files named relative to it, and standard input (owned) */
+    char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
+    bool reported;               /* a configuration's mistakes or unreadability were reported */
 };
 
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
@@ -29,5 +30,12 @@ void check_configs_free(struct check_configs *configs);
  * NULL: standard input, as a file of the current directory). NULL when its configuration cannot
  * be read or has mistakes (said on stderr, once). */
 const struct settings *check_configs_for(struct check_configs *configs, const char *path);
+
+/* What the srcls.json that governs a scan's entry says of it: its "exclude" skips it (a file or
+ * a directory), its "include" names it (a file checked as a document whatever its name). `path`
+ * is the entry as the walk names it, `name` its last part. */
+enum check_scan { CHECK_SCAN_DEFAULT, CHECK_SCAN_EXCLUDED, CHECK_SCAN_INCLUDED };
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
+                                   const char *name);
 
 #endif

@@ -239,9 +239,11 @@ static const struct code_info code_table[CODE_COUNT] = {
             .summary = "a mistake in the project configuration (srcls.json)",
             .explanation =
                 "srcls.json takes \"rules\" (a diagnostic code and its severity: error, "
-                "warning, information, hint or off) and \"types\" (an identifier and the kind "
-                "type it stands for, as srcls --list-kinds names them). An unknown key, an "
-                "unknown code or severity, or a type of no kind is reported where it is written, "
+                "warning, information, hint or off), \"types\" (an identifier and the kind "
+                "type it stands for, as srcls --list-kinds names them), and \"include\" and "
+                "\"exclude\" (arrays of globs: the files a directory scan also checks, and what "
+                "it skips). An unknown key, an unknown code or severity, a type of no kind, or a "
+                "glob that is not a non-empty string is reported where it is written, "
                 "and a configuration with a mistake is not applied: fix it first.",
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
             .fix = NULL,

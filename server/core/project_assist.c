@@ -11,6 +11,13 @@ static const char RULES_TEXT[] =
     "Severity per diagnostic code: error, warning, information, hint, or off to turn it off.";
 static const char TYPES_TEXT[] =
     "Extra type identifiers: each maps to the type of a kind (srcls --list-kinds lists them).";
+static const char INCLUDE_TEXT[] =
+    "Globs of the files a directory scan of srcls --check also checks, as documents, whatever "
+    "their name (a glob with '/' is matched against the path from this file's directory, one "
+    "without against the file's name).";
+static const char EXCLUDE_TEXT[] =
+    "Globs of what a directory scan of srcls --check skips, files or directories (a glob with "
+    "'/' is matched against the path from this file's directory, one without against the name).";
 
 enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES };
 
@@ -70,14 +77,17 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
 {
     struct arena *arena = &out->arena;
     if (place == PLACE_TOP) {
-        static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES};
-        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT};
-        for (uint32_t i = 0; i < 2; i++) {
+        static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES,
+                                           SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE};
+        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT, INCLUDE_TEXT, EXCLUDE_TEXT};
+        for (uint32_t i = 0; i < 4; i++) {
             if (json_object_get(doc, object, keys[i], strlen(keys[i])) != JSON_NONE)
                 continue;
-            const char *text = key_only ? arena_printf(arena, "\"%s\"", keys[i])
-                                        : arena_printf(arena, "\"%s\": {}", keys[i]);
-            if (add(out, COMPLETION_KEY, keys[i], text, "object", docs[i], start, end, i) != 0)
+            const char *text =
+                key_only ? arena_printf(arena, "\"%s\"", keys[i])
+                         : arena_printf(arena, "\"%s\": %s", keys[i], i < 2 ? "{}" : "[]");
+            if (add(out, COMPLETION_KEY, keys[i], text, i < 2 ? "object" : "array", docs[i], start,
+                    end, i) != 0)
                 return -1;
         }
         return 0;
@@ -160,6 +170,10 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
     if (place == PLACE_TOP && key) {
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_TYPES)))
             return TYPES_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)))
+            return INCLUDE_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)))
+            return EXCLUDE_TEXT;
         return place_of(doc, at.node) == PLACE_RULES ? RULES_TEXT : NULL;
     }
     if (place == PLACE_RULES && key) {

@@ -14,6 +14,9 @@
 #define SETTINGS_KEY_RULES "rules"
 #define SETTINGS_KEY_SEVERITY "severity"
 #define SETTINGS_KEY_TYPES "types"
+/* Directory scans of `--check` (arrays of globs, read by the command line's walk). */
+#define SETTINGS_KEY_INCLUDE "include"
+#define SETTINGS_KEY_EXCLUDE "exclude"
 
 struct settings_severity {
     enum diag_code code;
