@@ -251,10 +251,12 @@ static void task_free(struct file_task *t)
 /* --diff: what --fix would change in the file, or nothing. */
 static void task_diff(struct walk *walk, struct file_task *t)
 {
-    int differs = t->fixed == NULL    ? 0
-                  : t->fixed_analysed ? report_diff(walk->options->reporter->out, t->path,
-                                                    &t->analysis, &t->fixed_analysis)
-                                      : -1;
+    int differs = 0;
+    if (t->fixed != NULL && !t->fixed_analysed)
+        differs = -1; /* memory ran out analysing the fixed text */
+    else if (t->fixed != NULL)
+        differs =
+            report_diff(walk->options->reporter->out, t->path, &t->analysis, &t->fixed_analysis);
     if (differs < 0)
         report_unreadable(walk, t->path, "cannot show the fixes: out of memory");
     if (differs > 0) {
@@ -371,6 +373,15 @@ static void check_stdin(struct walk *walk)
     check_task(walk, task);
 }
 
+/* --exclude: whether a scan skips the entry `name` reached as `path`; a glob with '/' is
+ * matched against the path without a leading "./". */
+static bool excluded(const struct check_options *options, const char *path, const char *name)
+{
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return check_glob_match(options->excludes, (size_t)options->exclude_count, path, name);
+}
+
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -438,8 +449,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         if (child != NULL) {
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
             enum check_scan scan = CHECK_SCAN_EXCLUDED;
-            if (!check_excluded(walk->options, child, names[i]) &&
-                !ignored_has(&walk->ignored, child))
+            if (!excluded(walk->options, child, names[i]) && !ignored_has(&walk->ignored, child))
                 scan = check_configs_scan(walk->options->configs, child, names[i]);
             if (scan != CHECK_SCAN_EXCLUDED)
                 check_entry(walk, dirfd(dir), names[i], child, false, scan == CHECK_SCAN_INCLUDED,

@@ -24,9 +24,6 @@ struct check_options {
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };
 
-/* Whether a scan skips the entry `name` reached as `path` (--exclude; check_exclude.c). */
-bool check_excluded(const struct check_options *options, const char *path, const char *name);
-
 /* The exit status for what was reported (no unreadable path): 1 when a diagnostic at least as
  * severe as options->fail_on was reported (and not --exit-zero), else 0. */
 int check_exit_status(const struct report_summary *summary, const struct check_options *options);

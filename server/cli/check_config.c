@@ -141,16 +141,22 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     return c;
 }
 
+/* `path` (as named: absolute, or relative to the current directory) made absolute in `out`. */
+static void absolute(const struct check_configs *configs, const char *path, char *out, size_t size)
+{
+    if (path[0] != '/')
+        snprintf(out, size, "%s/%s", configs->cwd ? configs->cwd : ".", path);
+    else
+        snprintf(out, size, "%s", path);
+}
+
 /* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
  * last directory's answer is kept: a scan asks for every entry of a directory in a row. */
 static void nearest(struct check_configs *configs, const char *path, char *out, size_t size)
 {
     char dir[PATH_MAX];
     out[0] = '\0';
-    if (path == NULL || path[0] != '/')
-        snprintf(dir, sizeof dir, "%s/%s", configs->cwd ? configs->cwd : ".", path ? path : "-");
-    else
-        snprintf(dir, sizeof dir, "%s", path);
+    absolute(configs, path != NULL ? path : "-", dir, sizeof dir);
     char *last = strrchr(dir, '/');
     if (last == NULL)
         return;
@@ -179,28 +185,23 @@ static void nearest(struct check_configs *configs, const char *path, char *out, 
     }
 }
 
-const struct settings *check_configs_for(struct check_configs *configs, const char *path)
+/* The configuration that governs `path` (NULL: standard input): --config's, or the nearest;
+ * NULL when memory ran out. `shown` receives its path. */
+static struct check_config *governing(struct check_configs *configs, const char *path, char *shown,
+                                      size_t size)
 {
-    char found[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
-    const char *shown = configs->fixed_path;
-    if (shown == NULL) {
-        nearest(configs, path, found, sizeof found);
-        shown = found;
-    }
-    struct check_config *c = config_at(configs, shown, shown);
-    return c != NULL && c->usable ? &c->settings : NULL;
+    if (configs->fixed_path != NULL)
+        snprintf(shown, size, "%s", configs->fixed_path);
+    else
+        nearest(configs, path, shown, size);
+    return config_at(configs, shown, shown);
 }
 
-/* Whether a glob of `globs` matches: one with '/' the path `relative` to the configuration's
- * directory, one without the entry's `name`. */
-static bool matches(char *const *globs, uint32_t count, const char *relative, const char *name)
+const struct settings *check_configs_for(struct check_configs *configs, const char *path)
 {
-    for (uint32_t i = 0; i < count; i++) {
-        bool whole = strchr(globs[i], '/') != NULL;
-        if (fnmatch(globs[i], whole ? relative : name, whole ? FNM_PATHNAME : 0) == 0)
-            return true;
-    }
-    return false;
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c = governing(configs, path, shown, sizeof shown);
+    return c != NULL && c->usable ? &c->settings : NULL;
 }
 
 /* `path` without its "/./" steps ("./x" as named, or a srcls.json found from it). */
@@ -210,39 +211,37 @@ static void without_dots(char *path)
         memmove(dot, dot + 2, strlen(dot + 2) + 1);
 }
 
+bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name)
+{
+    for (size_t i = 0; i < count; i++) {
+        bool whole = strchr(globs[i], '/') != NULL;
+        if (fnmatch(globs[i], whole ? path : name, whole ? FNM_PATHNAME : 0) == 0)
+            return true;
+    }
+    return false;
+}
+
 enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
                                    const char *name)
 {
-    char found[PATH_MAX + sizeof "/" PROJECT_FILE_NAME], whole[2 * PATH_MAX];
-    const char *shown = configs->fixed_path;
-    if (shown == NULL) {
-        nearest(configs, path, found, sizeof found);
-        shown = found;
-    }
-    struct check_config *c = config_at(configs, shown, shown);
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c = governing(configs, path, shown, sizeof shown);
     if (c == NULL || !c->usable || c->include_count + c->exclude_count == 0)
         return CHECK_SCAN_DEFAULT;
-    /* both absolute, as nearest() makes them, so that one is a prefix of the other */
-    char dir[2 * PATH_MAX];
-    if (shown[0] != '/')
-        snprintf(dir, sizeof dir, "%s/%s", configs->cwd ? configs->cwd : ".", shown);
-    else
-        snprintf(dir, sizeof dir, "%s", shown);
+    /* both absolute, so that the configuration's directory is a prefix of the entry's path */
+    char dir[2 * PATH_MAX], whole[2 * PATH_MAX];
+    absolute(configs, shown, dir, sizeof dir);
     char *slash = strrchr(dir, '/');
     if (slash != NULL)
         slash[1] = '\0';
-    if (path[0] != '/')
-        snprintf(whole, sizeof whole, "%s/%s", configs->cwd ? configs->cwd : ".", path);
-    else
-        snprintf(whole, sizeof whole, "%s", path);
+    absolute(configs, path, whole, sizeof whole);
     without_dots(dir);
     without_dots(whole);
-    const char *relative = whole;
-    if (strncmp(whole, dir, strlen(dir)) == 0)
-        relative = whole + strlen(dir);
-    if (matches(c->globs + c->include_count, c->exclude_count, relative, name))
+    size_t prefix = strncmp(whole, dir, strlen(dir)) == 0 ? strlen(dir) : 0;
+    const char *const *globs = (const char *const *)c->globs;
+    if (check_glob_match(globs + c->include_count, c->exclude_count, whole + prefix, name))
         return CHECK_SCAN_EXCLUDED;
-    if (matches(c->globs, c->include_count, relative, name))
+    if (check_glob_match(globs, c->include_count, whole + prefix, name))
         return CHECK_SCAN_INCLUDED;
     return CHECK_SCAN_DEFAULT;
 }

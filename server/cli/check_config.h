@@ -7,6 +7,7 @@
 #define SRCLS_CHECK_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "schema.h"
 #include "settings.h"
@@ -30,6 +31,11 @@ void check_configs_free(struct check_configs *configs);
  * NULL: standard input, as a file of the current directory). NULL when its configuration cannot
  * be read or has mistakes (said on stderr, once). */
 const struct settings *check_configs_for(struct check_configs *configs, const char *path);
+
+/* Whether a glob of `globs` matches a scan's entry: a glob with '/' its `path` (relative to
+ * where the globs were written), one without its `name`, with fnmatch's shell rules. Shared by
+ * --exclude and srcls.json's "include" and "exclude". */
+bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name);
 
 /* What the srcls.json that governs a scan's entry says of it: its "exclude" skips it (a file or
  * a directory), its "include" names it (a file checked as a document whatever its name). `path`

@@ -62,9 +62,9 @@ static bool meets(const struct side *a, uint32_t i, const struct side *b, uint32
     return i + 1 == a->lines || j + 1 == b->lines || same_line(a, i + 1, b, j + 1);
 }
 
-static void push(struct op **ops, size_t *count, uint32_t kind, uint32_t i, uint32_t j)
+static void push(struct op *ops, size_t *count, uint32_t kind, uint32_t i, uint32_t j)
 {
-    (*ops)[(*count)++] = (struct op){.kind = kind, .i = i, .j = j};
+    ops[(*count)++] = (struct op){.kind = kind, .i = i, .j = j};
 }
 
 /* The edit script: at most old + new operations. */
@@ -77,7 +77,7 @@ static struct op *script(const struct side *a, const struct side *b, size_t *cou
     *count = 0;
     while (i < a->lines || j < b->lines) {
         if (i < a->lines && j < b->lines && same_line(a, i, b, j)) {
-            push(&ops, count, OP_KEEP, i++, j++);
+            push(ops, count, OP_KEEP, i++, j++);
             continue;
         }
         uint32_t di = 0, dj = 0;
@@ -97,9 +97,9 @@ static struct op *script(const struct side *a, const struct side *b, size_t *cou
             dj = b->lines - j < DIFF_WINDOW ? b->lines - j : DIFF_WINDOW;
         }
         for (uint32_t d = 0; d < di; d++)
-            push(&ops, count, OP_DELETE, i++, j);
+            push(ops, count, OP_DELETE, i++, j);
         for (uint32_t d = 0; d < dj; d++)
-            push(&ops, count, OP_INSERT, i, j++);
+            push(ops, count, OP_INSERT, i, j++);
     }
     return ops;
 }

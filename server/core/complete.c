@@ -36,9 +36,22 @@ struct completion_item *complete__add(struct completion_list *list)
     return item;
 }
 
-struct completion_item *completion_list_add(struct completion_list *list)
+struct completion_item *completion_list_item(struct completion_list *list,
+                                             enum completion_kind kind, const char *label,
+                                             const char *text, const char *detail, const char *doc,
+                                             uint32_t start, uint32_t end)
 {
-    return complete__add(list);
+    struct completion_item *item = complete__add(list);
+    if (item == NULL)
+        return NULL;
+    item->label = label;
+    item->kind = kind;
+    item->text = text;
+    item->detail = detail;
+    item->documentation = doc;
+    item->start = start;
+    item->end = item->insert_end = end;
+    return item;
 }
 
 void completion_list_free(struct completion_list *list)
@@ -210,16 +223,10 @@ static int add_value(struct completion_list *out, enum completion_kind kind, con
                      const char *text, const char *detail, const char *doc, uint32_t start,
                      uint32_t end, char group, unsigned order)
 {
-    struct completion_item *item = complete__add(out);
-    if (item == NULL || text == NULL)
+    struct completion_item *item =
+        text != NULL ? completion_list_item(out, kind, label, text, detail, doc, start, end) : NULL;
+    if (item == NULL)
         return -1;
-    item->label = label;
-    item->kind = kind;
-    item->text = text;
-    item->detail = detail;
-    item->documentation = doc;
-    item->start = start;
-    item->end = end;
     snprintf(item->sort, sizeof item->sort, "%c%05u", group, order);
     return 0;
 }

@@ -75,8 +75,11 @@ int complete_at(struct analysis *analysis, const struct schema_registry *registr
                 const struct settings *settings, uint32_t offset,
                 const struct completion_options *options, struct completion_list *out);
 void completion_list_free(struct completion_list *list);
-/* A new, zeroed item at the end of `list` (in its arena), for other completers (srcls.json's);
- * NULL when memory ran out. */
-struct completion_item *completion_list_add(struct completion_list *list);
+/* A new item at the end of `list` (in its arena) with these fields, replacing [start, end)
+ * (insert_end = end); the caller sets its sort key. NULL when memory ran out. */
+struct completion_item *completion_list_item(struct completion_list *list,
+                                             enum completion_kind kind, const char *label,
+                                             const char *text, const char *detail, const char *doc,
+                                             uint32_t start, uint32_t end);
 
 #endif

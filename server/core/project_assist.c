@@ -42,17 +42,10 @@ static int add(struct completion_list *out, enum completion_kind kind, const cha
                const char *text, const char *detail, const char *doc, uint32_t start, uint32_t end,
                uint32_t order)
 {
-    struct completion_item *item = completion_list_add(out);
+    struct completion_item *item =
+        completion_list_item(out, kind, label, text, detail, doc, start, end);
     if (item == NULL)
         return -1;
-    item->label = label;
-    item->kind = kind;
-    item->text = text;
-    item->detail = detail;
-    item->documentation = doc;
-    item->start = start;
-    item->end = end;
-    item->insert_end = end;
     snprintf(item->sort, sizeof item->sort, "%05u", order);
     return 0;
 }
