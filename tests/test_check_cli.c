@@ -591,6 +591,11 @@ static void test_list_kinds_as_json_and_actions_take_no_path(void **state)
     assert_exit(&r, 2);
     assert_non_null(strstr(r.err, "--fix is an option of --check"));
     run_free(&r);
+    /* --format is the one option of --check it takes: with another, that one is named */
+    r = run_srcls(NULL, (const char *[]){"--list-kinds", "--format", "json", "--quiet", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--quiet is an option of --check"));
+    run_free(&r);
 }
 
 /* The examples with an error (bad-object-storage) and only a hint (bad-no-type), side by side. */

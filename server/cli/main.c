@@ -286,10 +286,10 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
  * server, an option of --check without --check. PARSE_FAILED after a usage error. */
 static enum parse_outcome check_combination(const struct cli_options *o)
 {
+    /* --format last: it is the one --list-kinds also takes */
     const char *check_option = o->fix                ? "--fix"
                                : o->diff             ? "--diff"
                                : o->no_gitignore     ? "--no-respect-gitignore"
-                               : o->format           ? "--format"
                                : o->color            ? "--color"
                                : o->jobs             ? "--jobs"
                                : o->config_path      ? "--config"
@@ -303,11 +303,10 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->stdin_name       ? "--stdin-filename"
                                : o->exclude_count    ? "--exclude"
                                : o->show_source >= 0 ? "--show-source"
+                               : o->format           ? "--format"
                                                      : NULL;
-    /* --list-kinds takes --format (and no other option of --check) */
-    bool kinds_format = o->format != NULL && o->action != NULL &&
-                        strcmp(o->action, "list-kinds") == 0 && !o->fix && !o->diff && !o->color &&
-                        !o->jobs && !o->config_path;
+    bool kinds_format = check_option != NULL && strcmp(check_option, "--format") == 0 &&
+                        o->action != NULL && strcmp(o->action, "list-kinds") == 0;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
         usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
     else if (o->action != NULL && o->check)
