@@ -379,7 +379,8 @@ static void test_extends_and_omit_errors_name_the_kind_that_has_them(void **stat
     static const struct broken_case cases[] = {
         {"kinds/02-b.json",
          "{\"kind\": 2, \"title\": \"B\", \"types\": [\"B\"], \"extends\": \"99-z\"}", NULL, NULL,
-         "schema/kinds/02-b.json:1:54 at /extends: \"extends\" names no kind in schema/kinds/"},
+         "schema/kinds/02-b.json:1:54 at /extends: \"extends\" names no kind (a kind is named by "
+         "its file name without \".json\", as \"03-object-storage-a\")"},
         {"kinds/02-b.json", "{\"kind\": 2, \"title\": \"B\", \"types\": [\"B\"], \"extends\": 1}",
          NULL, NULL,
          "schema/kinds/02-b.json:1:54 at /extends: \"extends\" must be the file stem of a kind, "

@@ -35,8 +35,125 @@ static int compare_kinds(const void *a, const void *b)
     return (x->number > y->number) - (x->number < y->number);
 }
 
-int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
-                         size_t count, char *error, size_t error_size)
+/* What file `i` is, from its name (built-in) or its content (custom: a group file has "group",
+ * and is named by it), then parsed; a group file checked. */
+static void read_file(struct schema_loader *l, size_t i)
+{
+    const struct schema_file *file = l->files[i].file;
+    struct schema_loaded_file *f = &l->files[i];
+    f->stem = stem_of(l, file->name);
+    l->current = file->name;
+    f->role = file->custom                        ? SCHEMA_FILE_KIND
+              : has_prefix(file->name, "kinds/")  ? SCHEMA_FILE_KIND
+              : has_prefix(file->name, "groups/") ? SCHEMA_FILE_GROUP
+                                                  : SCHEMA_FILE_OTHER;
+    if (f->role == SCHEMA_FILE_OTHER && strcmp(file->name, "source.json") != 0 &&
+        strcmp(file->name, "job.json") != 0) {
+        schema__fail_file(l, "not a schema file (source.json, job.json, groups/NAME.json, "
+                             "kinds/NN-NAME.json)");
+    } else if (json_parse(&f->doc, file->text, file->len, NULL) != 0 || f->doc.error_count > 0) {
+        schema__fail_syntax(l, &f->doc, "not valid JSON: %s",
+                            f->doc.error_count ? f->doc.errors[0].message : "out of memory");
+    } else if (f->doc.nodes[f->doc.root].kind != JSON_OBJECT) {
+        schema__fail(l, &f->doc, f->doc.root, "a schema file holds one object");
+    } else if (file->custom) {
+        uint32_t group = json_object_get(&f->doc, f->doc.root, JSON_LITERAL("group"));
+        if (group != JSON_NONE && f->doc.nodes[group].kind == JSON_STRING) {
+            f->role = SCHEMA_FILE_GROUP;
+            f->stem = schema__copy(l, json_node_string(&f->doc, group));
+        }
+    }
+    if (f->role == SCHEMA_FILE_GROUP && !l->failed)
+        schema__check_group(l, f);
+}
+
+/* A custom file named as an earlier kind or group: "extends" and "include" could not tell them
+ * apart. */
+static void check_names_distinct(struct schema_loader *l)
+{
+    for (size_t i = 0; i < l->count && !l->failed; i++) {
+        const struct schema_loaded_file *f = &l->files[i];
+        for (size_t j = 0; j < i && f->file->custom && !l->failed; j++) {
+            const struct schema_loaded_file *e = &l->files[j];
+            if (e->role != f->role || strcmp(e->stem, f->stem) != 0)
+                continue;
+            l->current = f->file->name;
+            const char *shown = e->file->custom ? "" : "schema/";
+            if (f->role == SCHEMA_FILE_GROUP)
+                schema__fail(l, &l->files[i].doc,
+                             json_object_get(&l->files[i].doc, f->doc.root, JSON_LITERAL("group")),
+                             "a group of that name is already %s%s", shown, e->file->name);
+            else
+                schema__fail_file(l, "a kind file of that name is already %s%s", shown,
+                                  e->file->name);
+        }
+    }
+}
+
+/* Custom kinds without "kind" are numbered after every other kind, in the order given; a kind
+ * that replaces another takes its number. */
+static void number_custom_kinds(struct schema_loader *l)
+{
+    int highest = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        if (l->files[i].role == SCHEMA_FILE_KIND && l->files[i].kind->number > highest)
+            highest = l->files[i].kind->number;
+    }
+    for (size_t i = 0; i < l->count; i++) {
+        if (l->files[i].role == SCHEMA_FILE_KIND && l->files[i].kind->number == 0)
+            l->files[i].kind->number = ++highest;
+    }
+}
+
+/* The kinds replaced by custom ones left out of the registry, then the rest in number order. */
+static void finish_kinds(struct schema_loader *l)
+{
+    struct schema_registry *registry = l->registry;
+    uint32_t kept = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        const struct schema_loaded_file *f = &l->files[i];
+        if (f->role == SCHEMA_FILE_KIND && !f->replaced)
+            registry->kinds[kept++] = *f->kind;
+    }
+    registry->kind_count = kept;
+    qsort(registry->kinds, registry->kind_count, sizeof *registry->kinds, compare_kinds);
+}
+
+/* Builds every file: kinds (in dependency order), source.json and job.json; then resolves. */
+static void build_files(struct schema_loader *l)
+{
+    struct schema_registry *registry = l->registry;
+    for (size_t i = 0; i < l->count && !l->failed; i++) {
+        struct schema_loaded_file *f = &l->files[i];
+        l->current = f->file->name;
+        if (f->role == SCHEMA_FILE_KIND)
+            schema__build_kind(l, f);
+        else if (strcmp(f->stem, "source") == 0 && f->role == SCHEMA_FILE_OTHER)
+            schema__build_document(l, f, &registry->source, NULL);
+        else if (strcmp(f->stem, "job") == 0 && f->role == SCHEMA_FILE_OTHER)
+            schema__build_document(l, f, &registry->job, &registry->job_title);
+    }
+    if (!l->failed)
+        number_custom_kinds(l);
+    schema__check_kinds_distinct(l);
+    if (!l->failed && (registry->source.object == NULL || registry->job.object == NULL)) {
+        l->current = registry->source.object == NULL ? "source.json" : "job.json";
+        schema__fail_file(l, "missing (the schema needs source.json and job.json)");
+    }
+    for (size_t i = 0; i < l->count && !l->failed; i++) {
+        struct schema_loaded_file *f = &l->files[i];
+        if (f->role == SCHEMA_FILE_KIND)
+            schema__resolve_object(l, &f->kind->config, f->file->name);
+        else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "source") == 0)
+            schema__resolve_object(l, registry->source.object, f->file->name);
+        else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "job") == 0)
+            schema__resolve_object(l, registry->job.object, f->file->name);
+    }
+}
+
+int schema_registry_load_at(struct schema_registry *registry, const struct schema_file *files,
+                            size_t count, struct schema_error *where, char *error,
+                            size_t error_size)
 {
     memset(registry, 0, sizeof *registry);
     arena_init(&registry->arena);
@@ -44,66 +161,31 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
                               .arena = &registry->arena,
                               .count = count,
                               .error = error,
-                              .error_size = error_size};
+                              .error_size = error_size,
+                              .where = where};
     if (error_size > 0)
         error[0] = '\0';
     l.files = calloc(count + 1, sizeof *l.files);
     if (l.files == NULL)
         return -1;
+    for (size_t i = 0; i < count; i++)
+        l.files[i].file = &files[i];
     uint32_t kinds = 0;
     for (size_t i = 0; i < count && !l.failed; i++) {
-        struct schema_loaded_file *f = &l.files[i];
-        f->file = &files[i];
-        f->stem = stem_of(&l, files[i].name);
-        l.current = files[i].name;
-        f->role = has_prefix(files[i].name, "kinds/")    ? SCHEMA_FILE_KIND
-                  : has_prefix(files[i].name, "groups/") ? SCHEMA_FILE_GROUP
-                                                         : SCHEMA_FILE_OTHER;
-        if (f->role == SCHEMA_FILE_OTHER && strcmp(files[i].name, "source.json") != 0 &&
-            strcmp(files[i].name, "job.json") != 0) {
-            schema__fail_file(&l, "not a schema file (source.json, job.json, groups/NAME.json, "
-                                  "kinds/NN-NAME.json)");
-        } else if (json_parse(&f->doc, files[i].text, files[i].len, NULL) != 0 ||
-                   f->doc.error_count > 0) {
-            schema__fail_syntax(&l, &f->doc, "not valid JSON: %s",
-                                f->doc.error_count ? f->doc.errors[0].message : "out of memory");
-        } else if (f->doc.nodes[f->doc.root].kind != JSON_OBJECT) {
-            schema__fail(&l, &f->doc, f->doc.root, "a schema file holds one object");
-        } else if (f->role == SCHEMA_FILE_GROUP) {
-            schema__check_group(&l, f);
-        }
-        kinds += f->role == SCHEMA_FILE_KIND;
+        read_file(&l, i);
+        kinds += l.files[i].role == SCHEMA_FILE_KIND;
     }
+    check_names_distinct(&l);
     registry->kinds = arena_alloc(&registry->arena, (kinds + 1) * sizeof *registry->kinds);
     memset(registry->kinds, 0, (kinds + 1) * sizeof *registry->kinds);
     for (size_t i = 0; i < count && !l.failed; i++) {
         if (l.files[i].role == SCHEMA_FILE_KIND)
             l.files[i].kind = &registry->kinds[registry->kind_count++];
     }
-    for (size_t i = 0; i < count && !l.failed; i++) {
-        struct schema_loaded_file *f = &l.files[i];
-        l.current = f->file->name;
-        if (f->role == SCHEMA_FILE_KIND)
-            schema__build_kind(&l, f);
-        else if (strcmp(f->stem, "source") == 0)
-            schema__build_document(&l, f, &registry->source, NULL);
-        else if (strcmp(f->stem, "job") == 0)
-            schema__build_document(&l, f, &registry->job, &registry->job_title);
-    }
-    schema__check_kinds_distinct(&l);
-    if (!l.failed && (registry->source.object == NULL || registry->job.object == NULL)) {
-        l.current = registry->source.object == NULL ? "source.json" : "job.json";
-        schema__fail_file(&l, "missing (the schema needs source.json and job.json)");
-    }
-    for (size_t i = 0; i < count && !l.failed; i++) {
-        struct schema_loaded_file *f = &l.files[i];
-        if (f->role == SCHEMA_FILE_KIND)
-            schema__resolve_object(&l, &f->kind->config, f->file->name);
-        else if (strcmp(f->stem, "source") == 0)
-            schema__resolve_object(&l, registry->source.object, f->file->name);
-        else if (strcmp(f->stem, "job") == 0)
-            schema__resolve_object(&l, registry->job.object, f->file->name);
-    }
+    if (!l.failed)
+        build_files(&l);
+    if (!l.failed)
+        finish_kinds(&l);
     for (size_t i = 0; i < count; i++)
         json_doc_free(&l.files[i].doc);
     free(l.files);
@@ -112,8 +194,13 @@ int schema_registry_load(struct schema_registry *registry, const struct schema_f
         schema_registry_free(registry);
         return -1;
     }
-    qsort(registry->kinds, registry->kind_count, sizeof *registry->kinds, compare_kinds);
     return 0;
+}
+
+int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
+                         size_t count, char *error, size_t error_size)
+{
+    return schema_registry_load_at(registry, files, count, NULL, error, error_size);
 }
 
 void schema_registry_free(struct schema_registry *registry)

@@ -148,17 +148,36 @@ struct schema_registry {
     struct arena arena;
 };
 
-/* One schema file: its name relative to schema/ ("kinds/03-object-storage-a.json"). */
+/* One schema file: its name relative to schema/ ("kinds/03-object-storage-a.json"), or for a
+ * custom file (a team's own, from the directories srcls.json's "schemas" names) its path as it
+ * is shown. A custom file is a kind file, or a group file when it has "group"; its "kind" number
+ * is optional, and a custom kind that `extends` a kind without giving "types" replaces that kind
+ * (docs/schema-format.md). */
 struct schema_file {
     const char *name;
     const char *text;
     size_t len;
+    bool custom;
+};
+
+/* Where loading stopped: the file at fault (its index in the files given; SIZE_MAX when no one
+ * file is), the bytes of the value at fault ([start, end); 0 0 for the whole file), the JSON
+ * Pointer of that value ("" for the whole file or a syntax error) and the message alone. */
+struct schema_error {
+    size_t file;
+    uint32_t start, end;
+    char pointer[256];
+    char message[256];
 };
 
 /* Builds a registry from `files`. On failure returns -1 and writes a message naming the file
  * and what is wrong into `error` (`error_size` bytes). */
 int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
                          size_t count, char *error, size_t error_size);
+/* The same, and where it stopped in `*where` (when not NULL) on failure. */
+int schema_registry_load_at(struct schema_registry *registry, const struct schema_file *files,
+                            size_t count, struct schema_error *where, char *error,
+                            size_t error_size);
 /* Builds the registry from the schema embedded in the binary. */
 int schema_registry_load_embedded(struct schema_registry *registry, char *error, size_t error_size);
 void schema_registry_free(struct schema_registry *registry);

@@ -20,6 +20,10 @@ struct schema_loaded_file {
     const char *stem;
     int state; /* kinds: 0 not built, 1 building, 2 built */
     struct schema_kind *kind;
+    /* A custom kind that extends a kind without giving "types": the kind it replaces, which is
+     * left out of the registry once every kind is built. */
+    struct schema_loaded_file *replaces;
+    bool replaced;
 };
 
 /* Where a noOtherThan condition was written: resolving it happens after every file is read,
@@ -38,6 +42,7 @@ struct schema_loader {
     size_t count;
     char *error;
     size_t error_size;
+    struct schema_error *where; /* may be NULL */
     bool failed;
     const char *current; /* file name, for messages */
     struct schema_origin *origins;
@@ -45,6 +50,9 @@ struct schema_loader {
 };
 
 /* ---- errors (the first one wins; later calls do nothing) ---- */
+
+/* The loaded file named `name` (the same pointer as its schema_file's name), or NULL. */
+struct schema_loaded_file *schema__file_named(struct schema_loader *l, const char *name);
 
 /* The one place that names the file, the position and the JSON Pointer of a bad value:
  * "schema/kinds/03-x.json:7:17 at /fields/port/type: unknown type name". */

@@ -149,7 +149,9 @@ static bool inherit_parent(struct schema_loader *l, struct schema_loaded_file *f
         struct json_str stem = json_node_string(doc, extends);
         struct schema_loaded_file *parent = find_file(l, SCHEMA_FILE_KIND, stem.ptr, stem.len);
         if (parent == NULL) {
-            schema__fail(l, doc, extends, "\"extends\" names no kind in schema/kinds/");
+            schema__fail(l, doc, extends,
+                         "\"extends\" names no kind (a kind is named by its file name without "
+                         "\".json\", as \"03-object-storage-a\")");
             return false;
         }
         if (parent->state == 1) {
@@ -168,6 +170,8 @@ static bool inherit_parent(struct schema_loader *l, struct schema_loaded_file *f
         if (kind->config.fields == NULL)
             return false;
         memcpy(kind->config.fields, from->fields, from->field_count * sizeof(*from->fields));
+        if (f->file->custom && json_object_get(doc, root, JSON_LITERAL("types")) == JSON_NONE)
+            f->replaces = parent;
     }
     return true;
 }
@@ -199,6 +203,8 @@ static void read_kind_key(struct schema_loader *l, struct json_doc *doc, uint32_
             kind->types[i++] = schema__string(l, doc, e, "a type identifier");
         if (kind->type_count == 0)
             schema__fail(l, doc, m, "a kind needs at least one type identifier");
+    } else if (schema__str_eq(key, "$schema")) {
+        schema__string(l, doc, m, "\"$schema\"");
     } else if (!schema__str_eq(key, "extends") && !schema__str_eq(key, "include") &&
                !schema__str_eq(key, "omit") && !schema__str_eq(key, "fields") &&
                !schema__str_eq(key, "assertions") && !schema__str_eq(key, "notes")) {
@@ -230,6 +236,34 @@ static void apply_kind_sections(struct schema_loader *l, struct json_doc *doc,
         schema__assertions(l, doc, assertions, &kind->config);
 }
 
+/* A custom kind that replaces the kind it extends takes over its identity: its types, and its
+ * number, title and description unless it gives its own. */
+static void take_over(struct schema_loader *l, struct schema_loaded_file *f)
+{
+    struct schema_loaded_file *parent = f->replaces;
+    struct schema_kind *kind = f->kind;
+    struct json_doc *doc = &f->doc;
+    uint32_t number = json_object_get(doc, doc->root, JSON_LITERAL("kind"));
+    if (number != JSON_NONE && kind->number != parent->kind->number) {
+        schema__fail(l, doc, number,
+                     "a kind that replaces kind %d keeps its number (leave \"kind\" out)",
+                     parent->kind->number);
+        return;
+    }
+    if (parent->replaced) {
+        schema__fail(l, doc, json_object_get(doc, doc->root, JSON_LITERAL("extends")),
+                     "another custom kind replaces %s already (give \"types\" to add a kind)",
+                     parent->stem);
+        return;
+    }
+    parent->replaced = true;
+    kind->number = parent->kind->number;
+    kind->types = parent->kind->types;
+    kind->type_count = parent->kind->type_count;
+    kind->title = kind->title ? kind->title : parent->kind->title;
+    kind->description = kind->description ? kind->description : parent->kind->description;
+}
+
 void schema__build_kind(struct schema_loader *l, struct schema_loaded_file *f)
 {
     if (f->state == 2 || l->failed)
@@ -245,9 +279,15 @@ void schema__build_kind(struct schema_loader *l, struct schema_loaded_file *f)
          m = doc->nodes[m].next)
         read_kind_key(l, doc, m, kind);
     apply_kind_sections(l, doc, kind);
-    if (kind->number == 0 || kind->title == NULL || kind->types == NULL)
+    if (f->replaces != NULL && !l->failed)
+        take_over(l, f);
+    if (f->file->custom && (kind->title == NULL || kind->types == NULL))
+        schema__fail(l, doc, doc->root,
+                     "a new kind needs \"title\" and \"types\" (to change a built-in kind, give "
+                     "\"extends\" without \"types\")");
+    else if (!f->file->custom && (kind->number == 0 || kind->title == NULL || kind->types == NULL))
         schema__fail(l, doc, doc->root, "a kind needs \"kind\", \"title\" and \"types\"");
-    else
+    else if (!f->file->custom)
         check_kind_number(l, f);
     f->state = 2;
 }
@@ -285,8 +325,12 @@ void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f)
     for (uint32_t m = doc->nodes[doc->root].first_child; m != JSON_NONE && !l->failed;
          m = doc->nodes[m].next) {
         struct json_str key = json_node_key(doc, m);
-        if (schema__str_eq(key, "group") || schema__str_eq(key, "description"))
-            schema__string(l, doc, m, schema__str_eq(key, "group") ? "group" : "description");
+        if (schema__str_eq(key, "group") || schema__str_eq(key, "description") ||
+            schema__str_eq(key, "$schema"))
+            schema__string(l, doc, m,
+                           schema__str_eq(key, "group")         ? "group"
+                           : schema__str_eq(key, "description") ? "description"
+                                                                : "\"$schema\"");
         else if (!schema__str_eq(key, "fields") && !schema__str_eq(key, "notes"))
             schema__fail(l, doc, m, "unknown key in a group file");
     }
@@ -305,18 +349,19 @@ void schema__check_kinds_distinct(struct schema_loader *l)
         struct json_doc *doc = &f->doc;
         for (size_t j = 0; j < i && !l->failed; j++) {
             const struct schema_loaded_file *earlier = &l->files[j];
-            if (earlier->role != SCHEMA_FILE_KIND)
+            if (earlier->role != SCHEMA_FILE_KIND || f->replaces == earlier)
                 continue;
             if (earlier->kind->number == f->kind->number)
                 schema__fail(l, doc, json_object_get(doc, doc->root, JSON_LITERAL("kind")),
-                             "kind %d is also schema/%s", f->kind->number, earlier->file->name);
+                             "kind %d is also %s%s", f->kind->number,
+                             earlier->file->custom ? "" : "schema/", earlier->file->name);
             uint32_t types = json_object_get(doc, doc->root, JSON_LITERAL("types"));
             for (uint32_t t = 0; t < f->kind->type_count && !l->failed; t++) {
                 for (uint32_t u = 0; u < earlier->kind->type_count; u++) {
                     if (strcmp(f->kind->types[t], earlier->kind->types[u]) == 0)
                         schema__fail(l, doc, json_array_get(doc, types, t),
-                                     "the type identifier is also one of schema/%s",
-                                     earlier->file->name);
+                                     "the type identifier is also one of %s%s",
+                                     earlier->file->custom ? "" : "schema/", earlier->file->name);
                 }
             }
         }

@@ -24,16 +24,36 @@ static void line_column(const char *text, uint32_t offset, unsigned *line, unsig
     }
 }
 
-static void fail_message(struct schema_loader *l, const char *place, const char *format,
-                         va_list args)
+struct schema_loaded_file *schema__file_named(struct schema_loader *l, const char *name)
+{
+    for (size_t i = 0; name != NULL && i < l->count; i++) {
+        if (l->files[i].file != NULL && l->files[i].file->name == name)
+            return &l->files[i];
+    }
+    return NULL;
+}
+
+/* The message "FILE PLACE: MESSAGE", and what `where` asks of it: the file, [start, end) and the
+ * pointer. Built-in files are named from schema/; a custom file by its path. */
+static void fail_message(struct schema_loader *l, const char *place, uint32_t start, uint32_t end,
+                         const char *pointer, const char *format, va_list args)
 {
     if (l->failed)
         return;
     l->failed = true;
     char message[256];
     vsnprintf(message, sizeof message, format, args);
-    snprintf(l->error, l->error_size, "schema/%s%s: %s", l->current ? l->current : "?", place,
-             message);
+    const struct schema_loaded_file *f = schema__file_named(l, l->current);
+    bool custom = f != NULL && f->file->custom;
+    snprintf(l->error, l->error_size, "%s%s%s: %s", custom ? "" : "schema/",
+             l->current ? l->current : "?", place, message);
+    if (l->where != NULL) {
+        l->where->file = f != NULL ? (size_t)(f - l->files) : SIZE_MAX;
+        l->where->start = start;
+        l->where->end = end;
+        snprintf(l->where->pointer, sizeof l->where->pointer, "%s", pointer);
+        snprintf(l->where->message, sizeof l->where->message, "%s", message);
+    }
 }
 
 /* The one place that names the file, the position and the JSON Pointer of a bad value:
@@ -53,11 +73,17 @@ void schema__fail(struct schema_loader *l, struct json_doc *doc, uint32_t node, 
              pointer == NULL ? "?"
              : *pointer      ? pointer
                              : "the top level");
-    arena_free(&scratch);
+    /* The range shown: a scalar value, or the key of a member whose value is a container. */
+    const struct json_node *n = &doc->nodes[node];
+    bool container = n->kind == JSON_OBJECT || n->kind == JSON_ARRAY;
+    bool key = container && n->key_start != JSON_NONE;
+    uint32_t start = key ? n->key_start : n->start;
+    uint32_t end = key ? n->key_end : container ? n->start + 1 : n->end;
     va_list args;
     va_start(args, format);
-    fail_message(l, place, format, args);
+    fail_message(l, place, start, end, pointer ? pointer : "", format, args);
     va_end(args);
+    arena_free(&scratch);
 }
 
 /* An error about a whole file: "schema/job.json: ...". */
@@ -65,7 +91,7 @@ void schema__fail_file(struct schema_loader *l, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    fail_message(l, "", format, args);
+    fail_message(l, "", 0, 0, "", format, args);
     va_end(args);
 }
 
@@ -74,13 +100,17 @@ void schema__fail_syntax(struct schema_loader *l, const struct json_doc *doc, co
                          ...)
 {
     unsigned line = 1, column = 1;
-    if (doc->error_count > 0)
-        line_column(doc->text, doc->errors[0].start, &line, &column);
+    uint32_t start = 0, end = 0;
+    if (doc->error_count > 0) {
+        start = doc->errors[0].start;
+        end = doc->errors[0].end;
+        line_column(doc->text, start, &line, &column);
+    }
     char place[64];
     snprintf(place, sizeof place, ":%u:%u", line, column);
     va_list args;
     va_start(args, format);
-    fail_message(l, place, format, args);
+    fail_message(l, place, start, end, "", format, args);
     va_end(args);
 }
 

@@ -1,0 +1,212 @@
+/* test_custom_kinds: a team's own kind files over the built-in schema (srcls.json "schemas"),
+ * through schema_registry_load_custom — a new kind from scratch, an extension of a built-in kind
+ * (a new field, a stricter bound, an extra required field), a group of their own, and broken
+ * files reported with their place while everything else still loads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "codes.h"
+#include "schema_custom.h"
+
+/* A new kind, numbered by srcls, using a group of the team's own. */
+static const char queue_kind[] =
+    "{\n"
+    "  \"title\": \"Message queue\",\n"
+    "  \"types\": [\"MESSAGE_QUEUE\"],\n"
+    "  \"include\": [\"BROKER\"],\n"
+    "  \"fields\": {\n"
+    "    \"topic\": {\"type\": \"string\", \"description\": \"The topic read.\", \"required\": "
+    "true}\n"
+    "  }\n"
+    "}\n";
+
+static const char broker_group[] =
+    "{\"group\": \"BROKER\", \"description\": \"Where the broker is.\",\n"
+    " \"fields\": {\"brokerUrl\": {\"type\": \"string\", \"description\": \"Its address.\",\n"
+    "                              \"required\": true}}}\n";
+
+/* Kind 10 as one team runs it: a field of their own, cachePercent at most 50, rootPath
+ * required. */
+static const char stricter_kind_10[] =
+    "{\n"
+    "  \"$schema\": \"../srcls-schemas/kind-file.schema.json\",\n"
+    "  \"extends\": \"10-object-storage-c\",\n"
+    "  \"fields\": {\n"
+    "    \"costCenter\": {\"type\": \"string\", \"description\": \"Who pays.\", \"required\": "
+    "true},\n"
+    "    \"cachePercent\": {\"maximum\": 50},\n"
+    "    \"rootPath\": {\"required\": true}\n"
+    "  }\n"
+    "}\n";
+
+static char *diagnostics_of(const struct schema_registry *registry, const char *text)
+{
+    struct analysis a;
+    struct analysis_options options = {.report_unknown_document = true, .registry = registry};
+    assert_int_equal(analysis_run(&a, text, strlen(text), &options), 0);
+    size_t cap = 4096, len = 0;
+    char *out = calloc(1, cap);
+    assert_non_null(out);
+    for (uint32_t i = 0; i < a.diags.count; i++) {
+        const struct diagnostic *d = &a.diags.items[i];
+        len += (size_t)snprintf(out + len, cap - len, "%s %s\n", code_name(d->code), d->pointer);
+        assert_true(len < cap);
+    }
+    analysis_free(&a);
+    return out;
+}
+
+static void load(struct schema_registry *registry, struct schema_problems *problems,
+                 const struct schema_file *files, size_t count)
+{
+    assert_int_equal(schema_registry_load_custom(registry, files, count, problems), 0);
+}
+
+static void test_a_new_kind_from_scratch_is_checked_like_a_built_in_one(void **state)
+{
+    (void)state;
+    struct schema_file files[] = {{"team/broker.json", broker_group, sizeof broker_group - 1, true},
+                                  {"team/queue.json", queue_kind, sizeof queue_kind - 1, true}};
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 2);
+    assert_int_equal(problems.count, 0);
+    assert_int_equal(registry.kind_count, 26);
+    const struct schema_kind *kind = schema_find_kind(&registry, "MESSAGE_QUEUE", 13);
+    assert_non_null(kind);
+    assert_int_equal(kind->number, 26); /* after every built-in kind */
+    assert_string_equal(kind->title, "Message queue");
+    char *got = diagnostics_of(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", "
+                                          "\"config\": {\"topik\": \"orders\"}}");
+    assert_string_equal(got, "missing-required /config/brokerUrl\n"
+                             "missing-required /config/topic\n"
+                             "unknown-field /config/topik\n");
+    free(got);
+    got = diagnostics_of(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
+                                    "{\"topic\": \"orders\", \"brokerUrl\": \"amqp://b\"}}");
+    assert_string_equal(got, "");
+    free(got);
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
+static void test_an_extension_replaces_the_built_in_kind(void **state)
+{
+    (void)state;
+    struct schema_file files[] = {
+        {"team/object-storage-c.json", stricter_kind_10, sizeof stricter_kind_10 - 1, true}};
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 1);
+    assert_int_equal(problems.count, 0);
+    assert_int_equal(registry.kind_count, 25); /* kind 10 replaced, not added */
+    const struct schema_kind *kind = schema_find_kind(&registry, "CLOUDC_OBJECT_STORAGE", 21);
+    assert_non_null(kind);
+    assert_int_equal(kind->number, 10);
+    assert_string_equal(kind->title, "Object storage C");
+    assert_string_equal(kind->stem, "object-storage-c");
+    const char *base = "{\"name\": \"c\", \"type\": \"CLOUDC_OBJECT_STORAGE\", \"config\": "
+                       "{\"projectId\": \"p\", \"authMode\": \"AUTO\", "
+                       "\"cachingEnable\": true, \"cachePercent\": 70}}";
+    char *got = diagnostics_of(&registry, base);
+    /* what the built-in kind accepts, the team's does not */
+    assert_string_equal(got, "missing-required /config/costCenter\n"
+                             "missing-required /config/rootPath\n"
+                             "out-of-range /config/cachePercent\n");
+    free(got);
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
+static void test_broken_files_are_placed_and_take_nothing_else_down(void **state)
+{
+    (void)state;
+    static const char bad_type[] = "{\n  \"title\": \"T\",\n  \"types\": [\"T\"],\n"
+                                   "  \"fields\": {\"port\": {\"type\": \"int\"}}\n}\n";
+    static const char bad_json[] = "{\"title\": \"U\",\n \"types\": [\"U\"]\n\"fields\": {}}";
+    static const char clash[] = "{\"title\": \"V\", \"types\": [\"CLOUDA_OBJECT_STORAGE\"]}";
+    struct schema_file files[] = {
+        {"team/t.json", bad_type, sizeof bad_type - 1, true},
+        {"team/queue.json", queue_kind, sizeof queue_kind - 1, true}, /* needs BROKER: below */
+        {"team/u.json", bad_json, sizeof bad_json - 1, true},
+        {"team/broker.json", broker_group, sizeof broker_group - 1, true},
+        {"team/v.json", clash, sizeof clash - 1, true},
+    };
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 5);
+    assert_int_equal(problems.count, 3);
+    assert_int_equal(problems.items[0].file, 0);
+    assert_string_equal(problems.items[0].text,
+                        "team/t.json:4:31 at /fields/port/type: unknown type name");
+    assert_string_equal(problems.items[0].pointer, "/fields/port/type");
+    assert_int_equal(problems.items[0].start, strstr(bad_type, "\"int\"") - bad_type);
+    assert_int_equal(problems.items[0].end, strstr(bad_type, "\"int\"") - bad_type + 5);
+    assert_int_equal(problems.items[1].file, 2);
+    assert_string_equal(problems.items[1].text, "team/u.json:2:16: not valid JSON: expected ',' or "
+                                                "'}' after the value of \"types\"");
+    assert_int_equal(problems.items[2].file, 4);
+    assert_string_equal(problems.items[2].text,
+                        "team/v.json:1:26 at /types/0: the type identifier is also one of "
+                        "schema/kinds/03-object-storage-a.json");
+    /* every built-in kind, and the good files */
+    assert_int_equal(registry.kind_count, 26);
+    assert_non_null(schema_find_kind(&registry, "MESSAGE_QUEUE", 13));
+    assert_null(schema_find_kind(&registry, "T", 1));
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
+static void test_a_kind_is_replaced_once_and_names_are_distinct(void **state)
+{
+    (void)state;
+    static const char again[] = "{\"extends\": \"10-object-storage-c\", \"fields\": {}}";
+    static const char renamed[] = "{\"group\": \"POOL\", \"fields\": {}}";
+    static const char numbered[] = "{\"extends\": \"10-object-storage-c\", \"kind\": 30}";
+    struct schema_file files[] = {
+        {"team/a.json", stricter_kind_10, sizeof stricter_kind_10 - 1, true},
+        {"team/b.json", again, sizeof again - 1, true},
+        {"team/pool.json", renamed, sizeof renamed - 1, true},
+        {"other/a.json", again, sizeof again - 1, true},
+        {"team/c.json", numbered, sizeof numbered - 1, true},
+    };
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 5);
+    assert_int_equal(problems.count, 4);
+    assert_string_equal(problems.items[0].text,
+                        "team/b.json:1:13 at /extends: another custom kind replaces "
+                        "10-object-storage-c already (give \"types\" to add a kind)");
+    assert_string_equal(problems.items[1].text, "team/pool.json:1:11 at /group: a group of that "
+                                                "name is already schema/groups/POOL.json");
+    assert_string_equal(problems.items[2].text,
+                        "other/a.json: a kind file of that name is already team/a.json");
+    assert_string_equal(problems.items[3].text,
+                        "team/c.json:1:44 at /kind: a kind that replaces kind 10 keeps its "
+                        "number (leave \"kind\" out)");
+    assert_int_equal(schema_find_kind(&registry, "CLOUDC_OBJECT_STORAGE", 21)->config.field_count,
+                     registry.kinds[9].config.field_count);
+    assert_non_null(schema_object_field(&registry.kinds[9].config, "costCenter", 10));
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_new_kind_from_scratch_is_checked_like_a_built_in_one),
+        cmocka_unit_test(test_an_extension_replaces_the_built_in_kind),
+        cmocka_unit_test(test_broken_files_are_placed_and_take_nothing_else_down),
+        cmocka_unit_test(test_a_kind_is_replaced_once_and_names_are_distinct),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
