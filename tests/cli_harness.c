@@ -164,7 +164,7 @@ static void exec_srcls(const char *binary, char **argv, const char *in_path, con
     if (switch_user &&
         (setgroups(0, NULL) != 0 || setgid(NOBODY_ID) != 0 || setuid(NOBODY_ID) != 0))
         _exit(126);
-    if (chdir(workdir) != 0)
+    if (chdir(workdir) != 0 || (options->subdir != NULL && chdir(options->subdir) != 0))
         _exit(switch_user ? NOBODY_CANNOT_RUN : 126);
     alarm(options->timeout ? options->timeout : DEFAULT_TIMEOUT); /* kept across execv */
     execv(binary, argv);

@@ -43,6 +43,7 @@ struct run_options {
     const char *stdout_path; /* standard output to this file (e.g. "/dev/full"); out is then "" */
     bool as_nobody;          /* when the tests run as root: run srcls as user and group 65534 */
     unsigned timeout;        /* seconds before srcls is killed by SIGALRM (0: 60) */
+    const char *subdir;      /* run in this directory of the scratch directory (NULL: itself) */
 };
 
 #define NOBODY_ID 65534

@@ -118,7 +118,7 @@ static void report_too_large(struct walk *walk, const char *path, off_t size)
  * rewritten, on the walk's thread in walk order (task_done). */
 struct file_task {
     const struct check_options *options;
-    const struct settings *settings; /* of its srcls.json */
+    struct check_target target; /* its srcls.json's settings and kinds, or a kind file */
     char *path;
     int fd;         /* open on the file until it is read; -1 for standard input */
     struct stat st; /* unset for standard input */
@@ -181,9 +181,15 @@ static void task_work(void *task)
         if (t->text == NULL)
             return;
     }
+    if (t->target.kind_file) { /* linted as a kind file: no fixes */
+        t->analysed = project_kind_file_analyze(&t->analysis, t->text, t->len,
+                                                t->target.kind_file_name, t->target.schema) == 0;
+        t->ours = true;
+        return;
+    }
     struct analysis_options options = {.report_unknown_document = t->explicit,
-                                       .registry = t->options->registry,
-                                       .settings = t->settings};
+                                       .registry = t->target.registry,
+                                       .settings = t->target.settings};
     t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
     if (!t->analysed)
         return;
@@ -303,8 +309,9 @@ static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
     bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
-    task->settings = check_configs_for(walk->options->configs, nameless ? NULL : task->path);
-    if (task->settings == NULL) { /* its srcls.json is unreadable or wrong: said on stderr */
+    if (!check_configs_for(
+            walk->options->configs, nameless ? NULL : task->path,
+            &task->target)) { /* its srcls.json is unreadable or wrong: said on stderr */
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
         report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");

@@ -1,12 +1,14 @@
 /* check_config: srcls.json found per file, read through the core's project analysis. */
 #include "check_config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "project.h"
@@ -17,8 +19,9 @@
 struct check_config {
     char *path;  /* the srcls.json (absolute), or "" for the defaults (no srcls.json) */
     bool usable; /* read, without a mistake */
-    struct settings settings; /* its own, with the overlay laid over them */
-    char **globs;             /* "include" then "exclude", owned */
+    struct settings settings;     /* its own, with the overlay laid over them */
+    struct project_schema schema; /* its own kinds ("schemas") */
+    char **globs;                 /* "include" then "exclude", owned */
     uint32_t include_count, exclude_count;
     struct check_config *next;
 };
@@ -38,6 +41,7 @@ void check_configs_free(struct check_configs *configs)
         struct check_config *c = configs->first;
         configs->first = c->next;
         settings_free(&c->settings);
+        project_schema_free(&c->schema);
         for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
             free(c->globs[i]);
         free(c->globs);
@@ -80,27 +84,117 @@ static int read_globs(struct check_config *c, struct json_doc *doc, const char *
     return (int)count;
 }
 
-/* Reads `path` into `c` (its settings when usable); mistakes go to stderr. */
+/* `path` (as named: absolute, or relative to the current directory) made absolute in `out`. */
+static void absolute(const struct check_configs *configs, const char *path, char *out, size_t size)
+{
+    if (path[0] != '/')
+        snprintf(out, size, "%s/%s", configs->cwd ? configs->cwd : ".", path);
+    else
+        snprintf(out, size, "%s", path);
+}
+
+/* `path` without its "/./" steps ("./x" as named, or a srcls.json found from it). */
+static void without_dots(char *path)
+{
+    for (char *dot; (dot = strstr(path, "/./")) != NULL;)
+        memmove(dot, dot + 2, strlen(dot + 2) + 1);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The whole of the regular file `path` (at most CONFIG_MAX_SIZE bytes), malloc'd, or NULL with
+ * errno set (EFBIG: larger). */
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = f != NULL ? malloc(CONFIG_MAX_SIZE + 1) : NULL;
+    *len = text != NULL ? fread(text, 1, CONFIG_MAX_SIZE + 1, f) : 0;
+    int error = f == NULL ? errno : text == NULL ? ENOMEM : ferror(f) ? EIO : 0;
+    if (f != NULL)
+        fclose(f);
+    if (error == 0 && *len > CONFIG_MAX_SIZE)
+        error = EFBIG;
+    if (error != 0) {
+        free(text);
+        errno = error;
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
+}
+
+/* The project_reader of the command line: the regular *.json files of `dir`, in name order. */
+static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
+                         size_t why_size)
+{
+    (void)context;
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t count = 0, len;
+    int status = 0;
+    for (struct dirent *e; status == 0 && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (n < 6 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json") != 0 ||
+            fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        char **grown = realloc(names, (count + 1) * sizeof *names);
+        if (grown == NULL || (grown[count] = malloc(strlen(dir) + n + 2)) == NULL) {
+            names = grown ? grown : names;
+            status = -1;
+            break;
+        }
+        names = grown;
+        sprintf(names[count++], "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    if (count > 1)
+        qsort(names, count, sizeof *names, by_name);
+    for (size_t i = 0; i < count; i++) {
+        char *text = status == 0 ? read_whole(names[i], &len) : NULL;
+        if (status == 0 && text == NULL)
+            snprintf(why, why_size, "cannot read %s: %s", names[i],
+                     errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+        if (text == NULL || project_schema_add(schema, names[i], text, len) != 0) {
+            free(text);
+            free(names[i]);
+            status = -1;
+        }
+    }
+    free(names);
+    if (status != 0 && why[0] == '\0')
+        snprintf(why, why_size, "out of memory");
+    return status;
+}
+
+/* Reads `path` into `c` (its settings and kinds when usable); mistakes go to stderr. A kind file
+ * with a mistake does not make the configuration unusable: it is left out, and said. */
 static void read_config(struct check_configs *configs, struct check_config *c, const char *shown)
 {
-    static char text[CONFIG_MAX_SIZE + 1];
-    FILE *f = fopen(c->path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", shown, strerror(errno));
-        return;
-    }
-    size_t len = fread(text, 1, sizeof text, f);
-    bool failed = ferror(f) != 0 || len == sizeof text;
-    fclose(f);
-    if (failed) {
+    size_t len;
+    char *text = read_whole(c->path, &len);
+    if (text == NULL) {
         fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", shown,
-                len == sizeof text ? "larger than 1 MiB" : "read error");
+                errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
         return;
     }
+    char dir[2 * PATH_MAX];
+    absolute(configs, c->path, dir, sizeof dir); /* --config's is as named */
+    without_dots(dir);
+    *strrchr(dir, '/') = '\0';
     struct analysis a;
     struct settings own;
     settings_init(&own);
-    int read = project_analyze(&a, text, len, configs->registry, &own);
+    struct project_reader reader = {read_kind_dir, NULL};
+    int read =
+        project_analyze_schema(&a, text, len, configs->registry, dir, &reader, &own, &c->schema);
     int included = read == 1 ? read_globs(c, &a.doc, SETTINGS_KEY_INCLUDE) : -1;
     c->include_count = included > 0 ? (uint32_t)included : 0;
     int excluded = included >= 0 ? read_globs(c, &a.doc, SETTINGS_KEY_EXCLUDE) : -1;
@@ -113,8 +207,16 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
         report_mistakes(shown, &a);
     else
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
+    size_t cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
+    for (size_t i = 0; c->usable && i < c->schema.problems.count; i++) {
+        const char *line = c->schema.problems.items[i].text; /* shown from the current dir */
+        if (cwd > 0 && strncmp(line, configs->cwd, cwd) == 0 && line[cwd] == '/')
+            line += cwd + 1;
+        fprintf(stderr, "srcls: %s (left out: the other kinds are loaded)\n", line);
+    }
     analysis_free(&a);
     settings_free(&own);
+    free(text);
 }
 
 /* The entry for the configuration at `path` ("" for none), read on first use. */
@@ -139,15 +241,6 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     c->next = configs->first;
     configs->first = c;
     return c;
-}
-
-/* `path` (as named: absolute, or relative to the current directory) made absolute in `out`. */
-static void absolute(const struct check_configs *configs, const char *path, char *out, size_t size)
-{
-    if (path[0] != '/')
-        snprintf(out, size, "%s/%s", configs->cwd ? configs->cwd : ".", path);
-    else
-        snprintf(out, size, "%s", path);
 }
 
 /* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
@@ -197,18 +290,35 @@ static struct check_config *governing(struct check_configs *configs, const char 
     return config_at(configs, shown, shown);
 }
 
-const struct settings *check_configs_for(struct check_configs *configs, const char *path)
+/* The configuration, among those read, one of whose "schemas" directories holds `path`. */
+static const struct check_config *kind_file_owner(const struct check_configs *configs,
+                                                  const char *path)
+{
+    char whole[2 * PATH_MAX];
+    absolute(configs, path, whole, sizeof whole);
+    for (const struct check_config *c = configs->first; c != NULL; c = c->next) {
+        if (c->usable && project_schema_has(&c->schema, whole))
+            return c;
+    }
+    return NULL;
+}
+
+bool check_configs_for(struct check_configs *configs, const char *path, struct check_target *target)
 {
     char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
     struct check_config *c = governing(configs, path, shown, sizeof shown);
-    return c != NULL && c->usable ? &c->settings : NULL;
-}
-
-/* `path` without its "/./" steps ("./x" as named, or a srcls.json found from it). */
-static void without_dots(char *path)
-{
-    for (char *dot; (dot = strstr(path, "/./")) != NULL;)
-        memmove(dot, dot + 2, strlen(dot + 2) + 1);
+    *target = (struct check_target){0};
+    if (c == NULL || !c->usable)
+        return false;
+    target->settings = &c->settings;
+    target->registry = project_schema_registry(&c->schema, configs->registry);
+    const struct check_config *owner = path != NULL ? kind_file_owner(configs, path) : NULL;
+    if (owner != NULL) {
+        target->kind_file = true;
+        target->schema = &owner->schema;
+        absolute(configs, path, target->kind_file_name, sizeof target->kind_file_name);
+    }
+    return true;
 }
 
 bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name)

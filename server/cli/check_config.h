@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "project.h"
 #include "schema.h"
 #include "settings.h"
 
@@ -27,10 +28,22 @@ struct check_configs {
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
                         const struct settings *overlay, const char *fixed_path);
 void check_configs_free(struct check_configs *configs);
-/* The settings for the file `path` (as named: absolute, or relative to the current directory;
- * NULL: standard input, as a file of the current directory). NULL when its configuration cannot
- * be read or has mistakes (said on stderr, once). */
-const struct settings *check_configs_for(struct check_configs *configs, const char *path);
+/* How a file is checked: with its srcls.json's settings and registry (the built-in kinds with
+ * the project's own), or as a kind file of a project's "schemas" (linted with the project's
+ * other kind files: project_kind_file_analyze). */
+struct check_target {
+    const struct settings *settings;
+    const struct schema_registry *registry;
+    bool kind_file;
+    const struct project_schema *schema; /* a kind file's project */
+    char kind_file_name[4096];           /* a kind file's absolute path: its name there */
+};
+
+/* The target for the file `path` (as named: absolute, or relative to the current directory;
+ * NULL: standard input, as a file of the current directory). False when its configuration
+ * cannot be read or has mistakes (said on stderr, once). */
+bool check_configs_for(struct check_configs *configs, const char *path,
+                       struct check_target *target);
 
 /* Whether a glob of `globs` matches a scan's entry: a glob with '/' its `path` (relative to
  * where the globs were written), one without its `name`, with fnmatch's shell rules. Shared by

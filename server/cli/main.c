@@ -127,16 +127,24 @@ static int run_reference(const char *action, const char *arg, const char *format
         return 2;
     }
     int status = 0;
-    if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "json") == 0)
-        status = reference_list_kinds_json(&registry, stdout);
-    else if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "text") != 0)
+    /* --list-kinds: with the kinds of the srcls.json that governs the current directory */
+    struct check_configs configs;
+    check_configs_init(&configs, &registry, NULL, NULL);
+    struct check_target target = {.registry = &registry};
+    bool listing = strcmp(action, "list-kinds") == 0;
+    if (listing && !check_configs_for(&configs, NULL, &target))
+        status = 2; /* its mistakes are said on stderr */
+    else if (listing && format != NULL && strcmp(format, "json") == 0)
+        status = reference_list_kinds_json(target.registry, stdout);
+    else if (listing && format != NULL && strcmp(format, "text") != 0)
         status = usage_error("--list-kinds --format takes text or json (got '%s')", format);
-    else if (strcmp(action, "list-kinds") == 0)
-        reference_list_kinds(&registry, stdout);
+    else if (listing)
+        reference_list_kinds(target.registry, stdout);
     else if (strcmp(arg, "kinds") == 0)
         reference_docs_kinds(&registry, stdout);
     else
         status = usage_error("--generate-docs takes kinds or rules (got '%s')", arg);
+    check_configs_free(&configs);
     schema_registry_free(&registry);
     return status;
 }
@@ -484,10 +492,11 @@ static int run_check(const struct cli_options *o)
     settings_init(&overlay);
     struct check_configs configs;
     check_configs_init(&configs, &registry, &overlay, o->config_path);
+    struct check_target target;
     int status = 2;
     /* --config FILE governs every file: when it cannot be used, nothing is checked */
     if (select_codes(o, &overlay) &&
-        (o->config_path == NULL || check_configs_for(&configs, NULL) != NULL)) {
+        (o->config_path == NULL || check_configs_for(&configs, NULL, &target))) {
         struct check_options options = {.paths = o->paths,
                                         .path_count = o->path_count,
                                         .reporter = &reporter,

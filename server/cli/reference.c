@@ -15,7 +15,10 @@ void reference_list_kinds(const struct schema_registry *registry, FILE *out)
         int width = 0;
         for (uint32_t t = 0; t < kind->type_count; t++)
             width += fprintf(out, "%s%s", t ? ", " : "", kind->types[t]);
-        fprintf(out, "%*s  %s\n", width < 44 ? 44 - width : 0, "", kind->title);
+        fprintf(out, "%*s  %s", width < 44 ? 44 - width : 0, "", kind->title);
+        if (kind->origin != NULL)
+            fprintf(out, " (%s)", kind->origin);
+        fputc('\n', out);
     }
     fprintf(out, "    %-44s  %s (documents with \"jobState\")\n", "(job)",
             registry->job_title ? registry->job_title : "Query job");
@@ -42,6 +45,10 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
         json_write_string(&w, kind->title);
         json_write_key(&w, "description");
         json_write_string(&w, kind->description ? kind->description : "");
+        if (kind->origin != NULL) { /* a kind of the project's own */
+            json_write_key(&w, "file");
+            json_write_string(&w, kind->origin);
+        }
         json_write_object_end(&w);
     }
     json_write_array_end(&w);

@@ -236,15 +236,21 @@ static const struct code_info code_table[CODE_COUNT] = {
         {
             .name = "project-config",
             .severity = DIAG_ERROR,
-            .summary = "a mistake in the project configuration (srcls.json)",
+            .summary = "a mistake in the project configuration (srcls.json, or a kind file "
+                       "of its \"schemas\")",
             .explanation =
                 "srcls.json takes \"rules\" (a diagnostic code and its severity: error, "
                 "warning, information, hint or off), \"types\" (an identifier and the kind "
-                "type it stands for, as srcls --list-kinds names them), and \"include\" and "
+                "type it stands for, as srcls --list-kinds names them), \"include\" and "
                 "\"exclude\" (arrays of globs: the files a directory scan also checks, and what "
-                "it skips). An unknown key, an unknown code or severity, a type of no kind, or a "
-                "glob that is not a non-empty string is reported where it is written, "
-                "and a configuration with a mistake is not applied: fix it first.",
+                "it skips), and \"schemas\" (directories of your own kind files). An unknown "
+                "key, an unknown code or severity, a type of no kind, a glob that is not a "
+                "non-empty string or a directory that cannot be read is reported where it is "
+                "written, and a configuration with a mistake is not applied: fix it first. A "
+                "kind file with a mistake (an unknown key, a wrong type, a condition on a field "
+                "that is not there, a type identifier another kind has) is reported in that "
+                "file, at the value concerned, and left out: the built-in kinds and the other "
+                "kind files are still loaded.",
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
             .fix = NULL,
         },

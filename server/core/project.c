@@ -16,16 +16,15 @@ bool project_is_config(const char *path, size_t len)
            (len == name || path[len - name - 1] == '/');
 }
 
-/* Adds a project-config diagnostic at `node` (its key when it is a member, else its value). */
-static int report(struct analysis *a, uint32_t node, const char *pointer, const char *message)
+/* Adds a project-config diagnostic on the bytes [start, end). */
+static int report_range(struct analysis *a, uint32_t start, uint32_t end, const char *pointer,
+                        const char *message)
 {
-    const struct json_node *n = &a->doc.nodes[node];
-    bool key = n->key_start != JSON_NONE && n->parent != JSON_NONE;
     struct diagnostic d = {
         .code = CODE_PROJECT_CONFIG,
         .severity = code_info(CODE_PROJECT_CONFIG)->severity,
-        .start = key ? n->key_start : n->start,
-        .end = key ? n->key_end : n->end,
+        .start = start,
+        .end = end,
         .related_start = JSON_NONE,
         .related_end = JSON_NONE,
         .message = arena_strndup(&a->arena, message, strlen(message)),
@@ -35,6 +34,15 @@ static int report(struct analysis *a, uint32_t node, const char *pointer, const 
     if (d.message == NULL || d.pointer == NULL)
         return -1;
     return diag_list_add(&a->diags, &d);
+}
+
+/* Adds a project-config diagnostic at `node` (its key when it is a member, else its value). */
+static int report(struct analysis *a, uint32_t node, const char *pointer, const char *message)
+{
+    const struct json_node *n = &a->doc.nodes[node];
+    bool key = n->key_start != JSON_NONE && n->parent != JSON_NONE;
+    return report_range(a, key ? n->key_start : n->start, key ? n->key_end : n->end, pointer,
+                        message);
 }
 
 /* Each "POINTER: message" line of `problems` as a diagnostic where the pointer leads. */
@@ -76,9 +84,54 @@ static int report_unknown_types(struct analysis *a, const struct settings *read,
     return 0;
 }
 
-int project_analyze(struct analysis *out, const char *text, size_t len,
-                    const struct schema_registry *registry, struct settings *settings)
+/* Each directory of "schemas" read into `schema`; one that cannot be read is reported at its
+ * entry. Then, when there was one at least and all could be read, the project's registry. */
+static int read_schemas(struct analysis *a, const char *config_dir,
+                        const struct project_reader *reader, struct project_schema *schema)
 {
+    struct json_doc *doc = &a->doc;
+    uint32_t list = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_SCHEMAS));
+    if (list == JSON_NONE || doc->nodes[list].kind != JSON_ARRAY)
+        return 0;
+    schema->dirs = calloc(json_child_count(doc, list) + 1, sizeof *schema->dirs);
+    if (schema->dirs == NULL)
+        return -1;
+    bool readable = true;
+    for (uint32_t e = doc->nodes[list].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+        struct json_str name = json_node_string(doc, e);
+        char *dir = name.ptr[0] == '/'
+                        ? arena_strndup(&a->arena, name.ptr, name.len)
+                        : arena_printf(&a->arena, "%s/%.*s", config_dir, (int)name.len, name.ptr);
+        if (dir == NULL || (schema->dirs[schema->dir_count] = strdup(dir)) == NULL)
+            return -1;
+        schema->dir_count++;
+        char why[256] = "", message[512];
+        if (reader->read_dir(reader->context, dir, schema, why, sizeof why) == 0)
+            continue;
+        readable = false;
+        snprintf(message, sizeof message, "cannot read the directory of kind files %s: %s", dir,
+                 why);
+        const char *pointer = json_pointer_of(doc, e, &a->arena);
+        if (report(a, e, pointer ? pointer : "/" SETTINGS_KEY_SCHEMAS, message) != 0)
+            return -1;
+    }
+    if (!readable || schema->dir_count == 0)
+        return 0;
+    if (schema_registry_load_custom(&schema->registry, schema->files, schema->file_count,
+                                    &schema->problems) != 0)
+        return -1;
+    schema->custom = true;
+    return 0;
+}
+
+int project_analyze_schema(struct analysis *out, const char *text, size_t len,
+                           const struct schema_registry *builtin, const char *config_dir,
+                           const struct project_reader *reader, struct settings *settings,
+                           struct project_schema *schema)
+{
+    if (schema != NULL) {
+        project_schema_free(schema);
+    }
     struct analysis_options options = {0}; /* syntax only: srcls.json is no source or job */
     if (analysis_run(out, text, len, &options) != 0)
         return -1;
@@ -97,9 +150,13 @@ int project_analyze(struct analysis *out, const char *text, size_t len,
     settings_init(&read);
     char problems[4096] = "";
     settings_read(&read, &out->doc, out->doc.root, problems, sizeof problems);
-    int status =
-        report_problems(out, problems) == 0 && report_unknown_types(out, &read, registry) == 0 ? 0
-                                                                                               : -1;
+    int status = report_problems(out, problems);
+    if (status == 0 && out->diags.count == 0 && schema != NULL && reader != NULL)
+        status = read_schemas(out, config_dir, reader, schema);
+    const struct schema_registry *registry =
+        schema != NULL ? project_schema_registry(schema, builtin) : builtin;
+    if (status == 0)
+        status = report_unknown_types(out, &read, registry);
     diag_list_sort(&out->diags);
     if (status == 0 && out->diags.count == 0) {
         settings_free(settings);
@@ -107,6 +164,50 @@ int project_analyze(struct analysis *out, const char *text, size_t len,
         return 1;
     }
     settings_free(&read);
+    if (schema != NULL)
+        project_schema_free(schema);
+    return status;
+}
+
+int project_analyze(struct analysis *out, const char *text, size_t len,
+                    const struct schema_registry *registry, struct settings *settings)
+{
+    return project_analyze_schema(out, text, len, registry, NULL, NULL, settings, NULL);
+}
+
+int project_kind_file_analyze(struct analysis *out, const char *text, size_t len, const char *name,
+                              const struct project_schema *schema)
+{
+    struct analysis_options options = {0}; /* syntax first: the loader needs a parsed file */
+    if (analysis_run(out, text, len, &options) != 0)
+        return -1;
+    if (out->doc.error_count > 0 || out->doc.root == JSON_NONE)
+        return 0;
+    struct schema_file *files = calloc(schema->file_count + 1, sizeof *files);
+    if (files == NULL)
+        return -1;
+    size_t count = 0, self = project_schema_index(schema, name);
+    for (size_t i = 0; i < schema->file_count; i++) {
+        if (i != self)
+            files[count++] = schema->files[i];
+    }
+    files[count++] = (struct schema_file){name, text, len, true};
+    struct schema_registry registry;
+    struct schema_problems problems;
+    int status = schema_registry_load_custom(&registry, files, count, &problems);
+    for (size_t i = 0; status == 0 && i < problems.count; i++) {
+        const struct schema_problem *p = &problems.items[i];
+        if (p->file != count - 1 && p->file != SIZE_MAX)
+            continue; /* another file's */
+        uint32_t start = p->end > p->start ? p->start : out->doc.nodes[out->doc.root].start;
+        uint32_t end = p->end > p->start ? p->end : start + 1;
+        status = report_range(out, start, end, p->pointer, p->message);
+    }
+    if (status == 0)
+        schema_registry_free(&registry);
+    schema_problems_free(&problems);
+    free(files);
+    diag_list_sort(&out->diags);
     return status;
 }
 

@@ -11,6 +11,7 @@
 #include "complete.h"
 #include "field_text.h"
 #include "schema.h"
+#include "schema_custom.h"
 #include "settings.h"
 
 /* The file name of a project configuration. */
@@ -26,6 +27,60 @@ bool project_is_config(const char *path, size_t len);
  * ran out. */
 int project_analyze(struct analysis *out, const char *text, size_t len,
                     const struct schema_registry *registry, struct settings *settings);
+
+/* A project's own kinds: the kind files of the directories its srcls.json's "schemas" names,
+ * and the registry of the built-in kinds with them over it. */
+struct project_schema {
+    bool custom;                     /* "schemas" named a directory: `registry` is the project's */
+    struct schema_registry registry; /* when custom */
+    char **dirs;                     /* the directories, absolute as resolved (owned) */
+    uint32_t dir_count;
+    struct schema_file *files; /* the kind files read, names and texts malloc'd (owned) */
+    size_t file_count;
+    struct schema_problems problems; /* the files left out, and why */
+};
+
+/* How a door reads a directory of kind files: appends a custom schema_file for each regular
+ * *.json file of `dir`, in name order (name: its path, dir + "/" + file name; text and name
+ * malloc'd), to schema->files; returns 0, or -1 with the reason in `why` (nothing appended). */
+struct project_reader {
+    int (*read_dir)(void *context, const char *dir, struct project_schema *schema, char *why,
+                    size_t why_size);
+    void *context;
+};
+
+/* Appends a file to schema->files, taking `name` and `text` (malloc'd) over; -1 when memory ran
+ * out (then both are freed). For the doors' read_dir. */
+int project_schema_add(struct project_schema *schema, char *name, char *text, size_t len);
+void project_schema_free(struct project_schema *schema);
+/* The registry a project's documents are checked with. */
+const struct schema_registry *project_schema_registry(const struct project_schema *schema,
+                                                      const struct schema_registry *builtin);
+/* Whether the file at the absolute `path` is one of the project's kind files: it lies directly
+ * in one of schema->dirs and is named *.json. */
+bool project_schema_has(const struct project_schema *schema, const char *path);
+
+/* The index in schema->files of the kind file at `path` (the same path once "." steps and
+ * repeated slashes are left out), or SIZE_MAX. */
+size_t project_schema_index(const struct project_schema *schema, const char *path);
+
+/* project_analyze, and the project's own kinds: each directory of "schemas" (relative to
+ * `config_dir`, the srcls.json's directory) read through `reader` into `schema` (emptied
+ * first), and the registry built from them (the "types" are checked against it). A directory
+ * that cannot be read is a mistake of the configuration, at its entry; a kind file with a
+ * mistake is not: it is left out, and said in schema->problems. Returns as project_analyze;
+ * `schema` is empty unless it returns 1. */
+int project_analyze_schema(struct analysis *out, const char *text, size_t len,
+                           const struct schema_registry *builtin, const char *config_dir,
+                           const struct project_reader *reader, struct settings *settings,
+                           struct project_schema *schema);
+
+/* A kind file (one of `schema`'s, named `name`) as a document: its syntax errors, or what the
+ * loader says of it with the project's other kind files (those of `schema` under another name)
+ * beside it, as project-config diagnostics at the value concerned. Returns 0, or -1 when memory
+ * ran out. */
+int project_kind_file_analyze(struct analysis *out, const char *text, size_t len, const char *name,
+                              const struct project_schema *schema);
 
 /* The edit of a srcls.json's `text` (`len` bytes; none: a file to create) that maps the type
  * identifier `id` onto the kind type `kind_type` in its "types": bytes [*start, *end) become the

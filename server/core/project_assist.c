@@ -18,6 +18,10 @@ static const char INCLUDE_TEXT[] =
 static const char EXCLUDE_TEXT[] =
     "Globs of what a directory scan of srcls --check skips, files or directories (a glob with "
     "'/' is matched against the path from this file's directory, one without against the name).";
+static const char SCHEMAS_TEXT[] =
+    "Directories of your own kind files, relative to this file's directory: each *.json in them "
+    "adds a kind, or extends a built-in one when it has \"extends\" and no \"types\" "
+    "(docs/schema-format.md, \"Your own kinds\"). srcls --check and the editor load them.";
 
 enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES };
 
@@ -71,9 +75,11 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
     struct arena *arena = &out->arena;
     if (place == PLACE_TOP) {
         static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES,
-                                           SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE};
-        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT, INCLUDE_TEXT, EXCLUDE_TEXT};
-        for (uint32_t i = 0; i < 4; i++) {
+                                           SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE,
+                                           SETTINGS_KEY_SCHEMAS};
+        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT, INCLUDE_TEXT, EXCLUDE_TEXT,
+                                           SCHEMAS_TEXT};
+        for (uint32_t i = 0; i < 5; i++) {
             if (json_object_get(doc, object, keys[i], strlen(keys[i])) != JSON_NONE)
                 continue;
             const char *text =
@@ -167,6 +173,8 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
             return INCLUDE_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)))
             return EXCLUDE_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)))
+            return SCHEMAS_TEXT;
         return place_of(doc, at.node) == PLACE_RULES ? RULES_TEXT : NULL;
     }
     if (place == PLACE_RULES && key) {

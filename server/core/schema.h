@@ -134,6 +134,7 @@ struct schema_kind {
     const char *stem; /* file name without ".json", e.g. "03-object-storage-a" */
     const char *title;
     const char *description;
+    const char *origin; /* a custom kind: the file it comes from, as named; NULL: built in */
     const char **types;
     uint32_t type_count;
     struct schema_object config;

@@ -273,6 +273,8 @@ void schema__build_kind(struct schema_loader *l, struct schema_loaded_file *f)
     struct json_doc *doc = &f->doc;
     struct schema_kind *kind = f->kind;
     kind->stem = f->stem;
+    kind->origin =
+        f->file->custom ? arena_strndup(l->arena, f->file->name, strlen(f->file->name)) : NULL;
     if (!inherit_parent(l, f))
         return;
     for (uint32_t m = doc->nodes[doc->root].first_child; m != JSON_NONE && !l->failed;

@@ -38,34 +38,41 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
                          size_t problems_size)
 {
     char what[160];
-    snprintf(
-        what, sizeof what,
-        "unknown setting (the settings are \"rules\", \"types\", \"include\"%s \"exclude\"%s%s%s)",
-        door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
-        door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
+    snprintf(what, sizeof what,
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\"%s "
+             "\"schemas\"%s%s%s)",
+             door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
+             door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
             !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
             note(problems, problems_size, doc, m, what);
     }
 }
 
-/* "include" and "exclude" (at `list`, when present) must be arrays of glob strings. */
-static void note_globs(struct json_doc *doc, uint32_t list, char *problems, size_t problems_size)
+/* "include" and "exclude" (arrays of globs) and "schemas" (of directories), at `list` when
+ * present, must be arrays of non-empty strings; `what` is "glob" or "directory". */
+static void note_strings(struct json_doc *doc, uint32_t list, const char *what, char *problems,
+                         size_t problems_size)
 {
+    char message[80];
     if (list == JSON_NONE)
         return;
     if (doc->nodes[list].kind != JSON_ARRAY) {
-        note(problems, problems_size, doc, list, "must be an array of globs (strings)");
+        snprintf(message, sizeof message, "must be an array of %s (strings)",
+                 what[0] == 'g' ? "globs" : "directories");
+        note(problems, problems_size, doc, list, message);
         return;
     }
+    snprintf(message, sizeof message, "a %s is a non-empty string", what);
     for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
         if (doc->nodes[g].kind != JSON_STRING || doc->nodes[g].end - doc->nodes[g].start <= 2)
-            note(problems, problems_size, doc, g, "a glob is a non-empty string");
+            note(problems, problems_size, doc, g, message);
     }
 }
 
@@ -89,10 +96,12 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
     char line[256];
     note_unknown(doc, node, door_key, problems, problems_size);
-    note_globs(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), problems,
-               problems_size);
-    note_globs(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), problems,
-               problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
+                 problems, problems_size);
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
         note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)

@@ -17,6 +17,9 @@
 /* Directory scans of `--check` (arrays of globs, read by the command line's walk). */
 #define SETTINGS_KEY_INCLUDE "include"
 #define SETTINGS_KEY_EXCLUDE "exclude"
+/* Directories of a team's own kind files, relative to the srcls.json (read by the doors, which
+ * build the registry from them: schema_custom.h). */
+#define SETTINGS_KEY_SCHEMAS "schemas"
 
 struct settings_severity {
     enum diag_code code;

@@ -129,8 +129,8 @@ describe('srcls.json in the editor', () => {
     const kinds = await labels('{"MY_ID": ""', 11);
     assert.ok(kinds.some((i) => i.label === 'CLOUDA_OBJECT_STORAGE' && i.detail === 'Object storage A'));
     const top = await labels('\n}', 1);
-    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude'], 'rules and types are there already');
-    assert.deepEqual(top.map((i) => i.detail), ['array', 'array']);
+    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas'], 'rules and types are there already');
+    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array']);
   });
 
   test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
