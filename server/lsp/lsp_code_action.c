@@ -120,13 +120,13 @@ static bool *repeated_fixes(const struct fix_list *list)
 }
 
 /* The kind an unknown `type` should stand for: the one its config's keys identify, or NULL. */
-static const struct schema_kind *kind_to_map(struct lsp_server *s, struct json_doc *doc,
+static const struct schema_kind *kind_to_map(const struct lsp_document *d, struct json_doc *doc,
                                              uint32_t source)
 {
     uint32_t config = envelope_config(doc, source);
     const struct schema_kind *best[2];
     if (config == JSON_NONE || doc->nodes[config].kind != JSON_OBJECT ||
-        kind_resolve_infer(doc, &s->registry, config, best, 2) != 1)
+        kind_resolve_infer(doc, d->registry, config, best, 2) != 1)
         return NULL;
     return best[0];
 }
@@ -139,7 +139,7 @@ static void write_map_action(struct lsp_server *s, struct json_writer *w, struct
     struct json_doc *doc = &d->analysis.doc;
     uint32_t source = analysis_source_at(&d->analysis, d->analysis.diags.items[index].start);
     uint32_t type = source != JSON_NONE ? envelope_type(doc, source) : JSON_NONE;
-    const struct schema_kind *kind = type != JSON_NONE ? kind_to_map(s, doc, source) : NULL;
+    const struct schema_kind *kind = type != JSON_NONE ? kind_to_map(d, doc, source) : NULL;
     if (kind == NULL || doc->nodes[type].kind != JSON_STRING)
         return;
     struct json_str id = json_node_string(doc, type);

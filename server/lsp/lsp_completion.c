@@ -251,10 +251,9 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
     char now[64];
     struct completion_options options = {s->completion_markup, now_text(now, sizeof now)};
     struct completion_list list;
-    int status =
-        d->project_file
-            ? project_complete(&d->analysis, &s->registry, offset, options.markup, &list)
-            : complete_at(&d->analysis, &s->registry, d->settings, offset, &options, &list);
+    int status = d->project_file
+                     ? project_complete(&d->analysis, d->registry, offset, options.markup, &list)
+                     : complete_at(&d->analysis, d->registry, d->settings, offset, &options, &list);
     if (status != 0) {
         completion_list_free(&list);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,

@@ -76,6 +76,11 @@ void lsp_configuration_initialized(struct lsp_server *s, struct lsp_request *req
     json_write_key(&w, "globPattern");
     json_write_string(&w, "**/" PROJECT_FILE_NAME);
     json_write_object_end(&w);
+    /* and the kind files of srcls.json's "schemas" (told apart in watched_files) */
+    json_write_object_begin(&w);
+    json_write_key(&w, "globPattern");
+    json_write_string(&w, "**/*.json");
+    json_write_object_end(&w);
     json_write_array_end(&w);
     json_write_object_end(&w);
     json_write_object_end(&w);
@@ -95,7 +100,7 @@ void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *r
         if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
             continue;
         struct json_str text = json_node_string(doc, uri);
-        if (project_is_config(text.ptr, text.len)) {
+        if (lsp_projects_watches(&s->documents.projects, text.ptr, text.len)) {
             lsp_documents_projects_changed(&s->documents);
             return; /* once for all of them */
         }

@@ -183,11 +183,20 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 /* ---- analysis and publishing ---- */
 
+void lsp_document_retarget(struct lsp_document *d)
+{
+    struct lsp_target target;
+    lsp_projects_target(&d->store->projects, d->uri, &target);
+    d->settings = target.settings;
+    d->registry = target.registry;
+    d->kind_schema = target.kind_schema;
+}
+
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
 {
     return (struct analysis_options){
         .report_unknown_document = true,
-        .registry = d->store->registry,
+        .registry = d->registry,
         .settings = d->settings != NULL ? d->settings : d->store->settings,
     };
 }
@@ -198,15 +207,10 @@ int lsp_document_analyze(struct lsp_document *d)
         return 0;
     analysis_free(&d->analysis);
     struct analysis_options options = analysis_options_of(d);
-    int status;
-    if (d->project_file) {
-        struct settings read;
-        settings_init(&read);
-        status = project_analyze(&d->analysis, d->text, d->len, d->store->registry, &read) < 0;
-        settings_free(&read);
-    } else {
-        status = analysis_run(&d->analysis, d->text, d->len, &options);
-    }
+    int status = d->project_file || d->kind_schema != NULL
+                     ? lsp_projects_analyze(&d->store->projects, d->uri, d->text, d->len,
+                                            d->kind_schema, &d->analysis)
+                     : analysis_run(&d->analysis, d->text, d->len, &options);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -307,7 +311,7 @@ void lsp_documents_projects_changed(struct lsp_documents *store)
 {
     lsp_projects_forget(&store->projects);
     for (struct lsp_document *d = store->first; d != NULL; d = d->next)
-        d->settings = lsp_projects_settings_for(&store->projects, d->uri);
+        lsp_document_retarget(d);
     lsp_documents_republish_all(store);
 }
 
@@ -385,7 +389,7 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
 {
     if (!d->analyzed)
         return;
-    if (d->project_file) { /* small, and its settings are checked whole: analysed again */
+    if (d->project_file || d->kind_schema != NULL) { /* small, and checked whole: again */
         analysis_free(&d->analysis);
         d->analyzed = false;
         return;
@@ -463,7 +467,7 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
     memcpy(d->uri, uri.ptr, uri.len);
     d->uri[uri.len] = '\0';
     d->project_file = project_is_config(d->uri, uri.len);
-    d->settings = lsp_projects_settings_for(&store->projects, d->uri);
+    lsp_document_retarget(d);
     d->debounce.data = d;
     return d;
 }

@@ -22,6 +22,7 @@
 #define LSP_MAX_DIAGNOSTICS_DEFAULT 1000u
 
 struct schema_registry;
+struct project_schema;
 struct settings;
 
 struct lsp_documents {
@@ -47,9 +48,11 @@ struct lsp_document {
     char *text;      /* owned, NUL-terminated */
     size_t len, cap; /* cap: bytes allocated (vector_grow) */
     int64_t version;
-    const struct settings *settings; /* its srcls.json's with the editor's over them */
-    bool analyzed;                   /* `analysis` is of the current text */
-    bool project_file;               /* a srcls.json: analysed as a project configuration */
+    const struct settings *settings;          /* its srcls.json's with the editor's over them */
+    const struct schema_registry *registry;   /* the kinds of its project, else the built-in */
+    const struct project_schema *kind_schema; /* a kind file: its project's kind files */
+    bool analyzed;                            /* `analysis` is of the current text */
+    bool project_file; /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
      * textDocument/diagnostic, with the version. */
     uint64_t result;
@@ -68,6 +71,10 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
                         unsigned debounce_ms);
 /* Closes every document without publishing; the loop's close callbacks free them. */
 void lsp_documents_close_all(struct lsp_documents *store);
+
+/* Finds again what the document is checked with (its srcls.json's settings and kinds, or as a
+ * kind file): on opening, and when a srcls.json or a kind file changed. */
+void lsp_document_retarget(struct lsp_document *d);
 
 struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri);
 /* Opens `uri` with the text `body` (copied; decoded first when `escaped`: the body of a JSON

@@ -71,7 +71,7 @@ static const char *with_kind_link(struct lsp_server *s, struct lsp_document *d, 
     if (source == JSON_NONE)
         return text;
     const struct schema_kind *kind =
-        kind_resolve_source(&d->analysis.doc, source, &s->registry, &s->settings);
+        kind_resolve_source(&d->analysis.doc, source, d->registry, &s->settings);
     if (kind == NULL)
         return text;
     char link[512];
@@ -92,9 +92,9 @@ void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *text = d->project_file ? project_hover(&d->analysis, &s->registry, offset,
+    const char *text = d->project_file ? project_hover(&d->analysis, d->registry, offset,
                                                        s->hover_markup, &arena, &start, &end)
-                                       : hover_at(&d->analysis, &s->registry, d->settings, offset,
+                                       : hover_at(&d->analysis, d->registry, d->settings, offset,
                                                   s->hover_markup, &arena, &start, &end);
     if (text == NULL) {
         lsp_jsonrpc_reply_null(&s->rpc, req);

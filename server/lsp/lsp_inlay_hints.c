@@ -52,7 +52,7 @@ void lsp_inlay_hints_request(struct lsp_server *s, struct lsp_request *req)
     if (!lsp_documents_target_range(&s->documents, req, &d, &start, &end))
         return;
     struct inlay_list hints;
-    if (inlay_hints(&d->analysis, &s->registry, &s->settings, start, end, &hints) != 0) {
+    if (inlay_hints(&d->analysis, d->registry, &s->settings, start, end, &hints) != 0) {
         inlay_list_free(&hints);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
         return;

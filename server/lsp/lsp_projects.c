@@ -2,6 +2,7 @@
  * synchronously: a stat per directory upwards, one read per configuration). */
 #include "lsp_projects.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@ void lsp_projects_forget(struct lsp_projects *projects)
         projects->first = p->next;
         settings_free(&p->merged);
         settings_free(&p->own);
+        project_schema_free(&p->schema);
         free(p->path);
         free(p);
     }
@@ -84,7 +86,58 @@ static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
     return text;
 }
 
-/* Reads srcls.json at `path` into a new project entry (usable when it has no mistake). */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The project_reader of the server: the regular *.json files of `dir`, in name order, through
+ * libuv's file system requests. */
+static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
+                         size_t why_size)
+{
+    uv_loop_t *loop = context;
+    uv_fs_t req;
+    int count = uv_fs_scandir(loop, &req, dir, 0, NULL);
+    if (count < 0) {
+        snprintf(why, why_size, "%s", uv_strerror(count));
+        uv_fs_req_cleanup(&req);
+        return -1;
+    }
+    char **names = calloc((size_t)count + 1, sizeof *names);
+    size_t n = 0;
+    uv_dirent_t entry;
+    while (names != NULL && uv_fs_scandir_next(&req, &entry) != UV_EOF) {
+        size_t len = strlen(entry.name);
+        if (len < 6 || entry.name[0] == '.' || strcmp(entry.name + len - 5, ".json") != 0)
+            continue;
+        if ((names[n] = malloc(strlen(dir) + len + 2)) != NULL)
+            sprintf(names[n++], "%s/%s", dir, entry.name);
+    }
+    uv_fs_req_cleanup(&req);
+    qsort(names, n, sizeof *names, by_name);
+    int status = names != NULL ? 0 : -1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t size = 0;
+        char *text = NULL;
+        if (status == 0 && regular_file(loop, names[i], &size) &&
+            (text = read_text(loop, names[i], size)) == NULL) {
+            snprintf(why, why_size, "cannot read %s", names[i]);
+            status = -1;
+        }
+        if (text == NULL || project_schema_add(schema, names[i], text, (size_t)size) != 0) {
+            free(names[i]); /* not a regular file, or not read */
+            free(text);
+        }
+    }
+    free(names);
+    if (status != 0 && why[0] == '\0')
+        snprintf(why, why_size, "out of memory");
+    return status;
+}
+
+/* Reads srcls.json at `path` into a new project entry (usable when it has no mistake), with the
+ * kinds of its "schemas". */
 static struct lsp_project *load(struct lsp_projects *projects, const char *path, int64_t size)
 {
     struct lsp_project *p = calloc(1, sizeof *p);
@@ -95,12 +148,17 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
     settings_init(&p->own);
     settings_init(&p->merged);
     char *text = read_text(projects->loop, path, size);
-    if (text != NULL) {
+    char *dir = strdup(path);
+    if (text != NULL && dir != NULL) {
+        *strrchr(dir, '/') = '\0'; /* a path from nearest(): absolute */
         struct analysis a;
-        p->usable = project_analyze(&a, text, (size_t)size, projects->registry, &p->own) == 1 &&
+        struct project_reader reader = {read_kind_dir, projects->loop};
+        p->usable = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
+                                           &p->own, &p->schema) == 1 &&
                     settings_merge(&p->merged, &p->own, projects->editor) == 0;
         analysis_free(&a);
     }
+    free(dir);
     free(text);
     p->next = projects->first;
     projects->first = p;
@@ -171,28 +229,69 @@ int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, cha
     return 1;
 }
 
-const struct settings *lsp_projects_settings_for(struct lsp_projects *projects, const char *uri)
+/* The project of the nearest srcls.json upwards from the file of `uri`, or NULL. */
+static struct lsp_project *project_for(struct lsp_projects *projects, const char *path)
 {
+    char *dir = strdup(path);
+    char *candidate = dir != NULL ? malloc(strlen(path) + sizeof "/" PROJECT_FILE_NAME) : NULL;
+    struct lsp_project *found = NULL;
+    for (char *slash = candidate != NULL ? strrchr(dir, '/') : NULL; slash != NULL;
+         slash = strrchr(dir, '/')) {
+        *slash = '\0'; /* the directory above */
+        strcpy(candidate, dir);
+        strcat(candidate, "/" PROJECT_FILE_NAME);
+        if ((found = project_at(projects, candidate)) != NULL)
+            break;
+    }
+    free(candidate);
+    free(dir);
+    return found;
+}
+
+void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
+{
+    *out = (struct lsp_target){projects->editor, projects->registry, NULL};
     char *path = lsp_uri_to_path(uri, strlen(uri));
     if (path == NULL || project_is_config(path, strlen(path))) {
         free(path); /* a srcls.json is checked on its own */
-        return projects->editor;
+        return;
     }
-    size_t len = strlen(path);
-    char *candidate = malloc(len + sizeof "/" PROJECT_FILE_NAME);
-    const struct settings *found = projects->editor;
-    for (char *slash = strrchr(path, '/'); candidate != NULL && slash != NULL;
-         slash = strrchr(path, '/')) {
-        *slash = '\0'; /* the directory above */
-        strcpy(candidate, path);
-        strcat(candidate, "/" PROJECT_FILE_NAME);
-        struct lsp_project *p = project_at(projects, candidate);
-        if (p != NULL) {
-            found = p->usable ? &p->merged : projects->editor;
-            break;
-        }
+    struct lsp_project *p = project_for(projects, path);
+    if (p != NULL && p->usable) {
+        out->settings = &p->merged;
+        out->registry = project_schema_registry(&p->schema, projects->registry);
     }
-    free(candidate);
+    for (struct lsp_project *q = projects->first; q != NULL; q = q->next) {
+        if (q->usable && project_schema_has(&q->schema, path))
+            out->kind_schema = &q->schema; /* a kind file of that project */
+    }
     free(path);
-    return found;
+}
+
+bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t len)
+{
+    if (project_is_config(uri, len))
+        return true;
+    char *path = lsp_uri_to_path(uri, len);
+    bool kind_file = false;
+    for (struct lsp_project *p = projects->first; path != NULL && p != NULL; p = p->next)
+        kind_file |= project_schema_has(&p->schema, path);
+    free(path);
+    return kind_file;
+}
+
+int lsp_projects_analyze(struct lsp_projects *projects, const char *uri, const char *text,
+                         size_t len, const struct project_schema *kind_schema, struct analysis *out)
+{
+    if (kind_schema == NULL) { /* a srcls.json */
+        struct settings read;
+        settings_init(&read);
+        int status = project_analyze(out, text, len, projects->registry, &read) < 0 ? -1 : 0;
+        settings_free(&read);
+        return status;
+    }
+    char *path = lsp_uri_to_path(uri, strlen(uri));
+    int status = path != NULL ? project_kind_file_analyze(out, text, len, path, kind_schema) : -1;
+    free(path);
+    return status;
 }

@@ -7,14 +7,16 @@
 #include <stdbool.h>
 #include <uv.h>
 
+#include "project.h"
 #include "schema.h"
 #include "settings.h"
 
 struct lsp_project {
-    char *path;             /* DIR/srcls.json (owned) */
-    bool usable;            /* read, and without a mistake */
-    struct settings merged; /* its settings with the editor's over them */
-    struct settings own;    /* its settings alone */
+    char *path;                   /* DIR/srcls.json (owned) */
+    bool usable;                  /* read, and without a mistake */
+    struct settings merged;       /* its settings with the editor's over them */
+    struct settings own;          /* its settings alone */
+    struct project_schema schema; /* its own kinds ("schemas"), when usable */
     struct lsp_project *next;
 };
 
@@ -28,9 +30,19 @@ struct lsp_projects {
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop,
                        const struct schema_registry *registry, const struct settings *editor);
 void lsp_projects_free(struct lsp_projects *projects);
-/* The settings for the document `uri`: its nearest srcls.json's with the editor's over them, or
- * the editor's alone (no file URI, no srcls.json, or one with a mistake). Never NULL. */
-const struct settings *lsp_projects_settings_for(struct lsp_projects *projects, const char *uri);
+/* What a document is checked with: its nearest srcls.json's settings with the editor's over
+ * them, or the editor's alone (no file URI, no srcls.json, or one with a mistake); the registry
+ * of that project's kinds, or the built-in one; and, when the document is a kind file of a
+ * project's "schemas", that project's kind files (it is linted as one of them). */
+struct lsp_target {
+    const struct settings *settings;
+    const struct schema_registry *registry;
+    const struct project_schema *kind_schema;
+};
+void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
+/* Whether a change of the file `uri` changes what documents are checked with: a srcls.json, or
+ * a file of a directory of kind files of a project read. */
+bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t len);
 /* The srcls.json that applies to the document `uri` — its path in `*config_path` and its text
  * in `*text` (both malloc'd), returning 1 — or, when there is none, the path of one to create
  * beside the document (`*text` NULL), returning 0; -1 when neither can be had. */
@@ -40,5 +52,11 @@ int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, cha
 void lsp_projects_forget(struct lsp_projects *projects);
 /* The editor's settings changed: lays them over each srcls.json again. */
 void lsp_projects_editor_changed(struct lsp_projects *projects);
+
+/* Analyses a srcls.json (`kind_schema` NULL) as a project configuration, or a kind file of the
+ * project whose kind files are `kind_schema` as one of them, into `out`. 0, or -1 (memory). */
+int lsp_projects_analyze(struct lsp_projects *projects, const char *uri, const char *text,
+                         size_t len, const struct project_schema *kind_schema,
+                         struct analysis *out);
 
 #endif

@@ -75,7 +75,7 @@ void lsp_symbols_request(struct lsp_server *s, struct lsp_request *req)
     struct arena arena;
     arena_init(&arena);
     uint32_t count = 0;
-    struct symbol *list = symbols_of(&d->analysis, &s->registry, &s->settings, &arena, &count);
+    struct symbol *list = symbols_of(&d->analysis, d->registry, &s->settings, &arena, &count);
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     write_symbols(&w, d, list, count);

@@ -197,14 +197,19 @@ static void visit_file(struct walk *walk, const char *path)
     if (!(had.ptr != NULL && had.len == strlen(id) && memcmp(had.ptr, id, had.len) == 0))
         text = read_file(s->loop, path, (size_t)st.st_size);
     struct analysis a;
-    struct analysis_options options = {.registry = &s->registry, .settings = &s->settings};
+    struct lsp_target target; /* as an open document would be checked */
+    lsp_projects_target(&s->documents.projects, uri, &target);
+    struct analysis_options options = {.registry = target.registry, .settings = target.settings};
     if (text == NULL) {
         /* unchanged (or unreadable: then the client keeps what it had) */
         memset(&a, 0, sizeof a);
         if (had.ptr != NULL)
             write_report(walk, uri, id, -1, &a);
-    } else if (analysis_run(&a, text, (size_t)st.st_size, &options) == 0 &&
-               a.document != DOCUMENT_UNKNOWN) {
+    } else if (target.kind_schema != NULL
+                   ? project_kind_file_analyze(&a, text, (size_t)st.st_size, path,
+                                               target.kind_schema) == 0
+                   : analysis_run(&a, text, (size_t)st.st_size, &options) == 0 &&
+                         a.document != DOCUMENT_UNKNOWN) {
         write_report(walk, uri, id, -1, &a);
         analysis_free(&a);
     } else {

@@ -103,7 +103,7 @@ describe('srcls.json in the editor', () => {
     assert.ok(registration, 'client/registerCapability was sent');
     const reg = registration.params.registrations[0];
     assert.equal(reg.method, 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(reg.registerOptions.watchers, [{ globPattern: '**/srcls.json' }]);
+    assert.deepEqual(reg.registerOptions.watchers, [{ globPattern: '**/srcls.json' }, { globPattern: '**/*.json' }]);
     fs.writeFileSync(config, '{"rules": {"unknown-field": "off"}}');
     client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
     await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
