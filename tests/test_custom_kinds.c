@@ -15,6 +15,7 @@
 
 #include "analysis.h"
 #include "codes.h"
+#include "project.h"
 #include "schema_custom.h"
 
 /* A new kind, numbered by srcls, using a group of the team's own. */
@@ -200,6 +201,89 @@ static void test_a_kind_is_replaced_once_and_names_are_distinct(void **state)
     schema_registry_free(&registry);
 }
 
+/* ---- completion and hover in a kind file, off the kind-file format's JSON Schema ---- */
+
+static struct schema_registry builtin;
+
+static char *labels_at(const char *text, const char *marker)
+{
+    struct project_schema none = {0};
+    struct analysis a;
+    assert_int_equal(project_kind_file_analyze(&a, text, strlen(text), "k.json", &none), 0);
+    struct completion_list list;
+    uint32_t offset = (uint32_t)(strstr(text, marker) - text);
+    assert_int_equal(project_kind_file_complete(&a, &builtin, offset, &list), 0);
+    char *out = calloc(1, 8192);
+    assert_non_null(out);
+    for (uint32_t i = 0; i < list.count; i++) {
+        strcat(out, list.items[i].label);
+        strcat(out, i + 1 < list.count ? " " : "");
+    }
+    completion_list_free(&list);
+    analysis_free(&a);
+    return out;
+}
+
+static void test_a_kind_file_completes_the_keys_and_values_of_its_format(void **state)
+{
+    (void)state;
+    assert_int_equal(schema_registry_load_embedded(&builtin, NULL, 0), 0);
+    /* the top of a kind file: every key not there yet */
+    char *got = labels_at("{\"title\": \"Q\", \n}", "\n}");
+    assert_string_equal(got, "$schema kind types description extends omit include fields "
+                             "assertions notes");
+    free(got);
+    /* a group file (it has "group"): the keys of a group file */
+    got = labels_at("{\"group\": \"G\", \n}", "\n}");
+    assert_string_equal(got, "$schema description fields notes");
+    free(got);
+    /* inside a field: the keys of a field */
+    got = labels_at("{\"fields\": {\"port\": {\"type\": \"integer\", \n}}}", "\n}");
+    assert_non_null(strstr(got, "minimum maximum format secret"));
+    assert_null(strstr(got, "type "));
+    free(got);
+    /* a field's type, its format, a condition's operator keys */
+    got = labels_at("{\"fields\": {\"port\": {\"type\": \"\"}}}", "\"\"}}}");
+    assert_string_equal(got, "string boolean integer number array object");
+    free(got);
+    got = labels_at("{\"fields\": {\"p\": {\"format\": }}}", " }}}");
+    assert_string_equal(got, "uuid timestamp port namespace email");
+    free(got);
+    got = labels_at("{\"fields\": {\"p\": {\"required\": {\"field\": \"a\", \n}}}}", "\n}");
+    assert_string_equal(got, "in noOtherThan present nonEmpty notBefore all any not");
+    free(got);
+    /* "extends" names a kind by its file stem */
+    got = labels_at("{\"extends\": \"\"}", "\"\"}");
+    assert_non_null(strstr(got, "03-object-storage-a 04-metastore-catalog"));
+    free(got);
+}
+
+static void test_a_kind_file_hovers_what_its_keys_mean(void **state)
+{
+    (void)state;
+    const char *text = "{\"extends\": \"10-object-storage-c\", \"fields\": {\"p\": {\"secret\": "
+                       "true}}}";
+    struct project_schema none = {0};
+    struct analysis a;
+    assert_int_equal(project_kind_file_analyze(&a, text, strlen(text), "k.json", &none), 0);
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t start, end;
+    const char *hover = project_kind_file_hover(
+        &a, &builtin, (uint32_t)(strstr(text, "secret") - text), TEXT_PLAIN, &arena, &start, &end);
+    assert_non_null(hover);
+    assert_non_null(strstr(hover, "secret: A secret: its value must be encoded"));
+    assert_int_equal(start, strstr(text, "\"secret\"") - text);
+    hover =
+        project_kind_file_hover(&a, &builtin, (uint32_t)(strstr(text, "object-storage-c") - text),
+                                TEXT_MARKDOWN, &arena, &start, &end);
+    assert_non_null(hover);
+    assert_non_null(strstr(hover, "**Object storage C** (kind 10)"));
+    arena_free(&arena);
+    analysis_free(&a);
+    schema_registry_free(&builtin);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +291,8 @@ int main(void)
         cmocka_unit_test(test_an_extension_replaces_the_built_in_kind),
         cmocka_unit_test(test_broken_files_are_placed_and_take_nothing_else_down),
         cmocka_unit_test(test_a_kind_is_replaced_once_and_names_are_distinct),
+        cmocka_unit_test(test_a_kind_file_completes_the_keys_and_values_of_its_format),
+        cmocka_unit_test(test_a_kind_file_hovers_what_its_keys_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

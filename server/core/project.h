@@ -82,6 +82,19 @@ int project_analyze_schema(struct analysis *out, const char *text, size_t len,
 int project_kind_file_analyze(struct analysis *out, const char *text, size_t len, const char *name,
                               const struct project_schema *schema);
 
+/* Completion in a kind file analysed by project_kind_file_analyze, read off the JSON Schema of
+ * the kind-file format: the keys allowed where the cursor is (with their descriptions), the
+ * values of an enum, the kinds' stems for "extends". Fills `out` (freed with
+ * completion_list_free); 0, or -1 when memory ran out. */
+int project_kind_file_complete(struct analysis *analysis, const struct schema_registry *registry,
+                               uint32_t offset, struct completion_list *out);
+/* Hover in a kind file: what a key means, or the kind "extends" names; in `arena`, with the
+ * range it is about; NULL when there is nothing to say. */
+const char *project_kind_file_hover(struct analysis *analysis,
+                                    const struct schema_registry *registry, uint32_t offset,
+                                    enum text_markup markup, struct arena *arena, uint32_t *start,
+                                    uint32_t *end);
+
 /* The edit of a srcls.json's `text` (`len` bytes; none: a file to create) that maps the type
  * identifier `id` onto the kind type `kind_type` in its "types": bytes [*start, *end) become the
  * returned text (in `arena`). NULL when the text is not a JSON object without syntax errors,

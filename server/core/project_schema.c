@@ -61,7 +61,9 @@ static void tidy(char *path)
 bool project_schema_has(const struct project_schema *schema, const char *path)
 {
     size_t len = strlen(path);
-    if (schema == NULL || len < 5 || strcmp(path + len - 5, ".json") != 0)
+    size_t suffix = sizeof SCHEMA_JSON_SCHEMA_SUFFIX - 1; /* a JSON Schema beside them */
+    if (schema == NULL || len < 5 || strcmp(path + len - 5, ".json") != 0 ||
+        (len > suffix && strcmp(path + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0))
         return false;
     char *file = strdup(path);
     if (file == NULL)

@@ -43,6 +43,11 @@ static void read_file(struct schema_loader *l, size_t i)
     struct schema_loaded_file *f = &l->files[i];
     f->stem = stem_of(l, file->name);
     l->current = file->name;
+    size_t len = strlen(file->name), suffix = sizeof SCHEMA_JSON_SCHEMA_SUFFIX - 1;
+    if (len > suffix && strcmp(file->name + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0) {
+        f->role = SCHEMA_FILE_SKIP;
+        return;
+    }
     f->role = file->custom                        ? SCHEMA_FILE_KIND
               : has_prefix(file->name, "kinds/")  ? SCHEMA_FILE_KIND
               : has_prefix(file->name, "groups/") ? SCHEMA_FILE_GROUP
@@ -440,4 +445,16 @@ int schema_registry_load_embedded(struct schema_registry *registry, char *error,
     int status = schema_registry_load(registry, files, schema_embedded_count, error, error_size);
     free(files);
     return status;
+}
+
+const char *schema_kind_file_json_schema(size_t *len)
+{
+    for (unsigned i = 0; i < schema_embedded_count; i++) {
+        if (strcmp(schema_embedded_files[i].name, "kind-file" SCHEMA_JSON_SCHEMA_SUFFIX) == 0) {
+            *len = schema_embedded_files[i].len;
+            return schema_embedded_files[i].text;
+        }
+    }
+    *len = 0;
+    return NULL;
 }

@@ -161,6 +161,12 @@ struct schema_file {
     bool custom;
 };
 
+/* Files named *.schema.json are JSON Schemas published beside the data (the kind-file format:
+ * schema/kind-file.schema.json); the loader passes over them. */
+#define SCHEMA_JSON_SCHEMA_SUFFIX ".schema.json"
+/* The embedded JSON Schema of the kind-file format, or NULL. */
+const char *schema_kind_file_json_schema(size_t *len);
+
 /* Where loading stopped: the file at fault (its index in the files given; SIZE_MAX when no one
  * file is), the bytes of the value at fault ([start, end); 0 0 for the whole file), the JSON
  * Pointer of that value ("" for the whole file or a syntax error) and the message alone. */

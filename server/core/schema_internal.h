@@ -16,7 +16,8 @@
 struct schema_loaded_file {
     const struct schema_file *file;
     struct json_doc doc;
-    enum { SCHEMA_FILE_OTHER, SCHEMA_FILE_GROUP, SCHEMA_FILE_KIND } role;
+    /* SKIP: a JSON Schema (*.schema.json), published beside the data, not loaded */
+    enum { SCHEMA_FILE_OTHER, SCHEMA_FILE_GROUP, SCHEMA_FILE_KIND, SCHEMA_FILE_SKIP } role;
     const char *stem;
     int state; /* kinds: 0 not built, 1 building, 2 built */
     struct schema_kind *kind;

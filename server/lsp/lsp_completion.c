@@ -253,6 +253,8 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
     struct completion_list list;
     int status = d->project_file
                      ? project_complete(&d->analysis, d->registry, offset, options.markup, &list)
+                 : d->kind_schema != NULL
+                     ? project_kind_file_complete(&d->analysis, d->registry, offset, &list)
                      : complete_at(&d->analysis, d->registry, d->settings, offset, &options, &list);
     if (status != 0) {
         completion_list_free(&list);

@@ -94,8 +94,11 @@ void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
     uint32_t start = 0, end = 0;
     const char *text = d->project_file ? project_hover(&d->analysis, d->registry, offset,
                                                        s->hover_markup, &arena, &start, &end)
-                                       : hover_at(&d->analysis, d->registry, d->settings, offset,
-                                                  s->hover_markup, &arena, &start, &end);
+                       : d->kind_schema != NULL
+                           ? project_kind_file_hover(&d->analysis, d->registry, offset,
+                                                     s->hover_markup, &arena, &start, &end)
+                           : hover_at(&d->analysis, d->registry, d->settings, offset,
+                                      s->hover_markup, &arena, &start, &end);
     if (text == NULL) {
         lsp_jsonrpc_reply_null(&s->rpc, req);
     } else {

@@ -8,7 +8,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
-const { startClient, clientCapabilities, offsetAt } = require('./client');
+const { CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
+const { startClient, clientCapabilities, offsetAt, positionOf } = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -78,6 +79,28 @@ describe('custom kinds in the editor', () => {
     await client.change(uri, 3, [{ text: fixed.replace('"BROKEN"', '"MESSAGE_QUEUE"') }]);
     const clash = await client.settled(uri, 3);
     assert.deepEqual(clash.diagnostics.map((x) => x.message), [`the type identifier is also one of ${path.join(root, 'kinds', 'queue.json')}`]);
+  });
+
+  test('a kind file is completed and hovered from the format\'s JSON Schema', T, async (t) => {
+    const root = project(t);
+    const client = await startClient(t);
+    const uri = 'file://' + path.join(root, 'kinds', 'new.json');
+    const text = '{\n  "extends": "",\n  "fields": {"port": {"type": "integer", \n}}\n}\n';
+    await client.openAndSettle(uri, text);
+    const complete = async (marker, delta) => {
+      const res = await client.request(CompletionRequest.method, { textDocument: { uri }, position: positionOf(text, marker, { delta }) });
+      return (Array.isArray(res) ? res : res.items);
+    };
+    const stems = await complete('""', 1);
+    // the project's kinds: the built-in ones by their stems, kind 10 by the file that replaces it
+    assert.ok(stems.some((i) => i.label === '03-object-storage-a' && i.detail === 'Object storage A'));
+    assert.ok(stems.some((i) => i.label === 'object-storage-c' && i.detail === 'Object storage C'));
+    assert.ok(stems.some((i) => i.label === 'queue' && i.detail === 'Message queue'));
+    const keys = (await complete(', \n}}', 2)).map((i) => i.label);
+    assert.ok(['minimum', 'maximum', 'format', 'secret', 'required'].every((k) => keys.includes(k)), keys.join(' '));
+    assert.ok(!keys.includes('type'), 'a key that is there already is not offered');
+    const hover = await client.request(HoverRequest.method, { textDocument: { uri }, position: positionOf(text, '"fields"', { delta: 2 }) });
+    assert.match(JSON.stringify(hover.contents), /fields.*merged onto it key by key/);
   });
 
   test('a kind file changed on disk is taken up by the documents that use it', T, async (t) => {
