@@ -43,6 +43,8 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
         json_write_array_end(&w);
         json_write_key(&w, "title");
         json_write_string(&w, kind->title);
+        json_write_key(&w, "stem"); /* what "extends" names it by */
+        json_write_string(&w, kind->stem);
         json_write_key(&w, "description");
         json_write_string(&w, kind->description ? kind->description : "");
         if (kind->origin != NULL) { /* a kind of the project's own */
