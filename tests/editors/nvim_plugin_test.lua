@@ -898,4 +898,45 @@ test('globs: the same matching as the VS Code extension', function()
   eq(#problems, 3, 'bad globs reported')
 end)
 
+test('srcls.json and the kind files it names are served: linted where they are wrong, and the documents checked with their kinds', function()
+  vim.fn.mkdir(workdir .. '/team/kinds', 'p')
+  write_file('team/srcls.json', { '{"schemas": ["kinds"]}' })
+  write_file('team/kinds/queue.json', {
+    '{',
+    '  "title": "Message queue",',
+    '  "types": ["MESSAGE_QUEUE"],',
+    '  "fields": {"topic": {"type": "string", "description": "The topic.", "required": true},',
+    '             "port": {"type": "int"}}',
+    '}',
+  })
+  write_file('team/kinds/ok.json', {
+    '{"title": "Stream", "types": ["STREAM"],',
+    ' "fields": {"topic": {"type": "string", "description": "The topic.", "required": true}}}',
+  })
+  write_file('team/s.source.json', { '{"name": "s", "type": "STREAM", "config": {}}' })
+  write_file('team/kinds/notes.schema.json', { '{}' })
+  local cases = {
+    { workdir .. '/team/srcls.json', 'json.srcls' },
+    { workdir .. '/team/kinds/queue.json', 'json.srcls' },
+    { workdir .. '/team/kinds/notes.schema.json', 'json' },
+  }
+  for _, c in ipairs(cases) do
+    eq(vim.bo[open(c[1])].filetype, c[2], 'filetype of ' .. c[1]:sub(#workdir + 2))
+  end
+  srcls.setup(BASE_OPTIONS)
+  local kind = open(workdir .. '/team/kinds/queue.json')
+  wait_for(function()
+    return attached(kind)
+  end, 'the srcls client to attach to the kind file')
+  settled(kind, function(d)
+    return #d > 0
+  end, 'the kind file\'s diagnostics')
+  eq(shown(kind), { '5 project-config error' }, 'the kind file\'s mistake, where it is written')
+  local doc = open(workdir .. '/team/s.source.json')
+  settled(doc, function(d)
+    return #d > 0
+  end, 'the document\'s diagnostics')
+  eq(shown(doc), { '1 missing-required error' }, 'the document, checked with the project\'s kind')
+end)
+
 run(1)

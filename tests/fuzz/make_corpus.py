@@ -12,6 +12,8 @@ OUT/TARGET/ gets the seeds of each target:
                              with and without the built-in initialize), raw streams (mode 1)
   fuzz_framing               those streams with chunk-size headers, and broken frames
   fuzz_update                the examples and every 20th case document, each with five edits
+  fuzz_kind_file             every kind and group file of schema/ and of docs/examples/team-kinds
+                             (alone, and after another one and a NUL byte)
 OUT/json.dict is tests/fuzz/json.dict plus every field name, alias, type identifier and enum
 value of schema/; OUT/lsp.dict is tests/fuzz/lsp.dict plus the same names.
 """
@@ -283,6 +285,15 @@ def update_seeds(docs):
     return out
 
 
+def kind_files():
+    out = []
+    for folder in (os.path.join(ROOT, "schema", "kinds"), os.path.join(ROOT, "schema", "groups"),
+                   os.path.join(ROOT, "docs", "examples", "team-kinds", "kinds")):
+        out += [read(os.path.join(folder, n)) for n in sorted(os.listdir(folder))
+                if n.endswith(".json")]
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -303,10 +314,15 @@ def main():
         write_seed(os.path.join(out, "fuzz_framing"), seed)
     for seed in update_seeds(docs + pretty[::20]):
         write_seed(os.path.join(out, "fuzz_update"), seed)
+    kinds = kind_files()
+    for i, seed in enumerate(kinds):
+        write_seed(os.path.join(out, "fuzz_kind_file"), seed)
+        write_seed(os.path.join(out, "fuzz_kind_file"), kinds[i - 1] + b"\0" + seed)
     names = schema_names()
     write_dict(os.path.join(out, "json.dict"), os.path.join(HERE, "json.dict"), names)
     write_dict(os.path.join(out, "lsp.dict"), os.path.join(HERE, "lsp.dict"), names)
-    for target in ("fuzz_parse", "fuzz_analysis", "fuzz_lsp", "fuzz_framing", "fuzz_update"):
+    for target in ("fuzz_parse", "fuzz_analysis", "fuzz_lsp", "fuzz_framing", "fuzz_update",
+                   "fuzz_kind_file"):
         count = len(os.listdir(os.path.join(out, target)))
         print("%s: %d seeds" % (target, count))
     print("dictionaries: %d schema names (json.dict, lsp.dict)" % len(names))

@@ -14,7 +14,7 @@ set -u
 seconds=${1:-60}
 build=${2:-build-fuzz}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update)
+targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update fuzz_kind_file)
 
 # Longest input per target: enough for documents with several kinds of trouble in them, small
 # enough that each input stays fast (fuzz_analysis probes every offset of small inputs).
@@ -27,7 +27,7 @@ max_len() {
 
 dictionary() {
     case $1 in
-    fuzz_parse | fuzz_analysis | fuzz_update) echo json.dict ;;
+    fuzz_parse | fuzz_analysis | fuzz_update | fuzz_kind_file) echo json.dict ;;
     *) echo lsp.dict ;;
     esac
 }

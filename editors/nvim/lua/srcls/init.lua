@@ -151,7 +151,63 @@ function M.files(opts)
   return out
 end
 
---- Whether `path` is served (matches a glob), for the current options.
+--- The directories of kind files the srcls.json at `config` names ("schemas"), absolute; kept
+--- while the file's modification time stays the same.
+local schema_dirs_cache = {}
+local function schema_dirs(config)
+  local stat = vim.loop.fs_stat(config)
+  if not stat then
+    return {}
+  end
+  local cached = schema_dirs_cache[config]
+  if cached and cached.mtime == stat.mtime.sec and cached.nsec == stat.mtime.nsec then
+    return cached.dirs
+  end
+  local dirs = {}
+  local ok, decoded = pcall(vim.fn.json_decode, table.concat(vim.fn.readfile(config), '\n'))
+  if ok and type(decoded) == 'table' and type(decoded.schemas) == 'table' then
+    local base = vim.fn.fnamemodify(config, ':h')
+    for _, d in ipairs(decoded.schemas) do
+      if type(d) == 'string' and d ~= '' then
+        local dir = d:sub(1, 1) == '/' and d or (base .. '/' .. d)
+        local absolute = vim.fn.fnamemodify(vim.fn.simplify(dir), ':p'):gsub('/$', '')
+        table.insert(dirs, absolute)
+      end
+    end
+  end
+  schema_dirs_cache[config] = { mtime = stat.mtime.sec, nsec = stat.mtime.nsec, dirs = dirs }
+  return dirs
+end
+
+--- Whether `path` is a project file the server lints, completes and hovers: a srcls.json, or
+--- a kind file (a *.json in a directory the nearest srcls.json above names in "schemas").
+function M.is_project_file(path)
+  if type(path) ~= 'string' or not path:match('%.json$') then
+    return false
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  if vim.fn.fnamemodify(path, ':t') == 'srcls.json' then
+    return true
+  end
+  if path:match('%.schema%.json$') then
+    return false -- a JSON Schema beside the kind files
+  end
+  local dir = vim.fn.fnamemodify(path, ':h')
+  local at = dir
+  while true do
+    local config = at .. '/srcls.json'
+    if vim.loop.fs_stat(config) then
+      return vim.tbl_contains(schema_dirs(config), dir)
+    end
+    local parent = vim.fn.fnamemodify(at, ':h')
+    if parent == at then
+      return false
+    end
+    at = parent
+  end
+end
+
+--- Whether `path` is served (matches a glob, or is a project file), for the current options.
 function M.matches(path)
   return state.matches(path)
 end
@@ -430,17 +486,18 @@ end
 local function detect_with_filetype_lua(ft)
   -- M.DEFAULT_FILES as Lua patterns (matched against the file name).
   local pattern = { ['.*%.source%.json'] = ft, ['.*%.job%.json'] = ft }
+  -- The user's globs and the project files (srcls.json, kind files), through the same matcher
+  -- as on 0.7; a positive priority so that the `json` extension does not win.
+  pattern['.*%.json'] = {
+    function(path)
+      if state.matches(path) then
+        return ft
+      end
+    end,
+    { priority = 10 },
+  }
   if #(options.files or {}) > 0 then
-    -- The user's globs, through the same matcher as on 0.7; a positive priority so that the
-    -- `json` extension does not win.
-    pattern['.*'] = {
-      function(path)
-        if state.matches(path) then
-          return ft
-        end
-      end,
-      { priority = 10 },
-    }
+    pattern['.*'] = pattern['.*%.json']
   end
   vim.filetype.add({ pattern = pattern })
 end
@@ -473,7 +530,9 @@ function M.setup(user)
     options.files = user.files
   end
   local matches, bad = glob.matcher(M.files())
-  state.matches = matches
+  state.matches = function(path)
+    return matches(path) or M.is_project_file(path)
+  end
   for _, p in ipairs(bad or {}) do
     notify('files: ' .. p)
   end
