@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "codes.h"
+#include "export_schema.h"
 #include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
@@ -25,7 +26,7 @@
 static const char usage_text[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
-    "       srcls --list-kinds | --explain CODE | --version | --help\n";
+    "       srcls --list-kinds | --explain CODE | --export-json-schema DIR | --version | --help\n";
 
 static const char help_text[] =
     "srcls - language server and linter for query-engine source and job documents\n"
@@ -43,6 +44,9 @@ static const char help_text[] =
     "                                   JSON with --format json, for scripts).\n"
     "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
     "                                   the fix (codes: docs/rules.md).\n"
+    "  srcls --export-json-schema DIR   Write JSON Schema files (draft 2020-12) of every\n"
+    "                                   kind, any source, bulk files and jobs into DIR\n"
+    "                                   (created when missing), with index.json.\n"
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
     "\n"
@@ -127,7 +131,10 @@ static int run_reference(const char *action, const char *arg, const char *format
         return 2;
     }
     int status = 0;
-    if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "json") == 0)
+    if (strcmp(action, "export-json-schema") == 0)
+        status = arg[0] == '\0' ? usage_error("%s", "--export-json-schema needs a DIR")
+                                : export_json_schema(&registry, arg, stderr);
+    else if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "json") == 0)
         status = reference_list_kinds_json(&registry, stdout);
     else if (strcmp(action, "list-kinds") == 0 && format != NULL && strcmp(format, "text") != 0)
         status = usage_error("--list-kinds --format takes text or json (got '%s')", format);
@@ -186,6 +193,7 @@ enum option_id {
     OPT_EXCLUDE,
     OPT_DIFF,
     OPT_NO_GITIGNORE,
+    OPT_EXPORT_JSON_SCHEMA,
 };
 
 static const struct option long_options[] = {
@@ -197,6 +205,7 @@ static const struct option long_options[] = {
     {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
     {"explain", required_argument, NULL, OPT_EXPLAIN},
     {"generate-docs", required_argument, NULL, OPT_GENERATE_DOCS},
+    {"export-json-schema", required_argument, NULL, OPT_EXPORT_JSON_SCHEMA},
     {"fix", no_argument, NULL, OPT_FIX},
     {"diff", no_argument, NULL, OPT_DIFF},
     {"no-respect-gitignore", no_argument, NULL, OPT_NO_GITIGNORE},
@@ -227,6 +236,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_LIST_KINDS: o->action = "list-kinds"; break;
     case OPT_EXPLAIN: o->action = "explain", o->action_arg = value; break;
     case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
+    case OPT_EXPORT_JSON_SCHEMA: o->action = "export-json-schema", o->action_arg = value; break;
     case OPT_FIX: o->fix = true; break;
     case OPT_DIFF: o->diff = true; break;
     case OPT_NO_GITIGNORE: o->no_gitignore = true; break;

@@ -4,7 +4,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const needed = ['vscode-jsonrpc', 'vscode-languageserver-protocol', '@microsoft/jest-sarif', 'ajv'];
+const needed = ['vscode-jsonrpc', 'vscode-languageserver-protocol', '@microsoft/jest-sarif', 'ajv',
+  'ajv-2020', 'ajv-formats'];
 const missing = needed.filter((name) => !fs.existsSync(path.join(__dirname, 'node_modules', name, 'package.json')));
 if (missing.length > 0) {
   process.stderr.write(
