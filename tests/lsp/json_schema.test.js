@@ -12,6 +12,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const Ajv2020 = require('ajv-2020/dist/2020').default;
 const addFormats = require('ajv-formats');
 
@@ -327,6 +328,86 @@ test('the patterns of formats and secrets accept exactly what srcls accepts', ()
     fs.rmSync(work, { recursive: true, force: true });
   }
 });
+
+// VS Code's own JSON language server, as vscode-langservers-extracted ships it (pinned in
+// tests/bench/peers), given the schemas the extension contributes (editors/vscode/schemas):
+// its verdict on each document must be ajv's. Skipped when tests/bench/peers is not installed.
+const JSON_SERVER = path.join(root, 'tests', 'bench', 'peers', 'node_modules', '.bin',
+  'vscode-json-language-server');
+
+async function jsonServerDiagnostics(schemaDir, documents) {
+  const rpc = require('vscode-jsonrpc/node');
+  const { spawn } = require('node:child_process');
+  const server = spawn(JSON_SERVER, ['--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(server.stdout),
+    new rpc.StreamMessageWriter(server.stdin));
+  const got = new Map();
+  let last = Date.now();
+  conn.onNotification('textDocument/publishDiagnostics', (p) => {
+    got.set(p.uri, p.diagnostics);
+    last = Date.now();
+  });
+  conn.onRequest('workspace/configuration', () => [{}]);
+  conn.onRequest('client/registerCapability', () => null);
+  conn.listen();
+  try {
+    await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    conn.sendNotification('initialized', {});
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'editors', 'vscode', 'package.json'), 'utf8'));
+    conn.sendNotification('json/schemaAssociations', manifest.contributes.jsonValidation.map((v) => ({
+      fileMatch: [v.fileMatch], uri: pathToFileURL(path.join(schemaDir, path.basename(v.url))).href })));
+    documents.forEach((d) => conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: d.uri, languageId: 'json', version: 1, text: d.text } }));
+    // every document published, then nothing new for 2 s (a later publish replaces an early one)
+    const deadline = Date.now() + 90000;
+    while ((got.size < documents.length || Date.now() - last < 2000) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return documents.map((d) => got.get(d.uri));
+  } finally {
+    conn.dispose();
+    server.kill();
+  }
+}
+
+test('VS Code\'s JSON language server agrees with ajv on the contributed schemas',
+  { skip: !fs.existsSync(JSON_SERVER) && `${JSON_SERVER} is not installed (npm ci in tests/bench/peers)` },
+  async () => {
+    const schemaDir = path.join(root, 'editors', 'vscode', 'schemas');
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
+    addFormats(ajv, ['uuid']);
+    for (const f of fs.readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json'))) {
+      ajv.addSchema(JSON.parse(fs.readFileSync(path.join(schemaDir, f), 'utf8')));
+    }
+    const documents = [];
+    const examples = path.join(root, 'docs', 'examples');
+    for (const f of fs.readdirSync(examples).filter((f) => !f.startsWith('bad-syntax'))) {
+      documents.push({ uri: `file:///srcls/${f}`, text: fs.readFileSync(path.join(examples, f), 'utf8') });
+    }
+    const rules = path.join(root, 'tests', 'rules');
+    for (const f of fs.readdirSync(rules).filter((f) => f.endsWith('.cases.json'))) {
+      const suffix = f.startsWith('job') ? 'job' : 'source';
+      JSON.parse(fs.readFileSync(path.join(rules, f), 'utf8')).forEach((c, i) => documents.push({
+        uri: `file:///srcls/${f.replace('.cases.json', '')}-${i}.${suffix}.json`,
+        text: JSON.stringify(c.document, null, 2) }));
+    }
+    const diagnostics = await jsonServerDiagnostics(schemaDir, documents);
+    const differ = [];
+    documents.forEach((d, i) => {
+      const validate = ajv.getSchema(d.uri.endsWith('.job.json') ? 'job.schema.json' : 'source.schema.json');
+      const ajvValid = validate(JSON.parse(d.text));
+      // an alternate spelling is a deprecated property: a warning "Value is deprecated" (this
+      // server version tags it with nothing), as srcls's alternate-spelling information, and
+      // no reason to call the document invalid
+      const jsonValid = diagnostics[i] !== undefined &&
+        diagnostics[i].every((x) => x.message === 'Value is deprecated');
+      if (ajvValid !== jsonValid) {
+        differ.push(`${d.uri}: ajv ${ajvValid ? 'valid' : 'invalid'}, JSON server ` +
+          `${JSON.stringify(diagnostics[i] && diagnostics[i].map((x) => x.message))}`);
+      }
+    });
+    assert.deepStrictEqual(differ, [], `${differ.length} of ${documents.length} documents differ`);
+  });
 
 test('--export-json-schema says why it cannot write', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-export-'));
