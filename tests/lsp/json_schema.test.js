@@ -26,8 +26,15 @@ const EXPRESSED = new Set([
   'not-applicable', 'unknown-field', 'job-inconsistent',
 ]);
 
+// A sanitizer build says what it found on stderr (the CI runs this suite under ASan + UBSan).
+function assertNoSanitizerReport(stderr) {
+  assert.doesNotMatch(stderr.toString(), /Sanitizer|runtime error/, 'a sanitizer report');
+}
+
 function exportSchemas(dir) {
-  execFileSync(binary, ['--export-json-schema', dir]);
+  const run = spawnSync(binary, ['--export-json-schema', dir]);
+  assertNoSanitizerReport(run.stderr);
+  assert.strictEqual(run.status, 0, run.stderr.toString());
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
   addFormats(ajv, ['uuid']);
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
@@ -82,6 +89,7 @@ function srclsVerdicts(docs) {
   const run = spawnSync(binary, ['--check', '--format', 'json', '--jobs', '4',
     '--no-respect-gitignore', ...docs.map((d) => d.file)], { maxBuffer: 1 << 28 });
   assert.ok(run.status === 0 || run.status === 1 || run.status === 2, run.stderr.toString());
+  assertNoSanitizerReport(run.stderr);
   const out = run.stdout.toString();
   const byPath = new Map(JSON.parse(out).files.map((f) => [f.path, f]));
   return docs.map((d) => byPath.get(d.file));
