@@ -160,7 +160,9 @@ struct cli_options {
     int exclude_count;
     bool stdio; /* --stdio: the language server, said explicitly */
     const char *config_path;
-    const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
+    const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT,
+                                        --export-json-schema DIR */
+    const char *first_action;        /* another action given before it, or NULL */
     const char *format, *color;      /* NULL when not given */
     const char *jobs;                /* --jobs N, NULL when not given */
     const char **paths;              /* owned */
@@ -226,6 +228,15 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* An action of the command line; one of two different ones is kept in first_action. */
+static void take_action(struct cli_options *o, const char *action, const char *value)
+{
+    if (o->action != NULL && strcmp(o->action, action) != 0)
+        o->first_action = o->action;
+    o->action = action;
+    o->action_arg = value;
+}
+
 /* Records one option of `o` (getopt_long's value `id`, its argument `value`). */
 static void take_option(struct cli_options *o, int id, const char *value)
 {
@@ -233,10 +244,10 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case 'q': o->quiet = true; break;
     case OPT_CHECK: o->check = true; break;
     case OPT_STDIO: o->stdio = true; break;
-    case OPT_LIST_KINDS: o->action = "list-kinds"; break;
-    case OPT_EXPLAIN: o->action = "explain", o->action_arg = value; break;
-    case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
-    case OPT_EXPORT_JSON_SCHEMA: o->action = "export-json-schema", o->action_arg = value; break;
+    case OPT_LIST_KINDS: take_action(o, "list-kinds", NULL); break;
+    case OPT_EXPLAIN: take_action(o, "explain", value); break;
+    case OPT_GENERATE_DOCS: take_action(o, "generate-docs", value); break;
+    case OPT_EXPORT_JSON_SCHEMA: take_action(o, "export-json-schema", value); break;
     case OPT_FIX: o->fix = true; break;
     case OPT_DIFF: o->diff = true; break;
     case OPT_NO_GITIGNORE: o->no_gitignore = true; break;
@@ -293,7 +304,8 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
 }
 
 /* Refuses what the command line combines but cannot mean: --stdio with anything that is not the
- * server, an option of --check without --check. PARSE_FAILED after a usage error. */
+ * server, two actions, an option of --check without --check. PARSE_FAILED after a usage
+ * error. */
 static enum parse_outcome check_combination(const struct cli_options *o)
 {
     /* --format last: it is the one --list-kinds also takes */
@@ -315,12 +327,17 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
                                                      : NULL;
+    char two_actions[96]; /* "--A cannot be combined with --%s" */
+    snprintf(two_actions, sizeof two_actions, "--%s cannot be combined with --%%s",
+             o->first_action ? o->first_action : "");
     bool kinds_format = check_option != NULL && strcmp(check_option, "--format") == 0 &&
                         o->action != NULL && strcmp(o->action, "list-kinds") == 0;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
         usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
     else if (o->action != NULL && o->check)
         usage_error("--%s cannot be combined with --check", o->action);
+    else if (o->first_action != NULL)
+        usage_error(two_actions, o->action);
     else if (o->action != NULL && o->path_count > 0)
         usage_error("the actions take no PATH (got '%s')", o->paths[0]);
     else if (!o->check && check_option != NULL && !kinds_format)

@@ -428,6 +428,8 @@ test('--export-json-schema says why it cannot write', () => {
       (e) => e.status === 2 && /cannot create the directory/.test(e.stderr.toString()));
     assert.throws(() => execFileSync(binary, ['--export-json-schema', work, '--check'], { stdio: 'pipe' }),
       (e) => e.status === 2 && /cannot be combined with --check/.test(e.stderr.toString()));
+    assert.throws(() => execFileSync(binary, ['--list-kinds', '--export-json-schema', work], { stdio: 'pipe' }),
+      (e) => e.status === 2 && /--list-kinds cannot be combined with --export-json-schema/.test(e.stderr.toString()));
     assert.throws(() => execFileSync(binary, ['--export-json-schema', work, '--format', 'json'], { stdio: 'pipe' }),
       (e) => e.status === 2 && /--format is an option of --check/.test(e.stderr.toString()));
     const nested = path.join(work, 'a', 'b');
