@@ -1,6 +1,9 @@
 #!/bin/sh
-# docs/kinds.md and docs/rules.md are generated from the schema and the code table; this test
-# fails when they drift. Regenerate with: build/server/srcls --generate-docs kinds > docs/kinds.md
+# Generated files that are committed: docs/kinds.md and docs/rules.md (from the schema and the
+# code table) and editors/vscode/schemas/ (--export-json-schema, which the VS Code extension
+# contributes); this test fails when they drift. Regenerate with:
+#   build/server/srcls --generate-docs kinds > docs/kinds.md
+#   rm -r editors/vscode/schemas && build/server/srcls --export-json-schema editors/vscode/schemas
 set -eu
 srcls=$1
 root=$2
@@ -11,4 +14,12 @@ for what in kinds rules; do
     status=1
   fi
 done
+fresh=$(mktemp -d)
+trap 'rm -rf "$fresh"' EXIT
+"$srcls" --export-json-schema "$fresh/schemas"
+if ! diff -r "$root/editors/vscode/schemas" "$fresh/schemas" >/dev/null; then
+  echo "editors/vscode/schemas is out of date: run 'rm -r editors/vscode/schemas &&" \
+    "$srcls --export-json-schema editors/vscode/schemas'"
+  status=1
+fi
 exit $status

@@ -23,7 +23,9 @@ fi
 
 # The npm client libraries the LSP tests and the VS Code extension use (lockfiles committed).
 for dir in tests/lsp editors/vscode; do
-  if [ -f "$dir/package-lock.json" ] && [ ! -d "$dir/node_modules" ]; then
+  # again when the lockfile is newer than what was installed (a dependency was added)
+  if [ -f "$dir/package-lock.json" ] && { [ ! -d "$dir/node_modules" ] ||
+      [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; }; then
     echo "setup: npm ci in $dir"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   fi

@@ -13,9 +13,10 @@ _srcls() {
             return ;;
         --jobs) return ;;
         --config|--output-file|--stdin-filename|--exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --export-json-schema) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore" -- "$cur"))
+        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -80,6 +80,18 @@ async function startClient(context) {
     initializationOptions: opts.initializationOptions,
     outputChannel,
     middleware: {
+      // An untitled JSON buffer is served in case it holds a source; one that does not gets no
+      // unknown-document warning (pushed or pulled).
+      handleDiagnostics: (uri, diagnostics, next) =>
+        next(uri, uri.scheme === 'untitled' ? config.untitledDiagnostics(diagnostics) : diagnostics),
+      provideDiagnostics: async (document, previousResultId, token, next) => {
+        const report = await next(document, previousResultId, token);
+        const uri = document.uri || document;
+        if (report && report.kind === 'full' && uri.scheme === 'untitled') {
+          report.items = config.untitledDiagnostics(report.items);
+        }
+        return report;
+      },
       workspace: {
         // The server may ask for its settings rather than wait for them to be pushed: answer
         // with the same cleaned-up object, not VS Code's raw section.

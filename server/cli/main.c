@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "codes.h"
+#include "export_schema.h"
 #include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
@@ -25,7 +26,7 @@
 static const char usage_text[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
-    "       srcls --list-kinds | --explain CODE | --version | --help\n";
+    "       srcls --list-kinds | --explain CODE | --export-json-schema DIR | --version | --help\n";
 
 static const char help_text[] =
     "srcls - language server and linter for query-engine source and job documents\n"
@@ -43,6 +44,9 @@ static const char help_text[] =
     "                                   JSON with --format json, for scripts).\n"
     "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
     "                                   the fix (codes: docs/rules.md).\n"
+    "  srcls --export-json-schema DIR   Write JSON Schema files (draft 2020-12) of every\n"
+    "                                   kind, any source, bulk files and jobs into DIR\n"
+    "                                   (created when missing), with index.json.\n"
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
     "\n"
@@ -127,13 +131,18 @@ static int run_reference(const char *action, const char *arg, const char *format
         return 2;
     }
     int status = 0;
-    /* --list-kinds: with the kinds of the srcls.json that governs the current directory */
+    /* --list-kinds and --export-json-schema: with the kinds of the srcls.json that governs the
+     * current directory (its "schemas") */
     struct check_configs configs;
     check_configs_init(&configs, &registry, NULL, NULL);
     struct check_target target = {.registry = &registry};
     bool listing = strcmp(action, "list-kinds") == 0;
-    if (listing && !check_configs_for(&configs, NULL, &target))
+    bool exporting = strcmp(action, "export-json-schema") == 0;
+    if ((listing || exporting) && !check_configs_for(&configs, NULL, &target))
         status = 2; /* its mistakes are said on stderr */
+    else if (exporting)
+        status = arg[0] == '\0' ? usage_error("%s", "--export-json-schema needs a DIR")
+                                : export_json_schema(target.registry, arg, stderr);
     else if (listing && format != NULL && strcmp(format, "json") == 0)
         status = reference_list_kinds_json(target.registry, stdout);
     else if (listing && format != NULL && strcmp(format, "text") != 0)
@@ -161,7 +170,9 @@ struct cli_options {
     int exclude_count;
     bool stdio; /* --stdio: the language server, said explicitly */
     const char *config_path;
-    const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT */
+    const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT,
+                                        --export-json-schema DIR */
+    const char *first_action;        /* another action given before it, or NULL */
     const char *format, *color;      /* NULL when not given */
     const char *jobs;                /* --jobs N, NULL when not given */
     const char **paths;              /* owned */
@@ -194,6 +205,7 @@ enum option_id {
     OPT_EXCLUDE,
     OPT_DIFF,
     OPT_NO_GITIGNORE,
+    OPT_EXPORT_JSON_SCHEMA,
 };
 
 static const struct option long_options[] = {
@@ -205,6 +217,7 @@ static const struct option long_options[] = {
     {"list-kinds", no_argument, NULL, OPT_LIST_KINDS},
     {"explain", required_argument, NULL, OPT_EXPLAIN},
     {"generate-docs", required_argument, NULL, OPT_GENERATE_DOCS},
+    {"export-json-schema", required_argument, NULL, OPT_EXPORT_JSON_SCHEMA},
     {"fix", no_argument, NULL, OPT_FIX},
     {"diff", no_argument, NULL, OPT_DIFF},
     {"no-respect-gitignore", no_argument, NULL, OPT_NO_GITIGNORE},
@@ -225,6 +238,15 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* An action of the command line; one of two different ones is kept in first_action. */
+static void take_action(struct cli_options *o, const char *action, const char *value)
+{
+    if (o->action != NULL && strcmp(o->action, action) != 0)
+        o->first_action = o->action;
+    o->action = action;
+    o->action_arg = value;
+}
+
 /* Records one option of `o` (getopt_long's value `id`, its argument `value`). */
 static void take_option(struct cli_options *o, int id, const char *value)
 {
@@ -232,9 +254,10 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case 'q': o->quiet = true; break;
     case OPT_CHECK: o->check = true; break;
     case OPT_STDIO: o->stdio = true; break;
-    case OPT_LIST_KINDS: o->action = "list-kinds"; break;
-    case OPT_EXPLAIN: o->action = "explain", o->action_arg = value; break;
-    case OPT_GENERATE_DOCS: o->action = "generate-docs", o->action_arg = value; break;
+    case OPT_LIST_KINDS: take_action(o, "list-kinds", NULL); break;
+    case OPT_EXPLAIN: take_action(o, "explain", value); break;
+    case OPT_GENERATE_DOCS: take_action(o, "generate-docs", value); break;
+    case OPT_EXPORT_JSON_SCHEMA: take_action(o, "export-json-schema", value); break;
     case OPT_FIX: o->fix = true; break;
     case OPT_DIFF: o->diff = true; break;
     case OPT_NO_GITIGNORE: o->no_gitignore = true; break;
@@ -291,7 +314,8 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
 }
 
 /* Refuses what the command line combines but cannot mean: --stdio with anything that is not the
- * server, an option of --check without --check. PARSE_FAILED after a usage error. */
+ * server, two actions, an option of --check without --check. PARSE_FAILED after a usage
+ * error. */
 static enum parse_outcome check_combination(const struct cli_options *o)
 {
     /* --format last: it is the one --list-kinds also takes */
@@ -313,12 +337,17 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
                                                      : NULL;
+    char two_actions[96]; /* "--A cannot be combined with --%s" */
+    snprintf(two_actions, sizeof two_actions, "--%s cannot be combined with --%%s",
+             o->first_action ? o->first_action : "");
     bool kinds_format = check_option != NULL && strcmp(check_option, "--format") == 0 &&
                         o->action != NULL && strcmp(o->action, "list-kinds") == 0;
     if (o->stdio && (o->check || o->action != NULL || o->path_count > 0))
         usage_error("%s", "--stdio runs the language server: it takes no --check, PATH or action");
     else if (o->action != NULL && o->check)
         usage_error("--%s cannot be combined with --check", o->action);
+    else if (o->first_action != NULL)
+        usage_error(two_actions, o->action);
     else if (o->action != NULL && o->path_count > 0)
         usage_error("the actions take no PATH (got '%s')", o->paths[0]);
     else if (!o->check && check_option != NULL && !kinds_format)

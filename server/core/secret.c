@@ -58,6 +58,56 @@ enum secret_encoding secret_classify(const char *text, size_t len)
     return SECRET_NOT_ENCODED;
 }
 
+/* Writes `text` at `out + at` with what a regular expression treats specially escaped (only
+ * the characters that ECMA-262's unicode mode allows escaping); returns the new end. */
+static size_t regex_escape(char *out, size_t at, const char *text)
+{
+    for (; *text != '\0'; text++) {
+        if (strchr("\\^$.|?*+()[]{}/", *text) != NULL)
+            out[at++] = '\\';
+        out[at++] = *text;
+    }
+    return at;
+}
+
+static size_t append_text(char *out, size_t at, const char *text)
+{
+    size_t len = strlen(text);
+    memcpy(out + at, text, len);
+    return at + len;
+}
+
+const char *secret_pattern(struct arena *arena)
+{
+    /* base64: whole groups of four, the last one padded with at most two '=' */
+    static const char base64[] = "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|"
+                                 "[A-Za-z0-9+/]{2}==)";
+    size_t schemes = sizeof reference_schemes / sizeof reference_schemes[0];
+    size_t size =
+        2 * (sizeof SECRET_PLACEHOLDER + sizeof SECRET_BASE64_PREFIX + sizeof SECRET_PLAIN_PREFIX) +
+        sizeof base64 + 64;
+    for (size_t i = 0; i < schemes; i++)
+        size += 2 * strlen(reference_schemes[i]) + 1;
+    char *out = arena_alloc(arena, size);
+    if (out == NULL)
+        return NULL;
+    size_t at = append_text(out, 0, "^(?:");
+    at = regex_escape(out, at, SECRET_PLACEHOLDER);
+    at = append_text(out, at, "|");
+    at = regex_escape(out, at, SECRET_BASE64_PREFIX);
+    at = append_text(out, at, base64);
+    at = append_text(out, at, "|");
+    at = regex_escape(out, at, SECRET_PLAIN_PREFIX);
+    at = append_text(out, at, "[^:]*|(?:"); /* no colon in plaintext */
+    for (size_t i = 0; i < schemes; i++) {
+        at = append_text(out, at, i == 0 ? "" : "|");
+        at = regex_escape(out, at, reference_schemes[i]);
+    }
+    at = append_text(out, at, ")[\\s\\S]+)$"); /* a scheme alone is no reference */
+    out[at] = '\0';
+    return out;
+}
+
 char *secret_base64_encode(struct arena *arena, const char *data, size_t len)
 {
     static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

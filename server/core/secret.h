@@ -35,6 +35,11 @@ enum secret_encoding {
 /* How the value `text` (`len` bytes, decoded) is written. */
 enum secret_encoding secret_classify(const char *text, size_t len);
 
+/* An ECMA-262 regular expression (JSON Schema's "pattern") that matches exactly the values
+ * secret_classify finds written as the API wants (SECRET_KEPT, SECRET_PLAIN, SECRET_BASE64,
+ * SECRET_REFERENCE). Allocated in `arena`; NULL when out of memory. */
+const char *secret_pattern(struct arena *arena);
+
 /* Standard base64 of `data`, NUL-terminated, allocated in `arena`; NULL when out of memory. */
 char *secret_base64_encode(struct arena *arena, const char *data, size_t len);
 

@@ -96,6 +96,24 @@ bool value_format_port_in_range(double value)
     return value >= VALUE_FORMAT_PORT_MIN && value <= VALUE_FORMAT_PORT_MAX;
 }
 
+const char *value_format_pattern(enum schema_format format)
+{
+    switch (format) {
+    case SCHEMA_FORMAT_UUID:
+        return "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$";
+    case SCHEMA_FORMAT_TIMESTAMP:
+        return "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+               "T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)\\.[0-9]{3}Z$";
+    case SCHEMA_FORMAT_PORT:
+        return "^0*([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+               "6553[0-5])$";
+    case SCHEMA_FORMAT_NAMESPACE: return "^[^. ]+$";
+    case SCHEMA_FORMAT_EMAIL: return "^[^@ ]+@[^@ ]*\\.[^@ ]*$";
+    case SCHEMA_FORMAT_NONE: break;
+    }
+    return NULL;
+}
+
 const char *value_format_expectation(enum schema_format format)
 {
     switch (format) {

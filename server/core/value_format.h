@@ -22,6 +22,11 @@ bool value_format_valid(enum schema_format format, const char *text, size_t len)
 bool value_format_port_string(const char *text, size_t len, double *value);
 bool value_format_port_in_range(double value);
 
+/* An ECMA-262 regular expression (as JSON Schema's "pattern" takes) that matches exactly the
+ * strings value_format_valid accepts for `format` (for a port: the strings of digits from 1 to
+ * 65535); NULL for SCHEMA_FORMAT_NONE. Kept beside the checks so that the two agree. */
+const char *value_format_pattern(enum schema_format format);
+
 /* What a value of `format` looks like, for "must be ..." messages. */
 const char *value_format_expectation(enum schema_format format);
 

@@ -42,12 +42,35 @@ function fileGlobs(extraGlobs) {
   return out;
 }
 
+/** The languages of an untitled document that srcls serves: it has no name to match a glob. */
+const UNTITLED_LANGUAGES = Object.freeze(['json', 'jsonc']);
+
 /**
- * The client's documentSelector: every glob, for files on disk. No language is named, so a
- * document is served whether VS Code calls it `json`, `jsonc` or something a user associated.
+ * The client's documentSelector: every glob, for files on disk (no language named, so a file is
+ * served whether VS Code calls it `json`, `jsonc` or something a user associated), and every
+ * untitled JSON document, so that a source pasted into a new editor is checked before it is
+ * saved (untitledDiagnostics keeps the others quiet).
  */
 function documentSelector(extraGlobs) {
-  return fileGlobs(extraGlobs).map((pattern) => ({ scheme: 'file', pattern }));
+  return [
+    ...fileGlobs(extraGlobs).map((pattern) => ({ scheme: 'file', pattern })),
+    ...UNTITLED_LANGUAGES.map((language) => ({ scheme: 'untitled', language })),
+  ];
+}
+
+/** A diagnostic's code as a string, whether it is plain or VS Code's `{ value, target }`. */
+function diagnosticCode(diagnostic) {
+  const code = diagnostic && diagnostic.code;
+  return code !== null && typeof code === 'object' ? String(code.value) : String(code);
+}
+
+/**
+ * The diagnostics to show for an untitled document: the server says `unknown-document` of any
+ * JSON that is neither a source nor a job, which every scratch JSON buffer would then carry;
+ * untitled buffers are served in case they hold one, so that warning is dropped there.
+ */
+function untitledDiagnostics(diagnostics) {
+  return diagnostics.filter((d) => diagnosticCode(d) !== 'unknown-document');
 }
 
 /**
@@ -337,6 +360,7 @@ module.exports = {
   normalizeGlob,
   fileGlobs,
   documentSelector,
+  untitledDiagnostics,
   sanitizeSeverity,
   sanitizeTypes,
   sanitizeMaxDiagnostics,

@@ -36,12 +36,26 @@ test('file globs: the defaults come first, then the user globs, normalised and d
   assert.deepEqual(config.fileGlobs('not-an-array'), ['**/*.source.json', '**/*.job.json']);
 });
 
-test('document selector: one file filter per glob, no language so json and jsonc both match', () => {
+test('document selector: one file filter per glob (no language, so json and jsonc both match), and untitled JSON', () => {
   assert.deepEqual(config.documentSelector(['*.src.json']), [
     { scheme: 'file', pattern: '**/*.source.json' },
     { scheme: 'file', pattern: '**/*.job.json' },
     { scheme: 'file', pattern: '**/*.src.json' },
+    { scheme: 'untitled', language: 'json' },
+    { scheme: 'untitled', language: 'jsonc' },
   ]);
+});
+
+test('untitled diagnostics: unknown-document dropped, whatever the shape of the code', () => {
+  const kept = [
+    { code: 'missing-required', message: 'a' },
+    { code: { value: 'unknown-field', target: 'https://x' }, message: 'b' },
+  ];
+  assert.deepEqual(config.untitledDiagnostics([
+    { code: 'unknown-document', message: 'not a source' },
+    ...kept,
+    { code: { value: 'unknown-document', target: 'https://x' }, message: 'not a source' },
+  ]), kept);
 });
 
 test('severity overrides: valid levels kept (any case), others dropped with a reason', () => {
@@ -80,7 +94,8 @@ test('server settings: the {"srcls": {"severity", "types"}} shape, from an objec
 
 test('client options: selector from srcls.files, the same settings as initialization options', () => {
   const o = config.clientOptions({ files: ['conf/*.json'], severity: { 'kind-inferred': 'off', x: 'loud' } });
-  assert.deepEqual(o.documentSelector.map((f) => f.pattern), ['**/*.source.json', '**/*.job.json', 'conf/*.json']);
+  assert.deepEqual(o.documentSelector.filter((f) => f.scheme === 'file').map((f) => f.pattern),
+    ['**/*.source.json', '**/*.job.json', 'conf/*.json']);
   assert.deepEqual(o.initializationOptions, { srcls: { severity: { 'kind-inferred': 'off' }, types: {} } });
   assert.deepEqual(o.settings, o.initializationOptions);
   assert.equal(o.problems.length, 1);

@@ -132,8 +132,8 @@ test('activate starts srcls --stdio for the default globs and the user globs, th
   const c = state.clients[0];
   assert.equal(c.id, 'srcls'); // so that srcls.trace.server is honoured by the client
   assert.deepEqual(c.serverOptions, { command: server, args: ['--stdio'] });
-  assert.deepEqual(c.clientOptions.documentSelector.map((f) => f.pattern),
-    ['**/*.source.json', '**/*.job.json', '**/*.src.json']);
+  assert.deepEqual(c.clientOptions.documentSelector.map((f) => f.pattern || `untitled ${f.language}`),
+    ['**/*.source.json', '**/*.job.json', '**/*.src.json', 'untitled json', 'untitled jsonc']);
   const expected = { srcls: { severity: { 'unknown-field': 'error' }, types: { MY_ID: 'CLOUDA_OBJECT_STORAGE' } } };
   assert.deepEqual(c.clientOptions.initializationOptions, expected);
   assert.deepEqual(c.notifications, [{ method: 'workspace/didChangeConfiguration', params: { settings: expected } }]);
@@ -142,6 +142,18 @@ test('activate starts srcls --stdio for the default globs and the user globs, th
     [expected.srcls]);
   assert.ok(state.commands.has('srcls.restartServer'));
   assert.deepEqual(state.errors, []);
+
+  // untitled buffers lose unknown-document, pushed or pulled; files keep everything
+  const middleware = c.clientOptions.middleware;
+  const diagnostics = [{ code: 'unknown-document' }, { code: { value: 'missing-required' } }];
+  const shown = [];
+  middleware.handleDiagnostics({ scheme: 'untitled' }, diagnostics, (uri, d) => shown.push(d));
+  middleware.handleDiagnostics({ scheme: 'file' }, diagnostics, (uri, d) => shown.push(d));
+  assert.deepEqual(shown, [[diagnostics[1]], diagnostics]);
+  const pulled = (scheme) => middleware.provideDiagnostics({ uri: { scheme } }, undefined, undefined,
+    async () => ({ kind: 'full', items: [...diagnostics] }));
+  assert.deepEqual((await pulled('untitled')).items, [diagnostics[1]]);
+  assert.deepEqual((await pulled('file')).items, diagnostics);
 });
 
 test('a severity change is pushed to the running server; a path change restarts it', async (t) => {

@@ -34,10 +34,34 @@ test('manifest: engines.vscode is at least what vscode-languageclient needs', ()
     `${manifest.engines.vscode} < ${lc.engines.vscode}`);
 });
 
-test('manifest: activation on JSON and on workspaces holding the default globs', () => {
-  assert.ok(manifest.activationEvents.includes('onLanguage:json'));
+test('manifest: activation only in workspaces holding documents or srcls.json, not on any JSON', () => {
   for (const glob of config.DEFAULT_GLOBS) {
     assert.ok(manifest.activationEvents.includes(`workspaceContains:${glob}`), glob);
+  }
+  assert.ok(manifest.activationEvents.includes('workspaceContains:**/srcls.json'));
+  for (const event of manifest.activationEvents) {
+    assert.doesNotMatch(event, /^(onLanguage:|\*$|onStartupFinished)/, `${event} activates on every JSON file`);
+  }
+});
+
+test('manifest: jsonValidation gives the JSON support of VS Code the exported schemas', () => {
+  const byMatch = Object.fromEntries(manifest.contributes.jsonValidation.map((v) => [v.fileMatch, v.url]));
+  assert.deepEqual(byMatch, {
+    '*.source.json': './schemas/source.schema.json',
+    '*.job.json': './schemas/job.schema.json',
+  });
+  // every default glob has its schema, and every file a schema refers to is there
+  for (const glob of config.DEFAULT_GLOBS) assert.ok(byMatch[glob.replace('**/', '')], glob);
+  const schemas = path.join(root, 'schemas');
+  const index = JSON.parse(fs.readFileSync(path.join(schemas, 'index.json'), 'utf8'));
+  const files = [...Object.values(index.types), index.source, index.bulk, index.job];
+  for (const url of Object.values(byMatch)) assert.ok(files.includes(path.basename(url)), url);
+  for (const f of files) {
+    const schema = JSON.parse(fs.readFileSync(path.join(schemas, f), 'utf8'));
+    assert.equal(schema.$id, f);
+    for (const m of JSON.stringify(schema).matchAll(/"\$ref":"([^"#]+)/g)) {
+      assert.ok(files.includes(m[1]), `${f} refers to ${m[1]}, which is there`);
+    }
   }
 });
 

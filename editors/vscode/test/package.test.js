@@ -45,7 +45,9 @@ test('npm run package: the .vsix holds the extension and its runtime dependencie
     'extension/readme.md', 'extension/LICENSE.txt', 'extension.vsixmanifest',
     'extension/node_modules/vscode-languageclient/lib/node/main.js',
     'extension/node_modules/vscode-languageserver-protocol/package.json',
-    'extension/node_modules/vscode-jsonrpc/lib/node/main.js']) {
+    'extension/node_modules/vscode-jsonrpc/lib/node/main.js',
+    'extension/schemas/source.schema.json', 'extension/schemas/job.schema.json',
+    'extension/schemas/bulk.schema.json', 'extension/schemas/CLOUDA_OBJECT_STORAGE.schema.json']) {
     assert.ok(list.includes(f), `${f} is in the .vsix`);
   }
   for (const f of list) {
