@@ -3,6 +3,7 @@
 // clearly what went wrong when it cannot start. The decisions live in lib/config.js.
 'use strict';
 
+const fs = require('fs');
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
 const config = require('./lib/config');
@@ -15,6 +16,21 @@ let client = null;
 let outputChannel = null;
 let settings = { srcls: { severity: {}, types: {} } };
 let starting = null;
+let kindGlobs = []; // the kind files of the workspace's srcls.json "schemas", when started
+
+/** The globs of the kind files that the workspace's srcls.json files name in "schemas". */
+async function findKindGlobs() {
+  const found = await vscode.workspace.findFiles('**/srcls.json', '**/node_modules/**', 100);
+  const configs = [];
+  for (const uri of found) {
+    try {
+      configs.push({ path: uri.fsPath, text: fs.readFileSync(uri.fsPath, 'utf8') });
+    } catch {
+      // unreadable: the server says so when a document under it is opened
+    }
+  }
+  return config.kindFileGlobs(configs);
+}
 
 function section() {
   return vscode.workspace.getConfiguration('srcls');
@@ -70,7 +86,8 @@ async function startClient(context) {
   }
   outputChannel.appendLine(`[info] using ${found.path} (${found.source}): ${probe.version}`);
 
-  const opts = config.clientOptions(sec);
+  kindGlobs = await findKindGlobs();
+  const opts = config.clientOptions(sec, kindGlobs);
   settings = opts.settings;
   reportSettingProblems(opts.problems);
 
@@ -156,6 +173,15 @@ async function activate(context) {
   }));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(
     (event) => onConfigurationChanged(context, event)));
+  // A srcls.json that names other kind directories changes which files are served: restart
+  // then (the server itself reloads the kinds whenever a srcls.json or kind file changes).
+  const watcher = vscode.workspace.createFileSystemWatcher('**/srcls.json');
+  const onProjectFile = async () => {
+    const now = await findKindGlobs();
+    if (client && JSON.stringify(now) !== JSON.stringify(kindGlobs)) await restart(context);
+  };
+  context.subscriptions.push(watcher, watcher.onDidCreate(onProjectFile),
+    watcher.onDidChange(onProjectFile), watcher.onDidDelete(onProjectFile));
   return restart(context);
 }
 
@@ -163,4 +189,6 @@ async function deactivate() {
   await stopClient();
 }
 
-module.exports = { activate, deactivate, _client: () => client, _settings: () => settings };
+module.exports = {
+  activate, deactivate, _client: () => client, _settings: () => settings, _kindGlobs: () => kindGlobs,
+};

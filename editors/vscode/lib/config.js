@@ -42,18 +42,53 @@ function fileGlobs(extraGlobs) {
   return out;
 }
 
+/** The project's own files, which srcls lints, completes and hovers too: its configuration. */
+const PROJECT_GLOBS = Object.freeze(['**/srcls.json']);
+
+/**
+ * The globs of the kind files of some srcls.json files (`configs`: `{ path, text }` each, the
+ * path absolute): for each directory a srcls.json names in `"schemas"` (relative to it, or
+ * absolute), `DIR/*.json`, with `/` separators. A srcls.json that is not valid JSON, or whose
+ * `"schemas"` is not an array of strings, adds nothing (the server reports its mistakes).
+ */
+function kindFileGlobs(configs) {
+  const out = [];
+  for (const c of Array.isArray(configs) ? configs : []) {
+    let parsed;
+    try {
+      parsed = JSON.parse(c.text);
+    } catch {
+      continue;
+    }
+    const schemas = parsed && Array.isArray(parsed.schemas) ? parsed.schemas : [];
+    for (const dir of schemas) {
+      if (typeof dir !== 'string' || dir.trim() === '') continue;
+      const base = path.dirname(c.path);
+      const abs = path.isAbsolute(dir) ? dir : path.join(base, dir);
+      const glob = path.normalize(abs).replace(/\\/g, '/').replace(/\/$/, '') + '/*.json';
+      if (!out.includes(glob)) out.push(glob);
+    }
+  }
+  return out;
+}
+
 /** The languages of an untitled document that srcls serves: it has no name to match a glob. */
 const UNTITLED_LANGUAGES = Object.freeze(['json', 'jsonc']);
 
 /**
  * The client's documentSelector: every glob, for files on disk (no language named, so a file is
- * served whether VS Code calls it `json`, `jsonc` or something a user associated), and every
+ * served whether VS Code calls it `json`, `jsonc` or something a user associated) — the
+ * documents', srcls.json and the kind files of its "schemas" (`kindGlobs`) — and every
  * untitled JSON document, so that a source pasted into a new editor is checked before it is
  * saved (untitledDiagnostics keeps the others quiet).
  */
-function documentSelector(extraGlobs) {
+function documentSelector(extraGlobs, kindGlobs) {
+  const files = [...fileGlobs(extraGlobs), ...PROJECT_GLOBS];
+  for (const g of Array.isArray(kindGlobs) ? kindGlobs : []) {
+    if (!files.includes(g)) files.push(g);
+  }
   return [
-    ...fileGlobs(extraGlobs).map((pattern) => ({ scheme: 'file', pattern })),
+    ...files.map((pattern) => ({ scheme: 'file', pattern })),
     ...UNTITLED_LANGUAGES.map((language) => ({ scheme: 'untitled', language })),
   ];
 }
@@ -172,11 +207,11 @@ function configurationResponse(items, settings) {
  * documentSelector, initializationOptions (the same settings the server is later sent) and the
  * problems found in the settings.
  */
-function clientOptions(section) {
+function clientOptions(section, kindGlobs) {
   const get = readerOf(section);
   const { settings, problems } = serverSettings(section);
   return {
-    documentSelector: documentSelector(get('files')),
+    documentSelector: documentSelector(get('files'), kindGlobs),
     initializationOptions: settings,
     settings,
     problems,
@@ -360,6 +395,7 @@ module.exports = {
   normalizeGlob,
   fileGlobs,
   documentSelector,
+  kindFileGlobs,
   untitledDiagnostics,
   sanitizeSeverity,
   sanitizeTypes,

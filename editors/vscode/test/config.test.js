@@ -37,13 +37,25 @@ test('file globs: the defaults come first, then the user globs, normalised and d
 });
 
 test('document selector: one file filter per glob (no language, so json and jsonc both match), and untitled JSON', () => {
-  assert.deepEqual(config.documentSelector(['*.src.json']), [
+  assert.deepEqual(config.documentSelector(['*.src.json'], ['/p/kinds/*.json']), [
     { scheme: 'file', pattern: '**/*.source.json' },
     { scheme: 'file', pattern: '**/*.job.json' },
     { scheme: 'file', pattern: '**/*.src.json' },
+    { scheme: 'file', pattern: '**/srcls.json' },
+    { scheme: 'file', pattern: '/p/kinds/*.json' },
     { scheme: 'untitled', language: 'json' },
     { scheme: 'untitled', language: 'jsonc' },
   ]);
+});
+
+test('kind file globs: each "schemas" directory of each srcls.json, relative to it or absolute', () => {
+  assert.deepEqual(config.kindFileGlobs([
+    { path: '/repo/srcls.json', text: '{"schemas": ["kinds", "./more/", "/shared/kinds", "", 3]}' },
+    { path: '/repo/sub/srcls.json', text: '{"schemas": ["../kinds"]}' },
+    { path: '/repo/broken/srcls.json', text: '{"schemas": [' },
+    { path: '/repo/other/srcls.json', text: '{"schemas": "kinds"}' },
+  ]), ['/repo/kinds/*.json', '/repo/more/*.json', '/shared/kinds/*.json']);
+  assert.deepEqual(config.kindFileGlobs(undefined), []);
 });
 
 test('untitled diagnostics: unknown-document dropped, whatever the shape of the code', () => {
@@ -95,7 +107,7 @@ test('server settings: the {"srcls": {"severity", "types"}} shape, from an objec
 test('client options: selector from srcls.files, the same settings as initialization options', () => {
   const o = config.clientOptions({ files: ['conf/*.json'], severity: { 'kind-inferred': 'off', x: 'loud' } });
   assert.deepEqual(o.documentSelector.filter((f) => f.scheme === 'file').map((f) => f.pattern),
-    ['**/*.source.json', '**/*.job.json', 'conf/*.json']);
+    ['**/*.source.json', '**/*.job.json', 'conf/*.json', '**/srcls.json']);
   assert.deepEqual(o.initializationOptions, { srcls: { severity: { 'kind-inferred': 'off' }, types: {} } });
   assert.deepEqual(o.settings, o.initializationOptions);
   assert.equal(o.problems.length, 1);

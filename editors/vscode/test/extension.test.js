@@ -24,6 +24,8 @@ function makeFakes() {
     errorChoice: undefined,
     startFailure: null,
     output: [],
+    srclsFiles: [], // what workspace.findFiles('**/srcls.json') finds (paths)
+    watchers: [],
   };
 
   class Uri {
@@ -44,6 +46,18 @@ function makeFakes() {
       onDidChangeConfiguration(listener) {
         state.configListeners.push(listener);
         return { dispose() {} };
+      },
+      async findFiles(include) {
+        assert.equal(include, '**/srcls.json');
+        return state.srclsFiles.map((p) => Uri.file(p));
+      },
+      createFileSystemWatcher(glob) {
+        const w = { glob, listeners: [], dispose() {} };
+        for (const event of ['onDidCreate', 'onDidChange', 'onDidDelete']) {
+          w[event] = (listener) => { w.listeners.push(listener); return { dispose() {} }; };
+        }
+        state.watchers.push(w);
+        return w;
       },
     },
     window: {
@@ -133,7 +147,7 @@ test('activate starts srcls --stdio for the default globs and the user globs, th
   assert.equal(c.id, 'srcls'); // so that srcls.trace.server is honoured by the client
   assert.deepEqual(c.serverOptions, { command: server, args: ['--stdio'] });
   assert.deepEqual(c.clientOptions.documentSelector.map((f) => f.pattern || `untitled ${f.language}`),
-    ['**/*.source.json', '**/*.job.json', '**/*.src.json', 'untitled json', 'untitled jsonc']);
+    ['**/*.source.json', '**/*.job.json', '**/*.src.json', '**/srcls.json', 'untitled json', 'untitled jsonc']);
   const expected = { srcls: { severity: { 'unknown-field': 'error' }, types: { MY_ID: 'CLOUDA_OBJECT_STORAGE' } } };
   assert.deepEqual(c.clientOptions.initializationOptions, expected);
   assert.deepEqual(c.notifications, [{ method: 'workspace/didChangeConfiguration', params: { settings: expected } }]);
@@ -224,4 +238,26 @@ test('a binary that does not run, or a client that fails to start, is reported',
   assert.match(state.errors[1].message, /failed to start: Connection to server got closed\./);
   assert.equal(state.outputShown, true);
   assert.equal(ext._client(), null);
+});
+
+test('srcls.json and the kind files of its "schemas" are served; a srcls.json that names others restarts the client', async (t) => {
+  const { server, state, ext, context, dir } = setup(t);
+  const project = path.join(dir, 'team');
+  fs.mkdirSync(path.join(project, 'kinds'), { recursive: true });
+  fs.writeFileSync(path.join(project, 'srcls.json'), '{"schemas": ["kinds"]}');
+  state.srclsFiles = [path.join(project, 'srcls.json')];
+  state.config = { serverPath: server };
+  assert.equal(await ext.activate(context), true);
+  const patterns = state.clients[0].clientOptions.documentSelector.filter((f) => f.scheme === 'file').map((f) => f.pattern);
+  assert.deepEqual(patterns, ['**/*.source.json', '**/*.job.json', '**/srcls.json', `${project}/kinds/*.json`]);
+  const watcher = state.watchers.find((w) => w.glob === '**/srcls.json');
+  assert.ok(watcher && watcher.listeners.length === 3, 'srcls.json is watched');
+  // unchanged: no restart
+  await Promise.all(watcher.listeners.map((l) => l()));
+  assert.equal(state.clients.length, 1);
+  fs.writeFileSync(path.join(project, 'srcls.json'), '{"schemas": ["kinds", "more"]}');
+  await watcher.listeners[1]();
+  await tick();
+  assert.equal(state.clients.length, 2, 'restarted');
+  assert.deepEqual(ext._kindGlobs(), [`${project}/kinds/*.json`, `${project}/more/*.json`]);
 });
