@@ -5,6 +5,7 @@
 #include "check_ignored.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,10 +73,39 @@ static int compare(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether `dir` may be in a git work tree: a ".git" (a directory, or the file of a linked work
+ * tree or submodule) in it or above it, or $GIT_DIR set. Outside one, git is not started. */
+static bool maybe_in_work_tree(const char *dir)
+{
+    if (getenv("GIT_DIR") != NULL)
+        return true;
+    char path[PATH_MAX], cwd[PATH_MAX];
+    if (dir[0] == '/')
+        snprintf(path, sizeof path, "%s", dir);
+    else if (getcwd(cwd, sizeof cwd) == NULL ||
+             (size_t)snprintf(path, sizeof path, "%s/%s", cwd, dir) >= sizeof path)
+        return true; /* let git say */
+    if (strstr(path, "/..") != NULL)
+        return true; /* not walked up lexically: let git say */
+    for (;;) {
+        size_t len = strlen(path);
+        if (len + sizeof "/.git" > sizeof path)
+            return true;
+        memcpy(path + len, "/.git", sizeof "/.git");
+        if (access(path, F_OK) == 0)
+            return true;
+        path[len] = '\0';
+        char *slash = strrchr(path, '/');
+        if (slash == NULL || len == 1)
+            return false;
+        slash[slash == path ? 1 : 0] = '\0'; /* the parent, "/" at the top */
+    }
+}
+
 void ignored_add_git(struct ignored *set, const char *dir)
 {
     size_t len = 0;
-    char *names = git_ignored(dir, &len);
+    char *names = maybe_in_work_tree(dir) ? git_ignored(dir, &len) : NULL;
     if (names == NULL)
         return;
     size_t dir_len = strlen(dir);
