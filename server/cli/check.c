@@ -251,6 +251,7 @@ static void task_free(struct file_task *t)
     free(t->fixed);
     free(t->text);
     free(t->path);
+    free(t->target.kind_file_name);
     free(t);
 }
 

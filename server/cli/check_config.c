@@ -208,6 +208,7 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     else
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
     size_t cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
+    configs->kind_dirs |= c->usable && c->schema.dir_count > 0;
     for (size_t i = 0; c->usable && i < c->schema.problems.count; i++) {
         const char *line = c->schema.problems.items[i].text; /* shown from the current dir */
         if (cwd > 0 && strncmp(line, configs->cwd, cwd) == 0 && line[cwd] == '/')
@@ -312,11 +313,15 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         return false;
     target->settings = &c->settings;
     target->registry = project_schema_registry(&c->schema, configs->registry);
-    const struct check_config *owner = path != NULL ? kind_file_owner(configs, path) : NULL;
+    const struct check_config *owner =
+        path != NULL && configs->kind_dirs ? kind_file_owner(configs, path) : NULL;
     if (owner != NULL) {
+        char whole[2 * PATH_MAX];
+        absolute(configs, path, whole, sizeof whole);
         target->kind_file = true;
         target->schema = &owner->schema;
-        absolute(configs, path, target->kind_file_name, sizeof target->kind_file_name);
+        target->kind_file_name = strdup(whole);
+        return target->kind_file_name != NULL;
     }
     return true;
 }

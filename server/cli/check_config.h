@@ -23,6 +23,7 @@ struct check_configs {
     char *cwd;                   /* for files named relative to it, and standard input (owned) */
     char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
     bool reported;               /* a configuration's mistakes or unreadability were reported */
+    bool kind_dirs;              /* a configuration read names directories of kind files */
 };
 
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
@@ -36,7 +37,8 @@ struct check_target {
     const struct schema_registry *registry;
     bool kind_file;
     const struct project_schema *schema; /* a kind file's project */
-    char kind_file_name[4096];           /* a kind file's absolute path: its name there */
+    char *kind_file_name;                /* a kind file's absolute path (malloc'd: the caller
+                                            frees it) */
 };
 
 /* The target for the file `path` (as named: absolute, or relative to the current directory;
