@@ -19,6 +19,12 @@ process.emitWarning = (warning, ...rest) => {
   emitWarning.call(process, warning, ...rest);
 };
 const { WASI } = await import('node:wasi');
+// The whole module is compiled by TurboFan before it starts (no Liftoff, so no tier-up left
+// running in the background when the server exits): with Liftoff, Node 20.20.2 died by SIGSEGV
+// in 38 of 160 exits right after start on a loaded machine; with --no-liftoff, in 0 of 360. It
+// costs about 30 ms of start-up.
+const v8 = await import('node:v8');
+v8.setFlagsFromString('--no-liftoff');
 
 function preopens() {
   if (process.platform !== 'win32') return { '/': '/' };
