@@ -3,8 +3,10 @@
 # srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) stands in for --check and --list-kinds,
 # the suite's oracles, which the WebAssembly build does not have.
 #   tests/wasm_lsp.sh [WASM] [RUNNER]
-# WASM: default $SRCLS_WASM, else dist/srcls.wasm, else build-wasm/server/srcls.wasm (built by
-# tools/release.sh). RUNNER: default the srcls-wasm.mjs beside WASM, else server/wasm's.
+# WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
+# build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
+# RUNNER: default the srcls-wasm.mjs beside WASM, else server/wasm's.
+# SRCLS_WASM_NO_POLL=1 makes the server wait without poll(), as it must on Windows.
 # Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
 # `npm ci` in tests/lsp.
 set -euo pipefail
@@ -13,9 +15,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 
 wasm=${1:-${SRCLS_WASM:-}}
 if [ -z "$wasm" ]; then
-  for candidate in "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm"; do
-    if [ -f "$candidate" ]; then wasm=$candidate; break; fi
-  done
+  # the newer of the two, so that a stale one is not tested by mistake
+  wasm=$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)
 fi
 [ -n "$wasm" ] && [ -f "$wasm" ] ||
   skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it"
@@ -29,7 +30,7 @@ major=$(node -p 'process.versions.node.split(".")[0]')
 cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$cli" ] || skip "no native srcls at $cli for the suite's --check oracle (set SRCLS_CLI_BINARY)"
 
-echo "wasm_lsp: $wasm, run by $runner; --check by $cli"
+echo "wasm_lsp: $wasm, run by $runner; --check by $cli${SRCLS_WASM_NO_POLL:+; SRCLS_WASM_NO_POLL=$SRCLS_WASM_NO_POLL}"
 cd "$root/tests/lsp"
 SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 *.test.js

@@ -194,6 +194,7 @@ struct uv_loop_s {
     uv_handle_t *closing; /* closed, its close callback not yet run */
     uv_req_t *pending, *pending_tail;
     bool stopped;
+    bool poll_unusable; /* poll() failed on the stream: wait for timers, then read blocking */
 };
 
 uv_loop_t *uv_default_loop(void);

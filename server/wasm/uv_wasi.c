@@ -36,8 +36,12 @@ int uv__wasi_error(int err)
 
 uv_loop_t *uv_default_loop(void)
 {
-    if (default_loop.time == 0)
+    if (default_loop.time == 0) {
         default_loop.time = monotonic_ms();
+        /* The way Windows must take, to be tested anywhere (tests/wasm_lsp.sh --no-poll). */
+        const char *no_poll = getenv("SRCLS_WASM_NO_POLL");
+        default_loop.poll_unusable = no_poll != NULL && strcmp(no_poll, "1") == 0;
+    }
     return &default_loop;
 }
 
@@ -408,7 +412,18 @@ static void read_stream(uv_stream_t *stream)
     stream->read_cb(stream, n, &buf);
 }
 
-/* Waits for input or the next timer (not at all when idle handles or callbacks wait). */
+static void sleep_ms(int ms)
+{
+    if (ms <= 0)
+        return;
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Waits for input or the next timer (not at all when idle handles or callbacks wait). Where
+ * poll() cannot watch the stream (Node's WASI on Windows polls sockets only, not the pipes an
+ * editor gives), the loop waits for the next timer, then blocks in read: input that comes
+ * meanwhile waits for the timer (at most the debounce) instead of cutting it short. */
 static void wait_for_events(uv_loop_t *loop)
 {
     int timeout = -1;
@@ -420,20 +435,20 @@ static void wait_for_events(uv_loop_t *loop)
             timeout = t->due <= loop->time ? 0 : (int)(t->due - loop->time);
     }
     uv_stream_t *stream = reading_stream(loop);
-    if (stream == NULL) {
-        if (timeout > 0) {
-            struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
-            nanosleep(&ts, NULL);
-        }
-        return;
+    if (stream != NULL && !loop->poll_unusable) {
+        struct pollfd p = {stream->fd, POLLIN, 0};
+        int ready = poll(&p, 1, timeout);
+        loop->time = monotonic_ms();
+        if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)))
+            read_stream(stream);
+        if (ready >= 0 || errno == EINTR || errno == EAGAIN)
+            return;
+        loop->poll_unusable = true;
     }
-    struct pollfd p = {stream->fd, POLLIN, 0};
-    int ready = poll(&p, 1, timeout);
-    loop->time = monotonic_ms();
-    if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)))
-        read_stream(stream);
-    else if (ready < 0 && errno != EINTR && errno != EAGAIN)
-        stream->read_cb(stream, uv__wasi_error(errno), &(uv_buf_t){NULL, 0});
+    if (stream == NULL || timeout >= 0)
+        sleep_ms(timeout);
+    else
+        read_stream(stream); /* nothing to wait for but input: block in read */
 }
 
 int uv_run(uv_loop_t *loop, uv_run_mode mode)
