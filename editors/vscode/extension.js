@@ -79,7 +79,7 @@ async function startClient(context) {
     showStartError(context, found.error);
     return false;
   }
-  const probe = config.probeServer(found.path);
+  const probe = config.probeServer(found);
   if (!probe.ok) {
     showStartError(context, `The srcls language server cannot be started: ${probe.error}`);
     return false;
@@ -91,7 +91,7 @@ async function startClient(context) {
   settings = opts.settings;
   reportSettingProblems(opts.problems);
 
-  const serverOptions = { command: found.path, args: ['--stdio'] };
+  const serverOptions = config.serverCommand(found, ['--stdio']);
   const clientOptions = {
     documentSelector: opts.documentSelector,
     initializationOptions: opts.initializationOptions,

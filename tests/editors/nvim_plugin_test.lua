@@ -13,6 +13,9 @@
 -- vim.filetype.add even on 0.7).
 
 local binary = assert(os.getenv('SRCLS_BINARY'), 'SRCLS_BINARY is not set')
+-- The --check oracle: the same binary unless SRCLS_CLI_BINARY names another (the WebAssembly
+-- server has no --check; the native one stands in, as in tests/lsp).
+local cli_binary = os.getenv('SRCLS_CLI_BINARY') or binary
 local root = assert(os.getenv('SRCLS_SOURCE_ROOT'), 'SRCLS_SOURCE_ROOT is not set')
 local workdir = assert(os.getenv('SRCLS_WORKDIR'), 'SRCLS_WORKDIR is not set')
 local TIMEOUT = 15000
@@ -241,7 +244,7 @@ end
 
 -- What `srcls --check --format json` reports for a file, in the same form as shown().
 local function cli_diagnostics(path)
-  local out = vim.fn.system({ binary, '--check', '--format', 'json', path })
+  local out = vim.fn.system({ cli_binary, '--check', '--format', 'json', path })
   local report = vim.fn.json_decode(out)
   local list = {}
   for _, d in ipairs(report.files[1].diagnostics) do

@@ -45,6 +45,9 @@ const {
 const BINARY = process.env.SRCLS_BINARY
   ? path.resolve(process.env.SRCLS_BINARY)
   : path.resolve(__dirname, '..', '..', 'build', 'server', 'srcls');
+// The command line the tests take as the oracle (--check, --list-kinds): the same binary, unless
+// SRCLS_CLI_BINARY names another (the WebAssembly server has no --check: the native one stands in).
+const CLI_BINARY = process.env.SRCLS_CLI_BINARY ? path.resolve(process.env.SRCLS_CLI_BINARY) : BINARY;
 const SOURCE_ROOT = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(SOURCE_ROOT, 'docs', 'examples');
 
@@ -727,7 +730,7 @@ function cliDiagnostics(text, name = 'doc.source.json') {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
-  const res = spawnSync(BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', timeout: 10000 });
+  const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', timeout: 10000 });
   if (res.status !== 0 && res.status !== 1) {
     throw new Error(`srcls --check exited ${res.status} ${res.signal || ''} ${res.error ? res.error.message : ''}: ${res.stderr}`);
   }
@@ -754,6 +757,7 @@ function summarize(diags) {
 
 module.exports = {
   BINARY,
+  CLI_BINARY,
   sanitizerReport,
   SOURCE_ROOT,
   EXAMPLES,

@@ -21,7 +21,7 @@ const {
   SymbolKind,
 } = require('vscode-languageserver-protocol/node');
 const {
-  BINARY, startClient, example, offsetAt, positionAt, positionOf, rangeOf, applyEdits, editsFor,
+  CLI_BINARY, startClient, example, offsetAt, positionAt, positionOf, rangeOf, applyEdits, editsFor,
   tmpUri, cliDiagnostics, summarize,
 } = require('./client');
 
@@ -85,7 +85,7 @@ async function complete(client, uri, src, context) {
 }
 
 function kindIdentifiers() {
-  const res = spawnSync(BINARY, ['--list-kinds'], { encoding: 'utf8' });
+  const res = spawnSync(CLI_BINARY, ['--list-kinds'], { encoding: 'utf8' });
   const ids = [];
   for (const line of res.stdout.split('\n')) {
     const m = /^\s*\d+\s+(.+?)\s{2,}/.exec(line);

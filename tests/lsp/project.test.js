@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const { CodeActionRequest, CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
 const {
-  BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
+  CLI_BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
 } = require('./client');
 
 const T = { timeout: 30000 };
@@ -46,7 +46,7 @@ describe('srcls.json in the editor', () => {
 
   // What `srcls --check --format json FILE` reports for a file on disk, in the LSP suite's shape.
   function checked(file) {
-    const res = spawnSync(BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: path.dirname(file) });
+    const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: path.dirname(file) });
     const names = { error: 1, warning: 2, information: 3, hint: 4 };
     return JSON.parse(res.stdout).files[0].diagnostics.map((d) => ({
       code: d.code, severity: names[d.severity], pointer: d.pointer, range: d.range, message: d.message,

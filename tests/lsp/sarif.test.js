@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const Ajv = require('ajv');
-const { BINARY, example } = require('./client');
+const { CLI_BINARY, example } = require('./client');
 
 const schema = JSON.parse(fs.readFileSync(
   path.join(__dirname, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
@@ -18,7 +18,7 @@ ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-04.json'));
 const validate = ajv.compile(schema);
 
 function sarif(args, { cwd, input } = {}) {
-  const res = spawnSync(BINARY, ['--check', '--format', 'sarif', ...args], { cwd, input, encoding: 'utf8' });
+  const res = spawnSync(CLI_BINARY, ['--check', '--format', 'sarif', ...args], { cwd, input, encoding: 'utf8' });
   assert.ok(res.status === 0 || res.status === 1, `exit ${res.status}: ${res.stderr}`);
   const log = JSON.parse(res.stdout);
   assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
@@ -96,7 +96,7 @@ describe('SARIF 2.1.0', () => {
 
 describe('GitLab Code Quality', () => {
   function gitlab(args, cwd) {
-    const res = spawnSync(BINARY, ['--check', '--format', 'gitlab', ...args], { cwd, encoding: 'utf8' });
+    const res = spawnSync(CLI_BINARY, ['--check', '--format', 'gitlab', ...args], { cwd, encoding: 'utf8' });
     return { status: res.status, issues: JSON.parse(res.stdout) };
   }
 

@@ -299,12 +299,36 @@ function searchPath(names, envPath, platform, isExecutable) {
 }
 
 /**
+ * The WebAssembly server shipped in bin/wasm/ (srcls-wasm.mjs, which runs srcls.wasm under
+ * Node's WASI), for platforms the .vsix has no native binary for. It runs on the editor's own
+ * Node: `nodePath` (VS Code's executable, process.execPath) with ELECTRON_RUN_AS_NODE=1, which
+ * Node before 20 (VS Code before 1.90) must also be told to expose node:wasi. Returns
+ * { path, source: 'bundled-wasm', command, args, env } or null when it is not shipped.
+ */
+function bundledWasm(extensionPath, nodePath, nodeVersion, exists = fs.existsSync) {
+  const dir = path.join(extensionPath, 'bin', 'wasm');
+  const runner = path.join(dir, 'srcls-wasm.mjs');
+  if (!exists(runner) || !exists(path.join(dir, 'srcls.wasm'))) return null;
+  const major = Number(String(nodeVersion).split('.')[0]);
+  const flags = major < 20 ? ['--experimental-wasi-unflagged'] : [];
+  return {
+    path: runner,
+    source: 'bundled-wasm',
+    command: nodePath,
+    args: [...flags, runner],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
+}
+
+/**
  * Finds the server: the srcls.serverPath setting if set (a path, or a bare command name looked
  * up on PATH; no fallback when it is wrong, so the user learns it is wrong), else `srcls` on
- * PATH, else the binary shipped in the extension's bin/ folder.
+ * PATH, else the binary shipped in the extension's bin/ folder for this platform, else the
+ * WebAssembly server shipped in bin/wasm/ (run by the editor's Node, see bundledWasm).
  *
- * Returns { path, source: 'setting' | 'path' | 'bundled' } or
- * { path: null, error, tried: [places looked at] }.
+ * Returns { path, source: 'setting' | 'path' | 'bundled' } (run `path` itself), or
+ * { path, source: 'bundled-wasm', command, args, env } (run `command` with `args` first and
+ * `env` added), or { path: null, error, tried: [places looked at] }.
  */
 function findServer({
   configured,
@@ -316,6 +340,8 @@ function findServer({
   home = os.homedir(),
   isExecutable = defaultIsExecutable,
   makeExecutable = defaultMakeExecutable,
+  nodePath = process.execPath,
+  nodeVersion = process.versions.node,
 } = {}) {
   const names = executableNames(platform, env);
   const expanded = expandServerPath(configured, { workspaceFolder, home, env });
@@ -354,6 +380,9 @@ function findServer({
         }
       }
     }
+    const wasm = bundledWasm(extensionPath, nodePath, nodeVersion);
+    tried.push(path.join(extensionPath, 'bin', 'wasm', 'srcls-wasm.mjs'));
+    if (wasm) return wasm;
   }
   return {
     path: null,
@@ -364,13 +393,30 @@ function findServer({
 }
 
 /**
- * Runs `server --version` to learn whether the binary starts at all, before the client is
- * started with it. Returns { ok: true, version } or { ok: false, error }.
+ * The command line of a server findServer found: { command, args, options } for
+ * vscode-languageclient's Executable, `extra` (e.g. --stdio) after the server's own arguments.
  */
-function probeServer(serverPath, { timeoutMs = 5000, spawnSync = childProcess.spawnSync } = {}) {
+function serverCommand(found, extra = []) {
+  if (!found.command) return { command: found.path, args: [...extra] };
+  return {
+    command: found.command,
+    args: [...(found.args || []), ...extra],
+    options: { env: { ...process.env, ...(found.env || {}) } },
+  };
+}
+
+/**
+ * Runs `server --version` to learn whether the server starts at all, before the client is
+ * started with it. `server` is a path, or what findServer returned (a WebAssembly server is run
+ * by its command). Returns { ok: true, version } or { ok: false, error }.
+ */
+function probeServer(server, { timeoutMs = 5000, spawnSync = childProcess.spawnSync } = {}) {
+  const found = typeof server === 'string' ? { path: server } : server;
+  const serverPath = found.path;
+  const run = serverCommand(found, ['--version']);
   let r;
   try {
-    r = spawnSync(serverPath, ['--version'], { encoding: 'utf8', timeout: timeoutMs });
+    r = spawnSync(run.command, run.args, { encoding: 'utf8', timeout: timeoutMs, ...(run.options || {}) });
   } catch (e) {
     return { ok: false, error: `${serverPath} could not be run: ${e.message}` };
   }
@@ -408,5 +454,7 @@ module.exports = {
   expandServerPath,
   executableNames,
   findServer,
+  bundledWasm,
+  serverCommand,
   probeServer,
 };

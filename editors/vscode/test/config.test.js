@@ -222,6 +222,35 @@ test('find server: a bundled binary unpacked without its mode bits is made execu
   assert.equal(config.probeServer(bundled).version, 'srcls 0.0.1');
 });
 
+test('find server: the WebAssembly server in bin/wasm/ when no native binary fits', (t) => {
+  const dir = tempDir(t);
+  const ext = path.join(dir, 'ext');
+  const runner = script(ext, 'bin/wasm/srcls-wasm.mjs', '', 0o644);
+  script(ext, 'bin/wasm/srcls.wasm', '', 0o644);
+  const noPath = { PATH: '' };
+  const r = config.findServer({ extensionPath: ext, env: noPath, nodePath: '/opt/code/code', nodeVersion: '20.9.0' });
+  assert.deepEqual(r, {
+    path: runner, source: 'bundled-wasm', command: '/opt/code/code', args: [runner],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  });
+  // VS Code before 1.90 runs Node 18, which shows node:wasi only behind a flag.
+  const old = config.findServer({ extensionPath: ext, env: noPath, nodePath: '/opt/code/code', nodeVersion: '18.15.0' });
+  assert.deepEqual(old.args, ['--experimental-wasi-unflagged', runner]);
+  const run = config.serverCommand(r, ['--stdio']);
+  assert.equal(run.command, '/opt/code/code');
+  assert.deepEqual(run.args, [runner, '--stdio']);
+  assert.equal(run.options.env.ELECTRON_RUN_AS_NODE, '1');
+  assert.deepEqual(config.serverCommand({ path: '/usr/bin/srcls' }, ['--stdio']), { command: '/usr/bin/srcls', args: ['--stdio'] });
+
+  // A native binary for this platform comes first.
+  const native = script(ext, `bin/${process.platform}-${process.arch}/srcls`, 'exit 0');
+  assert.deepEqual(config.findServer({ extensionPath: ext, env: noPath }), { path: native, source: 'bundled' });
+  // Half a WebAssembly server is none.
+  fs.rmSync(native);
+  fs.rmSync(path.join(ext, 'bin', 'wasm', 'srcls.wasm'));
+  assert.equal(config.findServer({ extensionPath: ext, env: noPath }).path, null);
+});
+
 test('find server on Windows: PATHEXT names, ";" separated PATH', () => {
   const seen = [];
   const isExecutable = (f) => { seen.push(f); return f === path.join('C:\\tools', 'srcls.exe'); };
@@ -257,4 +286,45 @@ test('probe: the real srcls binary answers --version', { skip: srclsBinary ? fal
   const r = config.probeServer(srclsBinary);
   assert.equal(r.ok, true, r.error);
   assert.match(r.version, /^srcls \d+\.\d+\.\d+/);
+});
+
+// The WebAssembly build (tools/release.sh: dist/, or build-wasm/server/), bundled as
+// scripts/bundle-server.js --wasm bundles it, found, probed and started as the extension does,
+// with this Node standing in for VS Code's.
+const wasmDir = [process.env.SRCLS_WASM_DIR, path.resolve(__dirname, '..', '..', '..', 'dist'),
+  path.resolve(__dirname, '..', '..', '..', 'build-wasm', 'server')]
+  .find((d) => d && fs.existsSync(path.join(d, 'srcls.wasm')) && fs.existsSync(path.join(d, 'srcls-wasm.mjs')));
+const wasmSkip = !wasmDir ? 'no WebAssembly build (tools/release.sh)'
+  : Number(process.versions.node.split('.')[0]) < 20 ? 'node:wasi needs Node 20 here' : false;
+
+test('the bundled WebAssembly server answers --version and initialize', { skip: wasmSkip, timeout: 30000 }, async (t) => {
+  const ext = path.join(tempDir(t), 'ext');
+  fs.mkdirSync(path.join(ext, 'bin', 'wasm'), { recursive: true });
+  for (const f of ['srcls.wasm', 'srcls-wasm.mjs']) fs.copyFileSync(path.join(wasmDir, f), path.join(ext, 'bin', 'wasm', f));
+  const found = config.findServer({ extensionPath: ext, env: { PATH: '' } });
+  assert.equal(found.source, 'bundled-wasm');
+  const probe = config.probeServer(found, { timeoutMs: 20000 });
+  assert.equal(probe.ok, true, probe.error);
+  assert.match(probe.version, /^srcls \d+\.\d+\.\d+ \(wasm32-wasi\)$/);
+
+  const run = config.serverCommand(found, ['--stdio']);
+  const child = require('child_process').spawn(run.command, run.args, { ...run.options, stdio: ['pipe', 'pipe', 'inherit'] });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+  const exit = JSON.stringify({ jsonrpc: '2.0', method: 'exit' });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`no answer to initialize: ${out}`)); }, 20000);
+    child.stdout.on('data', () => {
+      if (/"capabilities"/.test(out)) {
+        clearTimeout(timer);
+        child.stdin.end(`Content-Length: ${Buffer.byteLength(exit)}\r\n\r\n${exit}`);
+        resolve();
+      }
+    });
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(code, 1); // exit without shutdown
+  assert.match(out, /"result":\{"capabilities"/);
 });

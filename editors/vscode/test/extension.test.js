@@ -192,6 +192,24 @@ test('a severity change is pushed to the running server; a path change restarts 
   assert.equal(state.clients[1].isRunning(), true);
 });
 
+test('with no native server anywhere, the bundled WebAssembly one is started on the editor\'s Node', async (t) => {
+  const { state, ext, context } = setup(t);
+  const wasmDir = path.join(context.extensionPath, 'bin', 'wasm');
+  fs.mkdirSync(wasmDir, { recursive: true });
+  const runner = path.join(wasmDir, 'srcls-wasm.mjs');
+  fs.writeFileSync(runner, "if (process.argv.includes('--version')) console.log('srcls 0.1.0 (wasm32-wasi)');\n");
+  fs.writeFileSync(path.join(wasmDir, 'srcls.wasm'), '');
+  const savedPath = process.env.PATH;
+  process.env.PATH = '';
+  t.after(() => { process.env.PATH = savedPath; });
+  state.config = {};
+  assert.equal(await ext.activate(context), true);
+  const c = state.clients[0];
+  assert.equal(c.serverOptions.command, process.execPath);
+  assert.deepEqual(c.serverOptions.args, [runner, '--stdio']);
+  assert.equal(c.serverOptions.options.env.ELECTRON_RUN_AS_NODE, '1');
+});
+
 test('the restart command stops the client and starts a new one', async (t) => {
   const { server, state, ext, context } = setup(t);
   state.config = { serverPath: server };

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The language-server suite (tests/lsp) against srcls built as WebAssembly, run by node through
+# srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) stands in for --check and --list-kinds,
+# the suite's oracles, which the WebAssembly build does not have.
+#   tests/wasm_lsp.sh [WASM] [RUNNER]
+# WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
+# build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
+# RUNNER: default the srcls-wasm.mjs beside WASM, else server/wasm's.
+# SRCLS_WASM_NO_POLL=1 makes the server wait without poll(), as it must on Windows.
+# Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
+# `npm ci` in tests/lsp.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+skip() { echo "SKIP: $*"; exit 77; }
+
+wasm=${1:-${SRCLS_WASM:-}}
+if [ -z "$wasm" ]; then
+  # the newer of the two, so that a stale one is not tested by mistake
+  wasm=$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)
+fi
+[ -n "$wasm" ] && [ -f "$wasm" ] ||
+  skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it"
+wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
+runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
+[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
+command -v node >/dev/null || skip "node is not installed"
+major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$major" -ge 20 ] || skip "the WebAssembly server's runner needs node 20 or later (found $(node --version))"
+[ -d "$root/tests/lsp/node_modules" ] || skip "no tests/lsp/node_modules: run npm ci in tests/lsp"
+cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
+[ -x "$cli" ] || skip "no native srcls at $cli for the suite's --check oracle (set SRCLS_CLI_BINARY)"
+
+echo "wasm_lsp: $wasm, run by $runner; --check by $cli${SRCLS_WASM_NO_POLL:+; SRCLS_WASM_NO_POLL=$SRCLS_WASM_NO_POLL}"
+cd "$root/tests/lsp"
+SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
+  SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
+  lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
+  navigation.test.js workspace.test.js code_actions.test.js project.test.js
+# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone)
