@@ -80,6 +80,23 @@ void print_diagnostics(const struct analysed *d)
                 d->a.diags.items[i].pointer, d->a.diags.items[i].message);
 }
 
+char *diagnostic_lines(const struct schema_registry *registry, const char *text)
+{
+    struct analysis a;
+    struct analysis_options options = {.report_unknown_document = true, .registry = registry};
+    assert_int_equal(analysis_run(&a, text, strlen(text), &options), 0);
+    size_t cap = 4096, len = 0;
+    char *out = calloc(1, cap);
+    assert_non_null(out);
+    for (uint32_t i = 0; i < a.diags.count; i++) {
+        const struct diagnostic *d = &a.diags.items[i];
+        len += (size_t)snprintf(out + len, cap - len, "%s %s\n", code_name(d->code), d->pointer);
+        assert_true(len < cap);
+    }
+    analysis_free(&a);
+    return out;
+}
+
 int diagnostic_index(const struct analysed *d, const char *code, const char *pointer)
 {
     for (uint32_t i = 0; i < d->a.diags.count; i++) {

@@ -32,6 +32,9 @@ uint32_t analyse_at(struct analysed *d, const char *marked);
 void analysed_free(struct analysed *d);
 
 void print_diagnostics(const struct analysed *d);
+/* The diagnostics of `text` (analysed with `registry`, as a file named on the command line) as
+ * "code pointer" lines in the analysis's order; malloc'd, freed by the caller. */
+char *diagnostic_lines(const struct schema_registry *registry, const char *text);
 /* The index of the diagnostic `code` at `pointer`, or -1. */
 int diagnostic_index(const struct analysed *d, const char *code, const char *pointer);
 /* The same, failing the test (after printing every diagnostic) when there is none. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysed.h"
 #include "analysis.h"
 #include "codes.h"
 #include "project.h"
@@ -49,23 +50,6 @@ static const char stricter_kind_10[] =
     "  }\n"
     "}\n";
 
-static char *diagnostics_of(const struct schema_registry *registry, const char *text)
-{
-    struct analysis a;
-    struct analysis_options options = {.report_unknown_document = true, .registry = registry};
-    assert_int_equal(analysis_run(&a, text, strlen(text), &options), 0);
-    size_t cap = 4096, len = 0;
-    char *out = calloc(1, cap);
-    assert_non_null(out);
-    for (uint32_t i = 0; i < a.diags.count; i++) {
-        const struct diagnostic *d = &a.diags.items[i];
-        len += (size_t)snprintf(out + len, cap - len, "%s %s\n", code_name(d->code), d->pointer);
-        assert_true(len < cap);
-    }
-    analysis_free(&a);
-    return out;
-}
-
 static void load(struct schema_registry *registry, struct schema_problems *problems,
                  const struct schema_file *files, size_t count)
 {
@@ -86,14 +70,14 @@ static void test_a_new_kind_from_scratch_is_checked_like_a_built_in_one(void **s
     assert_non_null(kind);
     assert_int_equal(kind->number, 26); /* after every built-in kind */
     assert_string_equal(kind->title, "Message queue");
-    char *got = diagnostics_of(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", "
-                                          "\"config\": {\"topik\": \"orders\"}}");
+    char *got = diagnostic_lines(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", "
+                                            "\"config\": {\"topik\": \"orders\"}}");
     assert_string_equal(got, "missing-required /config/brokerUrl\n"
                              "missing-required /config/topic\n"
                              "unknown-field /config/topik\n");
     free(got);
-    got = diagnostics_of(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
-                                    "{\"topic\": \"orders\", \"brokerUrl\": \"amqp://b\"}}");
+    got = diagnostic_lines(&registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
+                                      "{\"topic\": \"orders\", \"brokerUrl\": \"amqp://b\"}}");
     assert_string_equal(got, "");
     free(got);
     schema_problems_free(&problems);
@@ -118,7 +102,7 @@ static void test_an_extension_replaces_the_built_in_kind(void **state)
     const char *base = "{\"name\": \"c\", \"type\": \"CLOUDC_OBJECT_STORAGE\", \"config\": "
                        "{\"projectId\": \"p\", \"authMode\": \"AUTO\", "
                        "\"cachingEnable\": true, \"cachePercent\": 70}}";
-    char *got = diagnostics_of(&registry, base);
+    char *got = diagnostic_lines(&registry, base);
     /* what the built-in kind accepts, the team's does not */
     assert_string_equal(got, "missing-required /config/costCenter\n"
                              "missing-required /config/rootPath\n"

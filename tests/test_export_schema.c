@@ -1,5 +1,5 @@
 /* test_export_schema: export_json_schema is a function of the registry it is given. A kind that
- * exists only in this test (as a project's own kind will) gets its file, its index entry and
+ * exists only in this test (a project's own kind file) gets its file, its index entry and
  * its rules; a type identifier that cannot name a file is refused before anything is written;
  * a directory that cannot be made is an error naming it. What the files say is checked against
  * srcls's verdicts with ajv by tests/lsp/json_schema.test.js. */
@@ -16,9 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_harness.h"
 #include "export_schema.h"
 #include "schema.h"
-#include "schema_embedded.h"
+#include "schema_custom.h"
 
 /* A kind of its own, whose identifier is `type`. */
 static const char kind_format[] =
@@ -37,22 +38,17 @@ static int load_with_kind(struct schema_registry *registry, const char *type)
 {
     static char text[2048];
     snprintf(text, sizeof text, kind_format, type);
-    struct schema_file *files = calloc(schema_embedded_count + 1, sizeof *files);
-    if (files == NULL)
-        return -1;
-    for (unsigned i = 0; i < schema_embedded_count; i++) {
-        files[i].name = schema_embedded_files[i].name;
-        files[i].text = schema_embedded_files[i].text;
-        files[i].len = schema_embedded_files[i].len;
+    /* as a project's own kind file (srcls.json "schemas") */
+    struct schema_file file = {"team/message-queue.json", text, strlen(text), true};
+    struct schema_problems problems;
+    int status = schema_registry_load_custom(registry, &file, 1, &problems);
+    if (status == 0 && problems.count > 0) {
+        print_error("the schema with a kind of its own does not load: %s\n",
+                    problems.items[0].text);
+        schema_registry_free(registry);
+        status = -1;
     }
-    files[schema_embedded_count] = (struct schema_file){
-        .name = "kinds/26-message-queue.json", .text = text, .len = strlen(text)};
-    char error[512];
-    int status =
-        schema_registry_load(registry, files, schema_embedded_count + 1, error, sizeof error);
-    free(files);
-    if (status != 0)
-        print_error("the schema with a kind of its own does not load: %s\n", error);
+    schema_problems_free(&problems);
     return status;
 }
 
@@ -61,18 +57,7 @@ static char *read_file(const char *dir, const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    size_t len = text ? fread(text, 1, (size_t)size, f) : 0;
-    fclose(f);
-    if (text != NULL)
-        text[len] = '\0';
-    return text;
+    return read_all(path);
 }
 
 /* Removes `dir` and the files in it. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysed.h"
 #include "analysis.h"
 #include "codes.h"
 #include "schema.h"
@@ -76,32 +77,14 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The diagnostics of `text` as "code pointer" lines, sorted as the analysis sorts them. */
-static char *diagnostics_of(const struct schema_registry *registry, const char *text)
-{
-    struct analysis a;
-    struct analysis_options options = {.report_unknown_document = true, .registry = registry};
-    assert_int_equal(analysis_run(&a, text, strlen(text), &options), 0);
-    size_t cap = 4096, len = 0;
-    char *out = calloc(1, cap);
-    assert_non_null(out);
-    for (uint32_t i = 0; i < a.diags.count; i++) {
-        const struct diagnostic *d = &a.diags.items[i];
-        len += (size_t)snprintf(out + len, cap - len, "%s %s\n", code_name(d->code), d->pointer);
-        assert_true(len < cap);
-    }
-    analysis_free(&a);
-    return out;
-}
-
 static void test_a_valid_document_of_the_new_kind_is_clean(void **state)
 {
     struct registry_state *s = *state;
     assert_non_null(schema_find_kind(&s->registry, "MESSAGE_QUEUE", 13));
-    char *got =
-        diagnostics_of(&s->registry, "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
-                                     "{\"brokerUrl\": \"amqp://broker\", \"authMode\": \"TOKEN\", "
-                                     "\"token\": \"data:,t0ken\"}}");
+    char *got = diagnostic_lines(&s->registry,
+                                 "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
+                                 "{\"brokerUrl\": \"amqp://broker\", \"authMode\": \"TOKEN\", "
+                                 "\"token\": \"data:,t0ken\"}}");
     assert_string_equal(got, "");
     free(got);
 }
@@ -109,18 +92,18 @@ static void test_a_valid_document_of_the_new_kind_is_clean(void **state)
 static void test_the_rule_engine_checks_the_new_kind_like_a_built_in_one(void **state)
 {
     struct registry_state *s = *state;
-    char *got = diagnostics_of(&s->registry,
-                               "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
-                               "{\"brokerUrll\": \"amqp://broker\", \"authMode\": \"TOKEN\"}}");
+    char *got = diagnostic_lines(&s->registry,
+                                 "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
+                                 "{\"brokerUrll\": \"amqp://broker\", \"authMode\": \"TOKEN\"}}");
     /* the required field missing, the typo unknown (with its suggestion), the secret required
      * by the condition */
     assert_non_null(strstr(got, "missing-required /config/brokerUrl\n"));
     assert_non_null(strstr(got, "unknown-field /config/brokerUrll\n"));
     assert_non_null(strstr(got, "conditional-required /config/token\n"));
     free(got);
-    got = diagnostics_of(&s->registry,
-                         "{\"type\": \"MESSAGE_QUEUE\", \"config\": {\"brokerUrl\": \"b\", "
-                         "\"authMode\": \"token\", \"token\": \"plain\"}}");
+    got = diagnostic_lines(&s->registry,
+                           "{\"type\": \"MESSAGE_QUEUE\", \"config\": {\"brokerUrl\": \"b\", "
+                           "\"authMode\": \"token\", \"token\": \"plain\"}}");
     assert_non_null(strstr(got, "invalid-enum /config/authMode\n"));
     assert_non_null(strstr(got, "secret-not-encoded /config/token\n"));
     free(got);
@@ -130,12 +113,13 @@ static void test_the_new_kind_brings_its_group_and_is_inferred(void **state)
 {
     struct registry_state *s = *state;
     /* brokerUrl and authMode only this kind defines: inferred, with the hint that says so */
-    char *got = diagnostics_of(&s->registry, "{\"name\": \"q\", \"config\": {\"brokerUrl\": "
-                                             "\"b\", \"authMode\": \"NONE\"}}");
+    char *got = diagnostic_lines(&s->registry, "{\"name\": \"q\", \"config\": {\"brokerUrl\": "
+                                               "\"b\", \"authMode\": \"NONE\"}}");
     assert_string_equal(got, "kind-inferred /type\n");
     free(got);
     /* a field of the CACHE group it includes is known, with the group's type */
-    got = diagnostics_of(&s->registry, "{\"type\": \"MESSAGE_QUEUE\", \"config\": {\"brokerUrl\": "
+    got =
+        diagnostic_lines(&s->registry, "{\"type\": \"MESSAGE_QUEUE\", \"config\": {\"brokerUrl\": "
                                        "\"b\", \"maxCacheSpacePct\": \"ninety\"}}");
     assert_string_equal(got, "type-mismatch /config/maxCacheSpacePct\n");
     free(got);

@@ -5,6 +5,8 @@
 #include "uv_wasi_internal.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +48,18 @@ int uv_fs_close(uv_loop_t *loop, uv_fs_t *req, uv_file file, uv_fs_cb cb)
     return fs_done(loop, req, UV_FS_CLOSE, close(file) != 0 ? uv__wasi_error(errno) : 0, cb);
 }
 
-int uv_fs_read(uv_loop_t *loop, uv_fs_t *req, uv_file file, const uv_buf_t bufs[],
-               unsigned int nbufs, int64_t offset, uv_fs_cb cb)
+/* Reads into or writes from `bufs` in turn (at `offset` onward, or at the file's position when
+ * negative) until one is short: the bytes moved, or the error of the first request. */
+static ssize_t transfer(uv_file file, const uv_buf_t bufs[], unsigned int nbufs, int64_t offset,
+                        bool writing)
 {
-    fs_clear(req);
     ssize_t total = 0;
     for (unsigned i = 0; i < nbufs; i++) {
-        ssize_t n = offset < 0 ? read(file, bufs[i].base, bufs[i].len)
-                               : pread(file, bufs[i].base, bufs[i].len, (off_t)(offset + total));
+        off_t at = (off_t)(offset + total);
+        ssize_t n = writing ? (offset < 0 ? write(file, bufs[i].base, bufs[i].len)
+                                          : pwrite(file, bufs[i].base, bufs[i].len, at))
+                            : (offset < 0 ? read(file, bufs[i].base, bufs[i].len)
+                                          : pread(file, bufs[i].base, bufs[i].len, at));
         if (n < 0) {
             if (total == 0)
                 total = uv__wasi_error(errno);
@@ -63,27 +69,21 @@ int uv_fs_read(uv_loop_t *loop, uv_fs_t *req, uv_file file, const uv_buf_t bufs[
         if ((size_t)n < bufs[i].len)
             break;
     }
-    return fs_done(loop, req, UV_FS_READ, total, cb);
+    return total;
+}
+
+int uv_fs_read(uv_loop_t *loop, uv_fs_t *req, uv_file file, const uv_buf_t bufs[],
+               unsigned int nbufs, int64_t offset, uv_fs_cb cb)
+{
+    fs_clear(req);
+    return fs_done(loop, req, UV_FS_READ, transfer(file, bufs, nbufs, offset, false), cb);
 }
 
 int uv_fs_write(uv_loop_t *loop, uv_fs_t *req, uv_file file, const uv_buf_t bufs[],
                 unsigned int nbufs, int64_t offset, uv_fs_cb cb)
 {
     fs_clear(req);
-    ssize_t total = 0;
-    for (unsigned i = 0; i < nbufs; i++) {
-        ssize_t n = offset < 0 ? write(file, bufs[i].base, bufs[i].len)
-                               : pwrite(file, bufs[i].base, bufs[i].len, (off_t)(offset + total));
-        if (n < 0) {
-            if (total == 0)
-                total = uv__wasi_error(errno);
-            break;
-        }
-        total += n;
-        if ((size_t)n < bufs[i].len)
-            break;
-    }
-    return fs_done(loop, req, UV_FS_WRITE, total, cb);
+    return fs_done(loop, req, UV_FS_WRITE, transfer(file, bufs, nbufs, offset, true), cb);
 }
 
 static uv_timespec_t timespec_of(struct timespec ts)
