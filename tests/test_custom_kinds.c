@@ -236,6 +236,13 @@ static void test_a_kind_file_completes_the_keys_and_values_of_its_format(void **
     got = labels_at("{\"fields\": {\"p\": {\"required\": {\"field\": \"a\", \n}}}}", "\n}");
     assert_string_equal(got, "in noOtherThan present nonEmpty notBefore all any not");
     free(got);
+    /* "include" names groups, as a name or in an object's "group" */
+    got = labels_at("{\"include\": [\"\"]}", "\"\"]}");
+    assert_string_equal(got, "ASYNC CACHE CTAS PART POOL PROPS SECRETPROPS");
+    free(got);
+    got = labels_at("{\"include\": [{\"group\": \"\"}]}", "\"\"}]}");
+    assert_string_equal(got, "ASYNC CACHE CTAS PART POOL PROPS SECRETPROPS");
+    free(got);
     /* "extends" names a kind by its file stem */
     got = labels_at("{\"extends\": \"\"}", "\"\"}");
     assert_non_null(strstr(got, "03-object-storage-a 04-metastore-catalog"));

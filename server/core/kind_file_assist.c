@@ -3,7 +3,8 @@
  * JSON Schema use, so the two never disagree. Only what completion and hover need is read:
  * "properties", "additionalProperties", "items", "$ref" within the file, "oneOf"/"anyOf" (the
  * alternative that fits the object being edited), "enum", "type", "description", and
- * "x-srcls-complete": "kinds" for a value that names a kind by its file stem. */
+ * "x-srcls-complete": "kinds" or "groups" for a value that names a kind by its file stem, or a
+ * group. */
 #include <stdio.h>
 #include <string.h>
 
@@ -230,14 +231,20 @@ static int complete_values(struct assist *a, uint32_t property, int depth)
     if (node == JSON_NONE || depth > MAX_REFS)
         return 0;
     uint32_t special = get(s, property, "x-srcls-complete");
-    if (special != JSON_NONE && json_node_string_equals(s, special, JSON_LITERAL("kinds"))) {
-        for (uint32_t k = 0; a->registry != NULL && k < a->registry->kind_count; k++) {
-            const struct schema_kind *kind = &a->registry->kinds[k];
-            if (add(a, COMPLETION_ENUM, kind->stem,
-                    arena_printf(&a->out->arena, "\"%s\"", kind->stem), kind->title,
-                    kind->description) != 0)
-                return -1;
-        }
+    bool kinds = special != JSON_NONE && json_node_string_equals(s, special, JSON_LITERAL("kinds"));
+    bool groups =
+        special != JSON_NONE && json_node_string_equals(s, special, JSON_LITERAL("groups"));
+    for (uint32_t k = 0; kinds && a->registry != NULL && k < a->registry->kind_count; k++) {
+        const struct schema_kind *kind = &a->registry->kinds[k];
+        if (add(a, COMPLETION_ENUM, kind->stem, arena_printf(&a->out->arena, "\"%s\"", kind->stem),
+                kind->title, kind->description) != 0)
+            return -1;
+    }
+    for (uint32_t g = 0; groups && a->registry != NULL && g < a->registry->group_count; g++) {
+        const char *name = a->registry->groups[g];
+        if (add(a, COMPLETION_ENUM, name, arena_printf(&a->out->arena, "\"%s\"", name), "group",
+                NULL) != 0)
+            return -1;
     }
     uint32_t values = get(s, node, "enum");
     for (uint32_t v = values != JSON_NONE ? s->nodes[values].first_child : JSON_NONE;
@@ -316,7 +323,9 @@ const char *project_kind_file_hover(struct analysis *analysis,
             about ? arena_printf(arena, "%s%.*s%s: %s", b, (int)key.len, key.ptr, b, about) : NULL;
         *start = n->key_start;
         *end = n->key_end;
-    } else if (special != JSON_NONE && n->kind == JSON_STRING && registry != NULL) {
+    } else if (special != JSON_NONE &&
+               json_node_string_equals(&s, special, JSON_LITERAL("kinds")) &&
+               n->kind == JSON_STRING && registry != NULL) {
         struct json_str stem = json_node_string(doc, at.node);
         for (uint32_t k = 0; text == NULL && k < registry->kind_count; k++) {
             const struct schema_kind *kind = &registry->kinds[k];

@@ -110,10 +110,16 @@ static void number_custom_kinds(struct schema_loader *l)
     }
 }
 
-/* The kinds replaced by custom ones left out of the registry, then the rest in number order. */
+/* The kinds replaced by custom ones left out of the registry, then the rest in number order;
+ * the groups' names, for completion in kind files. */
 static void finish_kinds(struct schema_loader *l)
 {
     struct schema_registry *registry = l->registry;
+    registry->groups = arena_alloc(l->arena, (l->count + 1) * sizeof *registry->groups);
+    for (size_t i = 0; registry->groups != NULL && i < l->count; i++) {
+        if (l->files[i].role == SCHEMA_FILE_GROUP)
+            registry->groups[registry->group_count++] = l->files[i].stem;
+    }
     uint32_t kept = 0;
     for (size_t i = 0; i < l->count; i++) {
         const struct schema_loaded_file *f = &l->files[i];

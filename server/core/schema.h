@@ -146,6 +146,8 @@ struct schema_registry {
     struct schema_field source; /* the top level of a source object */
     struct schema_field job;    /* the job object */
     const char *job_title;
+    const char **groups; /* the names of the groups kinds can include, built-in then custom */
+    uint32_t group_count;
     struct arena arena;
 };
 
