@@ -181,6 +181,34 @@ def check(label, small, large):
         failures.append(label)
 
 
+def kind_files_project(n):
+    """A project whose srcls.json names a directory of n kind files of its own, each with a
+    group of its own (so "include" and "extends" look files up by name), and a document of the
+    last kind: what --check loads before it checks anything."""
+    root = tempfile.mkdtemp(prefix="kinds-", dir=work)
+    os.makedirs(os.path.join(root, "kinds"))
+    with open(os.path.join(root, "srcls.json"), "w") as f:
+        json.dump({"schemas": ["kinds"]}, f)
+    for i in range(n):
+        with open(os.path.join(root, "kinds", "g%06d.json" % i), "w") as f:
+            json.dump({"group": "G%d" % i, "fields": {"g%d" % i: {"type": "string"}}}, f)
+        kind = {"title": "Kind %d" % i, "types": ["KIND_%d" % i], "include": ["G%d" % i],
+                "fields": {"f%d" % j: {"type": "string", "description": "x"} for j in range(4)}}
+        if i % 10 == 1:
+            kind["extends"] = "k%06d" % (i - 1)
+        with open(os.path.join(root, "kinds", "k%06d.json" % i), "w") as f:
+            json.dump(kind, f)
+    doc = os.path.join(root, "doc.source.json")
+    with open(doc, "w") as f:
+        json.dump({"name": "d", "type": "KIND_%d" % (n - 1), "config": {"f0": 1}}, f)
+    return doc
+
+
+if not only or only in "many kind files of a project's own":
+    small_doc, large_doc = kind_files_project(1000), kind_files_project(10000)
+    check("--check --format text: many kind files of a project's own (srcls.json \"schemas\")",
+          lambda: cli_seconds(small_doc, "text"), lambda: cli_seconds(large_doc, "text"))
+
 server = Server(binary)
 version = 0
 for name, gen, n, formats in SHAPES:

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +111,31 @@ static int by_name(const void *a, const void *b)
 static char *read_whole(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    char *text = f != NULL ? malloc(CONFIG_MAX_SIZE + 1) : NULL;
-    *len = text != NULL ? fread(text, 1, CONFIG_MAX_SIZE + 1, f) : 0;
+    struct stat st;
+    /* room for the size the file has now, and more if it grows meanwhile */
+    size_t cap = f != NULL && fstat(fileno(f), &st) == 0 && st.st_size >= 0 &&
+                         (uintmax_t)st.st_size <= CONFIG_MAX_SIZE
+                     ? (size_t)st.st_size + 1
+                     : CONFIG_MAX_SIZE + 1;
+    char *text = f != NULL ? malloc(cap + 1) : NULL;
+    *len = 0;
+    while (text != NULL && *len <= CONFIG_MAX_SIZE) {
+        *len += fread(text + *len, 1, cap - *len, f);
+        if (*len < cap || cap > CONFIG_MAX_SIZE)
+            break; /* the end, an error, or past the limit */
+        char *grown = realloc(text, 2 * cap + 1);
+        if (grown == NULL)
+            break;
+        text = grown;
+        cap *= 2;
+    }
     int error = f == NULL ? errno : text == NULL ? ENOMEM : ferror(f) ? EIO : 0;
     if (f != NULL)
         fclose(f);
     if (error == 0 && *len > CONFIG_MAX_SIZE)
         error = EFBIG;
+    if (error == 0 && *len == cap) /* could not grow */
+        error = ENOMEM;
     if (error != 0) {
         free(text);
         errno = error;

@@ -72,29 +72,6 @@ static void read_file(struct schema_loader *l, size_t i)
         schema__check_group(l, f);
 }
 
-/* A custom file named as an earlier kind or group: "extends" and "include" could not tell them
- * apart. */
-static void check_names_distinct(struct schema_loader *l)
-{
-    for (size_t i = 0; i < l->count && !l->failed; i++) {
-        const struct schema_loaded_file *f = &l->files[i];
-        for (size_t j = 0; j < i && f->file->custom && !l->failed; j++) {
-            const struct schema_loaded_file *e = &l->files[j];
-            if (e->role != f->role || strcmp(e->stem, f->stem) != 0)
-                continue;
-            l->current = f->file->name;
-            const char *shown = e->file->custom ? "" : "schema/";
-            if (f->role == SCHEMA_FILE_GROUP)
-                schema__fail(l, &l->files[i].doc,
-                             json_object_get(&l->files[i].doc, f->doc.root, JSON_LITERAL("group")),
-                             "a group of that name is already %s%s", shown, e->file->name);
-            else
-                schema__fail_file(l, "a kind file of that name is already %s%s", shown,
-                                  e->file->name);
-        }
-    }
-}
-
 /* Custom kinds without "kind" are numbered after every other kind, in the order given; a kind
  * that replaces another takes its number. */
 static void number_custom_kinds(struct schema_loader *l)
@@ -186,7 +163,8 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
         read_file(&l, i);
         kinds += l.files[i].role == SCHEMA_FILE_KIND;
     }
-    check_names_distinct(&l);
+    if (!l.failed)
+        schema__check_names_distinct(&l);
     registry->kinds = arena_alloc(&registry->arena, (kinds + 1) * sizeof *registry->kinds);
     memset(registry->kinds, 0, (kinds + 1) * sizeof *registry->kinds);
     for (size_t i = 0; i < count && !l.failed; i++) {
@@ -201,6 +179,7 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
         json_doc_free(&l.files[i].doc);
     free(l.files);
     free(l.origins);
+    free(l.names);
     if (l.failed) {
         schema_registry_free(registry);
         return -1;

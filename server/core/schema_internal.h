@@ -36,6 +36,8 @@ struct schema_origin {
     const char *file;
 };
 
+struct schema_key;
+
 struct schema_loader {
     struct schema_registry *registry;
     struct arena *arena;
@@ -48,6 +50,8 @@ struct schema_loader {
     const char *current; /* file name, for messages */
     struct schema_origin *origins;
     size_t origin_count, origin_capacity;
+    struct schema_key *names; /* the kinds' and groups' file names, sorted (schema_distinct.c) */
+    size_t name_count;
 };
 
 /* ---- errors (the first one wins; later calls do nothing) ---- */
@@ -114,6 +118,14 @@ void schema__build_document(struct schema_loader *l, struct schema_loaded_file *
                             struct schema_field *out, const char **title);
 /* A group file: {"group": NAME, "description": ..., "fields": {...}} (and "notes"). */
 void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f);
+/* ---- what must be unique (schema_distinct.c) ---- */
+
+/* Two kinds, or two groups, with one file name: the later file is the one named. Also builds
+ * the index schema__file_by_name reads (freed with the loader's `names`). */
+void schema__check_names_distinct(struct schema_loader *l);
+/* The kind or group file (`role`) named `stem`, or NULL. */
+struct schema_loaded_file *schema__file_by_name(struct schema_loader *l, int role,
+                                                const char *stem, size_t len);
 /* Two kinds with one number or one type identifier: the later file is the one named. */
 void schema__check_kinds_distinct(struct schema_loader *l);
 

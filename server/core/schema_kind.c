@@ -11,12 +11,7 @@
 static struct schema_loaded_file *find_file(struct schema_loader *l, int role, const char *stem,
                                             size_t len)
 {
-    for (size_t i = 0; i < l->count; i++) {
-        struct schema_loaded_file *f = &l->files[i];
-        if ((int)f->role == role && strlen(f->stem) == len && memcmp(f->stem, stem, len) == 0)
-            return f;
-    }
-    return NULL;
+    return schema__file_by_name(l, role, stem, len);
 }
 
 static void include_group(struct schema_loader *l, struct json_doc *doc, uint32_t entry,
@@ -338,34 +333,4 @@ void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f)
     }
     if (json_object_get(doc, doc->root, JSON_LITERAL("fields")) == JSON_NONE)
         schema__fail(l, doc, doc->root, "a group needs \"fields\"");
-}
-
-/* Two kinds with one number or one type identifier: the later file is the one named. */
-void schema__check_kinds_distinct(struct schema_loader *l)
-{
-    for (size_t i = 0; i < l->count && !l->failed; i++) {
-        struct schema_loaded_file *f = &l->files[i];
-        if (f->role != SCHEMA_FILE_KIND)
-            continue;
-        l->current = f->file->name;
-        struct json_doc *doc = &f->doc;
-        for (size_t j = 0; j < i && !l->failed; j++) {
-            const struct schema_loaded_file *earlier = &l->files[j];
-            if (earlier->role != SCHEMA_FILE_KIND || f->replaces == earlier)
-                continue;
-            if (earlier->kind->number == f->kind->number)
-                schema__fail(l, doc, json_object_get(doc, doc->root, JSON_LITERAL("kind")),
-                             "kind %d is also %s%s", f->kind->number,
-                             earlier->file->custom ? "" : "schema/", earlier->file->name);
-            uint32_t types = json_object_get(doc, doc->root, JSON_LITERAL("types"));
-            for (uint32_t t = 0; t < f->kind->type_count && !l->failed; t++) {
-                for (uint32_t u = 0; u < earlier->kind->type_count; u++) {
-                    if (strcmp(f->kind->types[t], earlier->kind->types[u]) == 0)
-                        schema__fail(l, doc, json_array_get(doc, types, t),
-                                     "the type identifier is also one of %s%s",
-                                     earlier->file->custom ? "" : "schema/", earlier->file->name);
-                }
-            }
-        }
-    }
 }
