@@ -111,12 +111,14 @@ def write_input(name, data):
 # ---- timing ------------------------------------------------------------------------------------
 
 def cli_seconds(path, fmt):
-    proc = subprocess.Popen([binary, "--check", "--format", fmt, path],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
+    # stderr into a file, not a pipe: srcls may say more than a pipe holds before it exits
+    with tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen([binary, "--check", "--format", fmt, path],
+                                stdout=subprocess.DEVNULL, stderr=err_file)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err_file.seek(0)
+        err = err_file.read().decode(errors="replace")
     if proc.returncode not in (0, 1):
         raise SystemExit("srcls --check --format %s %s: exit %d\n%s"
                          % (fmt, path, proc.returncode, err[:2000]))
@@ -181,7 +183,7 @@ def check(label, small, large):
         failures.append(label)
 
 
-def kind_files_project(n):
+def kind_files_project(n, broken=False):
     """A project whose srcls.json names a directory of n kind files of its own, each with a
     group of its own (so "include" and "extends" look files up by name), and a document of the
     last kind: what --check loads before it checks anything."""
@@ -194,6 +196,8 @@ def kind_files_project(n):
             json.dump({"group": "G%d" % i, "fields": {"g%d" % i: {"type": "string"}}}, f)
         kind = {"title": "Kind %d" % i, "types": ["KIND_%d" % i], "include": ["G%d" % i],
                 "fields": {"f%d" % j: {"type": "string", "description": "x"} for j in range(4)}}
+        if broken and i % 2 == 0:
+            kind["fields"]["f0"]["type"] = "strin"  # every other kind file has a mistake
         if i % 10 == 1:
             kind["extends"] = "k%06d" % (i - 1)
         with open(os.path.join(root, "kinds", "k%06d.json" % i), "w") as f:
@@ -207,6 +211,9 @@ def kind_files_project(n):
 if not only or only in "many kind files of a project's own":
     small_doc, large_doc = kind_files_project(1000), kind_files_project(10000)
     check("--check --format text: many kind files of a project's own (srcls.json \"schemas\")",
+          lambda: cli_seconds(small_doc, "text"), lambda: cli_seconds(large_doc, "text"))
+    small_doc, large_doc = kind_files_project(1000, True), kind_files_project(10000, True)
+    check("--check --format text: many kind files, half of them with a mistake",
           lambda: cli_seconds(small_doc, "text"), lambda: cli_seconds(large_doc, "text"))
 
 server = Server(binary)

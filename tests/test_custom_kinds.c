@@ -185,6 +185,39 @@ static void test_a_kind_is_replaced_once_and_names_are_distinct(void **state)
     schema_registry_free(&registry);
 }
 
+static void test_a_kind_built_on_a_broken_one_is_left_out_and_says_why(void **state)
+{
+    (void)state;
+    static const char base[] = "{\"title\": \"B\", \"types\": [\"B\"],\n"
+                               " \"fields\": {\"a\": {\"type\": \"strin\"}}}";
+    static const char child[] = "{\"title\": \"C\", \"types\": [\"C\"], \"extends\": \"base\"}";
+    static const char group[] = "{\"group\": \"TEAM\", \"fields\": {\"g\": {\"typ\": 1}}}";
+    static const char user[] = "{\"title\": \"U\", \"types\": [\"U\"], \"include\": [\"TEAM\"]}";
+    static const char fine[] = "{\"title\": \"F\", \"types\": [\"F\"]}";
+    struct schema_file files[] = {{"team/child.json", child, sizeof child - 1, true},
+                                  {"team/base.json", base, sizeof base - 1, true},
+                                  {"team/user.json", user, sizeof user - 1, true},
+                                  {"team/group.json", group, sizeof group - 1, true},
+                                  {"team/fine.json", fine, sizeof fine - 1, true}};
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 5);
+    assert_int_equal(problems.count, 4);
+    assert_string_equal(problems.items[0].text, "team/child.json:1:43 at /extends: the kind base "
+                                                "has a mistake (said in its file)");
+    assert_string_equal(problems.items[1].text,
+                        "team/base.json:2:27 at /fields/a/type: unknown type name");
+    assert_string_equal(problems.items[2].text, "team/user.json:1:44 at /include/0: the group "
+                                                "TEAM has a mistake (said in its file)");
+    assert_int_equal(problems.items[3].file, 3);
+    assert_string_equal(problems.items[3].text,
+                        "team/group.json:1:43 at /fields/g/typ: unknown field key");
+    assert_int_equal(registry.kind_count, 26); /* the built-in kinds and F */
+    assert_non_null(schema_find_kind(&registry, "F", 1));
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
 /* ---- completion and hover in a kind file, off the kind-file format's JSON Schema ---- */
 
 static struct schema_registry builtin;
@@ -282,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_an_extension_replaces_the_built_in_kind),
         cmocka_unit_test(test_broken_files_are_placed_and_take_nothing_else_down),
         cmocka_unit_test(test_a_kind_is_replaced_once_and_names_are_distinct),
+        cmocka_unit_test(test_a_kind_built_on_a_broken_one_is_left_out_and_says_why),
         cmocka_unit_test(test_a_kind_file_completes_the_keys_and_values_of_its_format),
         cmocka_unit_test(test_a_kind_file_hovers_what_its_keys_mean),
     };

@@ -7,6 +7,7 @@
  * schema/ is a build-time test failure, not a silently ignored rule. */
 #include "schema.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,12 +79,14 @@ static void number_custom_kinds(struct schema_loader *l)
 {
     int highest = 0;
     for (size_t i = 0; i < l->count; i++) {
-        if (l->files[i].role == SCHEMA_FILE_KIND && l->files[i].kind->number > highest)
-            highest = l->files[i].kind->number;
+        const struct schema_loaded_file *f = &l->files[i];
+        if (f->role == SCHEMA_FILE_KIND && !f->broken && f->kind->number > highest)
+            highest = f->kind->number;
     }
     for (size_t i = 0; i < l->count; i++) {
-        if (l->files[i].role == SCHEMA_FILE_KIND && l->files[i].kind->number == 0)
-            l->files[i].kind->number = ++highest;
+        struct schema_loaded_file *f = &l->files[i];
+        if (f->role == SCHEMA_FILE_KIND && !f->broken && f->kind->number == 0)
+            f->kind->number = ++highest;
     }
 }
 
@@ -94,17 +97,64 @@ static void finish_kinds(struct schema_loader *l)
     struct schema_registry *registry = l->registry;
     registry->groups = arena_alloc(l->arena, (l->count + 1) * sizeof *registry->groups);
     for (size_t i = 0; registry->groups != NULL && i < l->count; i++) {
-        if (l->files[i].role == SCHEMA_FILE_GROUP)
+        if (l->files[i].role == SCHEMA_FILE_GROUP && !l->files[i].broken)
             registry->groups[registry->group_count++] = l->files[i].stem;
     }
     uint32_t kept = 0;
     for (size_t i = 0; i < l->count; i++) {
         const struct schema_loaded_file *f = &l->files[i];
-        if (f->role == SCHEMA_FILE_KIND && !f->replaced)
+        if (f->role == SCHEMA_FILE_KIND && !f->replaced && !f->broken)
             registry->kinds[kept++] = *f->kind;
     }
     registry->kind_count = kept;
     qsort(registry->kinds, registry->kind_count, sizeof *registry->kinds, compare_kinds);
+}
+
+/* Tolerant loading: the mistake just found is blamed on the custom file `blame` (an index in
+ * l->files), which is set aside — its problem kept, its kind left out of the registry, the kind
+ * it replaced put back — and loading goes on. False when the mistake must end the load: not
+ * tolerant, or `blame` is not a custom file. The problem's place is the mistake's when it is in
+ * that file, else the whole file (the line then names where the mistake is). */
+static bool set_aside(struct schema_loader *l, size_t blame)
+{
+    if (l->set_aside == NULL || !l->failed || l->error[0] == '\0' || blame >= l->count ||
+        !l->files[blame].file->custom)
+        return false; /* not tolerant, out of memory (no message), or a built-in file */
+    struct schema_loaded_file *f = &l->files[blame];
+    struct schema_error where = *l->where;
+    if (where.file != blame) {
+        where.start = where.end = 0;
+        where.pointer[0] = '\0';
+        snprintf(where.message, sizeof where.message, "%s", l->error);
+    }
+    if (schema_problems_add(l->set_aside, blame, &where, l->error) != 0)
+        return false;
+    f->broken = true;
+    if (f->took_over)
+        f->replaces->replaced = false;
+    l->failed = false;
+    l->error[0] = '\0';
+    return true;
+}
+
+/* Builds the kind of file `i`; in a tolerant load, a mistake in the file, or in the custom kind
+ * or group it builds on (set aside, then the kind built again without it), is set aside. */
+static void build_kind_file(struct schema_loader *l, size_t i)
+{
+    struct schema_loaded_file *f = &l->files[i];
+    schema__build_kind(l, f);
+    for (size_t tries = 0; l->failed && tries <= l->count; tries++) {
+        size_t at = l->where != NULL ? l->where->file : SIZE_MAX;
+        if (at == i || at >= l->count || !set_aside(l, at)) {
+            set_aside(l, i);
+            return;
+        }
+        f->state = 0; /* without what was set aside, which it now refuses to build on */
+        f->replaces = NULL;
+        f->took_over = false;
+        memset(f->kind, 0, sizeof *f->kind);
+        schema__build_kind(l, f);
+    }
 }
 
 /* Builds every file: kinds (in dependency order), source.json and job.json; then resolves. */
@@ -114,8 +164,8 @@ static void build_files(struct schema_loader *l)
     for (size_t i = 0; i < l->count && !l->failed; i++) {
         struct schema_loaded_file *f = &l->files[i];
         l->current = f->file->name;
-        if (f->role == SCHEMA_FILE_KIND)
-            schema__build_kind(l, f);
+        if (f->role == SCHEMA_FILE_KIND && !f->broken)
+            build_kind_file(l, i);
         else if (strcmp(f->stem, "source") == 0 && f->role == SCHEMA_FILE_OTHER)
             schema__build_document(l, f, &registry->source, NULL);
         else if (strcmp(f->stem, "job") == 0 && f->role == SCHEMA_FILE_OTHER)
@@ -130,19 +180,22 @@ static void build_files(struct schema_loader *l)
     }
     for (size_t i = 0; i < l->count && !l->failed; i++) {
         struct schema_loaded_file *f = &l->files[i];
-        if (f->role == SCHEMA_FILE_KIND)
+        if (f->role == SCHEMA_FILE_KIND && !f->broken) {
             schema__resolve_object(l, &f->kind->config, f->file->name);
-        else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "source") == 0)
+            set_aside(l, i); /* whichever file the condition is written in */
+        } else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "source") == 0) {
             schema__resolve_object(l, registry->source.object, f->file->name);
-        else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "job") == 0)
+        } else if (f->role == SCHEMA_FILE_OTHER && strcmp(f->stem, "job") == 0) {
             schema__resolve_object(l, registry->job.object, f->file->name);
+        }
     }
 }
 
-int schema_registry_load_at(struct schema_registry *registry, const struct schema_file *files,
-                            size_t count, struct schema_error *where, char *error,
-                            size_t error_size)
+int schema__load(struct schema_registry *registry, const struct schema_file *files, size_t count,
+                 struct schema_error *where, char *error, size_t error_size,
+                 struct schema_problems *problems)
 {
+    struct schema_error own_where = {.file = SIZE_MAX};
     memset(registry, 0, sizeof *registry);
     arena_init(&registry->arena);
     struct schema_loader l = {.registry = registry,
@@ -150,7 +203,8 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
                               .count = count,
                               .error = error,
                               .error_size = error_size,
-                              .where = where};
+                              .where = where != NULL || problems == NULL ? where : &own_where,
+                              .set_aside = problems};
     if (error_size > 0)
         error[0] = '\0';
     l.files = calloc(count + 1, sizeof *l.files);
@@ -161,6 +215,8 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
     uint32_t kinds = 0;
     for (size_t i = 0; i < count && !l.failed; i++) {
         read_file(&l, i);
+        if (l.failed && set_aside(&l, i))
+            l.files[i].role = SCHEMA_FILE_SKIP; /* unread: nothing names it */
         kinds += l.files[i].role == SCHEMA_FILE_KIND;
     }
     if (!l.failed)
@@ -185,6 +241,13 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
         return -1;
     }
     return 0;
+}
+
+int schema_registry_load_at(struct schema_registry *registry, const struct schema_file *files,
+                            size_t count, struct schema_error *where, char *error,
+                            size_t error_size)
+{
+    return schema__load(registry, files, count, where, error, error_size, NULL);
 }
 
 int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,

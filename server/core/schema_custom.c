@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schema_embedded.h"
+#include "schema_internal.h"
 
 void schema_problems_free(struct schema_problems *problems)
 {
@@ -19,8 +20,8 @@ void schema_problems_free(struct schema_problems *problems)
     problems->count = 0;
 }
 
-static int add_problem(struct schema_problems *problems, size_t file, const struct schema_error *e,
-                       const char *text)
+int schema_problems_add(struct schema_problems *problems, size_t file, const struct schema_error *e,
+                        const char *text)
 {
     struct schema_problem *grown =
         realloc(problems->items, (problems->count + 1) * sizeof *problems->items);
@@ -65,20 +66,32 @@ int schema_registry_load_custom(struct schema_registry *registry, const struct s
         files[builtin + kept].custom = true;
         origin[kept++] = i;
     }
-    /* Each round leaves out one file more, or ends: at most count + 1 rounds. */
+    /* A round sets aside each file with a mistake of its own and goes on; a mistake that only
+     * shows with other files (a name, number or identifier twice) ends it, and the next round
+     * leaves that file out: at most count + 1 rounds, and one in the common case. */
     for (;;) {
         struct schema_error where = {.file = SIZE_MAX};
+        struct schema_problems round = {0};
         char error[640] = "";
-        if (schema_registry_load_at(registry, files, builtin + kept, &where, error, sizeof error) ==
+        if (schema__load(registry, files, builtin + kept, &where, error, sizeof error, &round) ==
             0) {
             status = 0;
+            for (size_t i = 0; status == 0 && i < round.count; i++) {
+                struct schema_problem *p = &round.items[i];
+                struct schema_error e = {0, p->start, p->end, "", ""};
+                snprintf(e.pointer, sizeof e.pointer, "%s", p->pointer);
+                snprintf(e.message, sizeof e.message, "%s", p->message);
+                status = schema_problems_add(problems, origin[p->file - builtin], &e, p->text);
+            }
+            schema_problems_free(&round);
             break;
         }
+        schema_problems_free(&round);
         if (error[0] == '\0')
             break; /* out of memory: no message */
         bool theirs = where.file != SIZE_MAX && where.file >= builtin;
         size_t at = theirs ? where.file - builtin : 0;
-        if (add_problem(problems, theirs ? origin[at] : SIZE_MAX, &where, error) != 0)
+        if (schema_problems_add(problems, theirs ? origin[at] : SIZE_MAX, &where, error) != 0)
             break;
         if (!theirs) { /* a built-in file refused with these over it: none of them is loaded */
             status = schema_registry_load_embedded(registry, error, sizeof error);

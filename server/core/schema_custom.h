@@ -33,5 +33,8 @@ struct schema_problems {
 int schema_registry_load_custom(struct schema_registry *registry, const struct schema_file *custom,
                                 size_t count, struct schema_problems *problems);
 void schema_problems_free(struct schema_problems *problems);
+/* Adds the problem of file `file` (`where`, and the whole line `text`); -1 when memory ran out. */
+int schema_problems_add(struct schema_problems *problems, size_t file,
+                        const struct schema_error *where, const char *text);
 
 #endif

@@ -141,7 +141,7 @@ void schema__check_kinds_distinct(struct schema_loader *l)
         return;
     size_t count = 0, types = 0;
     for (size_t i = 0; i < l->count; i++) {
-        if (l->files[i].role == SCHEMA_FILE_KIND) {
+        if (l->files[i].role == SCHEMA_FILE_KIND && !l->files[i].broken) {
             count++;
             types += l->files[i].kind->type_count;
         }
@@ -157,7 +157,7 @@ void schema__check_kinds_distinct(struct schema_loader *l)
     size_t n = 0, t = 0;
     for (size_t i = 0; i < l->count; i++) {
         const struct schema_kind *kind = l->files[i].kind;
-        if (l->files[i].role != SCHEMA_FILE_KIND)
+        if (l->files[i].role != SCHEMA_FILE_KIND || l->files[i].broken)
             continue;
         numbers[n++] = (struct schema_key){0, NULL, 0, kind->number, i, 0};
         for (uint32_t u = 0; u < kind->type_count; u++)

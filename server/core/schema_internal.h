@@ -12,6 +12,7 @@
 
 #include "json_doc.h"
 #include "schema.h"
+#include "schema_custom.h"
 
 struct schema_loaded_file {
     const struct schema_file *file;
@@ -25,6 +26,8 @@ struct schema_loaded_file {
      * left out of the registry once every kind is built. */
     struct schema_loaded_file *replaces;
     bool replaced;
+    bool took_over; /* it replaced `replaces` (take_over ran) */
+    bool broken;    /* tolerant loading: a custom file with a mistake, set aside */
 };
 
 /* Where a noOtherThan condition was written: resolving it happens after every file is read,
@@ -46,6 +49,9 @@ struct schema_loader {
     char *error;
     size_t error_size;
     struct schema_error *where; /* may be NULL */
+    /* Tolerant loading (schema_registry_load_custom): a custom file with a mistake is set
+     * aside, its problem added here, and loading goes on; NULL: the first mistake ends it. */
+    struct schema_problems *set_aside;
     bool failed;
     const char *current; /* file name, for messages */
     struct schema_origin *origins;
@@ -53,6 +59,13 @@ struct schema_loader {
     struct schema_key *names; /* the kinds' and groups' file names, sorted (schema_distinct.c) */
     size_t name_count;
 };
+
+/* schema_registry_load_at, tolerant when `problems` is not NULL: a custom file with a mistake is
+ * set aside (its problem added, its index that in `files`) and loading goes on; the mistakes
+ * that involve several files (the same name, number or identifier twice) still end it. */
+int schema__load(struct schema_registry *registry, const struct schema_file *files, size_t count,
+                 struct schema_error *where, char *error, size_t error_size,
+                 struct schema_problems *problems);
 
 /* ---- errors (the first one wins; later calls do nothing) ---- */
 

@@ -48,6 +48,11 @@ static void include_group(struct schema_loader *l, struct json_doc *doc, uint32_
         schema__fail(l, doc, name_node, "no group of that name in schema/groups/");
         return;
     }
+    if (group->broken) {
+        schema__fail(l, doc, name_node, "the group %s has a mistake (said in its file)",
+                     group->stem);
+        return;
+    }
     /* check_group made sure the group has its fields. */
     uint32_t fields = json_object_get(&group->doc, group->doc.root, JSON_LITERAL("fields"));
     uint32_t before = object->field_count;
@@ -147,6 +152,11 @@ static bool inherit_parent(struct schema_loader *l, struct schema_loaded_file *f
             schema__fail(l, doc, extends,
                          "\"extends\" names no kind (a kind is named by its file name without "
                          "\".json\", as \"03-object-storage-a\")");
+            return false;
+        }
+        if (parent->broken) {
+            schema__fail(l, doc, extends, "the kind %s has a mistake (said in its file)",
+                         parent->stem);
             return false;
         }
         if (parent->state == 1) {
@@ -252,6 +262,7 @@ static void take_over(struct schema_loader *l, struct schema_loaded_file *f)
         return;
     }
     parent->replaced = true;
+    f->took_over = true;
     kind->number = parent->kind->number;
     kind->types = parent->kind->types;
     kind->type_count = parent->kind->type_count;

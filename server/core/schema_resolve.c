@@ -52,9 +52,11 @@ static void fail_resolving(struct schema_loader *l, const struct schema_conditio
         node = json_array_get(o->doc, node, index);
     l->current = o->file;
     bool elsewhere = context != NULL && strcmp(context, o->file) != 0;
-    schema__fail(l, o->doc, node == JSON_NONE ? o->node : node, "%s%s%s%s", message,
-                 elsewhere ? " (as resolved for schema/" : "", elsewhere ? context : "",
-                 elsewhere ? ")" : "");
+    const struct schema_loaded_file *resolved = elsewhere ? schema__file_named(l, context) : NULL;
+    schema__fail(l, o->doc, node == JSON_NONE ? o->node : node, "%s%s%s%s%s", message,
+                 elsewhere ? " (as resolved for " : "",
+                 elsewhere && (resolved == NULL || !resolved->file->custom) ? "schema/" : "",
+                 elsewhere ? context : "", elsewhere ? ")" : "");
 }
 
 /* `c` with every noOtherThan in it resolved against `object`: `c` itself when it has none, else
