@@ -181,7 +181,7 @@ static void task_work(void *task)
         if (t->text == NULL)
             return;
     }
-    if (t->target.kind_file) { /* linted as a kind file: no fixes */
+    if (t->target.schema != NULL) { /* a kind file, linted as one: no fixes */
         t->analysed = project_kind_file_analyze(&t->analysis, t->text, t->len,
                                                 t->target.kind_file_name, t->target.schema) == 0;
         t->ours = true;

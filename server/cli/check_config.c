@@ -101,11 +101,6 @@ static void without_dots(char *path)
         memmove(dot, dot + 2, strlen(dot + 2) + 1);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The whole of the regular file `path` (at most CONFIG_MAX_SIZE bytes), malloc'd, or NULL with
  * errno set (EFBIG: larger). */
 static char *read_whole(const char *path, size_t *len)
@@ -145,7 +140,7 @@ static char *read_whole(const char *path, size_t *len)
     return text;
 }
 
-/* The project_reader of the command line: the regular *.json files of `dir`, in name order. */
+/* The project_reader of the command line: the kind files of `dir`, with POSIX calls. */
 static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
                          size_t why_size)
 {
@@ -155,39 +150,28 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
         snprintf(why, why_size, "%s", strerror(errno));
         return -1;
     }
-    char **names = NULL;
-    size_t count = 0, len;
     int status = 0;
     for (struct dirent *e; status == 0 && (e = readdir(d)) != NULL;) {
-        size_t n = strlen(e->d_name);
         struct stat st;
-        if (n < 6 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json") != 0 ||
-            fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+        if (!project_is_kind_file_name(e->d_name) || fstatat(dirfd(d), e->d_name, &st, 0) != 0 ||
+            !S_ISREG(st.st_mode))
             continue;
-        char **grown = realloc(names, (count + 1) * sizeof *names);
-        if (grown == NULL || (grown[count] = malloc(strlen(dir) + n + 2)) == NULL) {
-            names = grown ? grown : names;
-            status = -1;
-            break;
+        size_t size = strlen(dir) + strlen(e->d_name) + 2, len;
+        char *path = malloc(size), *text = NULL;
+        if (path != NULL) {
+            snprintf(path, size, "%s/%s", dir, e->d_name);
+            text = read_whole(path, &len);
         }
-        names = grown;
-        sprintf(names[count++], "%s/%s", dir, e->d_name);
+        if (path != NULL && text == NULL)
+            snprintf(why, why_size, "cannot read %s: %s", path,
+                     errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+        if (text == NULL)
+            free(path);
+        /* project_schema_add takes both over, and frees them when it fails */
+        if (text == NULL || project_schema_add(schema, path, text, len) != 0)
+            status = -1;
     }
     closedir(d);
-    if (count > 1)
-        qsort(names, count, sizeof *names, by_name);
-    for (size_t i = 0; i < count; i++) {
-        char *text = status == 0 ? read_whole(names[i], &len) : NULL;
-        if (status == 0 && text == NULL)
-            snprintf(why, why_size, "cannot read %s: %s", names[i],
-                     errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
-        if (text == NULL || project_schema_add(schema, names[i], text, len) != 0) {
-            free(text);
-            free(names[i]);
-            status = -1;
-        }
-    }
-    free(names);
     if (status != 0 && why[0] == '\0')
         snprintf(why, why_size, "out of memory");
     return status;
@@ -337,7 +321,6 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     if (owner != NULL) {
         char whole[2 * PATH_MAX];
         absolute(configs, path, whole, sizeof whole);
-        target->kind_file = true;
         target->schema = &owner->schema;
         target->kind_file_name = strdup(whole);
         return target->kind_file_name != NULL;

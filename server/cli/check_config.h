@@ -35,8 +35,7 @@ void check_configs_free(struct check_configs *configs);
 struct check_target {
     const struct settings *settings;
     const struct schema_registry *registry;
-    bool kind_file;
-    const struct project_schema *schema; /* a kind file's project */
+    const struct project_schema *schema; /* a kind file: its project (else NULL) */
     char *kind_file_name;                /* a kind file's absolute path (malloc'd: the caller
                                             frees it) */
 };

@@ -25,26 +25,19 @@ static void write_number(struct json_writer *w, double value)
 
 static void write_types(struct json_writer *w, uint32_t types)
 {
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {{SCHEMA_STRING, "string"},   {SCHEMA_BOOLEAN, "boolean"},
-                 {SCHEMA_INTEGER, "integer"}, {SCHEMA_NUMBER, "number"},
-                 {SCHEMA_ARRAY, "array"},     {SCHEMA_OBJECT, "object"},
-                 {SCHEMA_NULL, "null"}};
     if (types & SCHEMA_NUMBER)
         types &= ~(uint32_t)SCHEMA_INTEGER; /* srcls takes an integer where a number goes */
     uint32_t count = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        count += (types & names[i].bit) != 0;
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++)
+        count += (types >> i) & 1u;
     if (count == 0)
         return;
     json_write_key(w, "type");
     if (count > 1)
         json_write_array_begin(w);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (types & names[i].bit)
-            json_write_string(w, names[i].name);
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++) {
+        if ((types >> i) & 1u)
+            json_write_string(w, schema_type_name(i));
     }
     if (count > 1)
         json_write_array_end(w);

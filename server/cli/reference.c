@@ -100,20 +100,15 @@ static void cell(FILE *out, const char *text)
 
 static void type_cell(FILE *out, const struct schema_field *f)
 {
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {{SCHEMA_STRING, "string"},   {SCHEMA_BOOLEAN, "boolean"},
-                 {SCHEMA_INTEGER, "integer"}, {SCHEMA_NUMBER, "number"},
-                 {SCHEMA_ARRAY, "array"},     {SCHEMA_OBJECT, "object"}};
     int n = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (f->types & names[i].bit)
-            fprintf(out, "%s%s", n++ ? " or " : "", names[i].name);
+    uint32_t listed = (uint32_t)~SCHEMA_NULL; /* the reference lists no null type */
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++) {
+        if ((f->types & listed) >> i & 1u)
+            fprintf(out, "%s%s", n++ ? " or " : "", schema_type_name(i));
     }
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if ((f->sample_types & names[i].bit) && !(f->types & names[i].bit))
-            fprintf(out, " (samples: %s)", names[i].name);
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++) {
+        if (((f->sample_types & ~f->types) & listed) >> i & 1u)
+            fprintf(out, " (samples: %s)", schema_type_name(i));
     }
     if (f->format != SCHEMA_FORMAT_NONE)
         fprintf(out, ", %s", schema_format_name(f->format));

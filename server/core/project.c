@@ -84,6 +84,12 @@ static int report_unknown_types(struct analysis *a, const struct settings *read,
     return 0;
 }
 
+static int by_file_name(const void *a, const void *b)
+{
+    const struct schema_file *x = a, *y = b;
+    return strcmp(x->name, y->name);
+}
+
 /* Each directory of "schemas" read into `schema`; one that cannot be read is reported at its
  * entry. Then, when there was one at least and all could be read, the project's registry. */
 static int read_schemas(struct analysis *a, const char *config_dir,
@@ -106,7 +112,13 @@ static int read_schemas(struct analysis *a, const char *config_dir,
             return -1;
         schema->dir_count++;
         char why[256] = "", message[512];
-        if (reader->read_dir(reader->context, dir, schema, why, sizeof why) == 0)
+        size_t before = schema->file_count;
+        int read = reader->read_dir(reader->context, dir, schema, why, sizeof why);
+        /* each directory's files in name order, whatever order the door met them in: kinds
+         * without a number are numbered in that order */
+        qsort(schema->files + before, schema->file_count - before, sizeof *schema->files,
+              by_file_name);
+        if (read == 0)
             continue;
         readable = false;
         snprintf(message, sizeof message, "cannot read the directory of kind files %s: %s", dir,

@@ -40,9 +40,15 @@ struct project_schema {
     struct schema_problems problems; /* the files left out, and why */
 };
 
+/* Whether a directory entry named `name` is a kind file: `*.json`, not hidden, and not a JSON
+ * Schema published beside them (`*.schema.json`). */
+bool project_is_kind_file_name(const char *name);
+
 /* How a door reads a directory of kind files: appends a custom schema_file for each regular
- * *.json file of `dir`, in name order (name: its path, dir + "/" + file name; text and name
- * malloc'd), to schema->files; returns 0, or -1 with the reason in `why` (nothing appended). */
+ * file of `dir` whose name project_is_kind_file_name takes, in any order (name: its path, dir +
+ * "/" + file name; text and name malloc'd, through project_schema_add), to schema->files;
+ * returns 0, or -1 with the reason in `why`. The core puts each directory's files in name
+ * order. */
 struct project_reader {
     int (*read_dir)(void *context, const char *dir, struct project_schema *schema, char *why,
                     size_t why_size);

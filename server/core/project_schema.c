@@ -58,12 +58,17 @@ static void tidy(char *path)
         out[-1] = '\0';
 }
 
+bool project_is_kind_file_name(const char *name)
+{
+    size_t len = strlen(name), suffix = sizeof SCHEMA_JSON_SCHEMA_SUFFIX - 1;
+    return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".json") == 0 &&
+           !(len > suffix && strcmp(name + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0);
+}
+
 bool project_schema_has(const struct project_schema *schema, const char *path)
 {
-    size_t len = strlen(path);
-    size_t suffix = sizeof SCHEMA_JSON_SCHEMA_SUFFIX - 1; /* a JSON Schema beside them */
-    if (schema == NULL || len < 5 || strcmp(path + len - 5, ".json") != 0 ||
-        (len > suffix && strcmp(path + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0))
+    const char *base = strrchr(path, '/');
+    if (schema == NULL || !project_is_kind_file_name(base != NULL ? base + 1 : path))
         return false;
     char *file = strdup(path);
     if (file == NULL)

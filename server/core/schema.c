@@ -423,26 +423,31 @@ const char *schema_value_text(const struct schema_value *value)
     return value->text ? value->text : "";
 }
 
+const char *schema_type_name(unsigned index)
+{
+    static const char *const names[SCHEMA_TYPE_COUNT] = {"string", "boolean", "integer", "number",
+                                                         "array",  "object",  "null"};
+    return index < SCHEMA_TYPE_COUNT ? names[index] : NULL;
+}
+
 const char *schema_types_describe(uint32_t types, struct arena *arena)
 {
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {{SCHEMA_STRING, "a string"},    {SCHEMA_BOOLEAN, "a boolean"},
-                 {SCHEMA_INTEGER, "an integer"}, {SCHEMA_NUMBER, "a number"},
-                 {SCHEMA_ARRAY, "an array"},     {SCHEMA_OBJECT, "an object"},
-                 {SCHEMA_NULL, "null"}};
     char buffer[160] = "";
-    size_t n = 0, total = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        total += (types & names[i].bit) != 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!(types & names[i].bit))
+    unsigned n = 0, total = 0;
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++)
+        total += (types >> i) & 1u;
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++) {
+        if (!((types >> i) & 1u))
             continue;
+        const char *name = schema_type_name(i);
         n++;
         const char *sep = n == 1 ? "" : n == total ? " or " : ", ";
-        strncat(buffer, sep, sizeof buffer - strlen(buffer) - 1);
-        strncat(buffer, names[i].name, sizeof buffer - strlen(buffer) - 1);
+        /* "a string", "an integer", "an array", "an object"; "null" as it is */
+        const char *article = (1u << i) == SCHEMA_NULL   ? ""
+                              : strchr("aeiou", name[0]) ? "an "
+                                                         : "a ";
+        size_t used = strlen(buffer);
+        snprintf(buffer + used, sizeof buffer - used, "%s%s%s", sep, article, name);
     }
     return arena_strndup(arena, buffer, strlen(buffer));
 }

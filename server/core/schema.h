@@ -22,6 +22,12 @@ enum schema_type {
     SCHEMA_NULL = 1u << 6,
 };
 
+/* How many JSON types there are: enum schema_type's bits are 1 << 0 .. 1 << (COUNT - 1). */
+#define SCHEMA_TYPE_COUNT 7
+/* The JSON type name of the type `1u << index` ("string", "boolean", "integer", "number",
+ * "array", "object", "null"), as the schema data and JSON Schema write it; NULL past the last. */
+const char *schema_type_name(unsigned index);
+
 enum schema_format {
     SCHEMA_FORMAT_NONE,
     SCHEMA_FORMAT_UUID,

@@ -1,8 +1,9 @@
 /* schema_internal: what the files of the schema loader share. schema.c holds the registry and
  * the load driver; schema_read.c the errors, the scalars, values, types, formats and conditions;
  * schema_field.c field entries and assertions; schema_kind.c kinds, groups and the source and
- * job documents; schema_resolve.c the resolution of noOtherThan once every kind is built. Not
- * for other modules. */
+ * job documents; schema_resolve.c the resolution of noOtherThan once every kind is built;
+ * schema_distinct.c what must be unique, and the lookup of files by name; schema_custom.c the
+ * rounds of a load with a team's own files. Not for other modules. */
 #ifndef SRCLS_SCHEMA_INTERNAL_H
 #define SRCLS_SCHEMA_INTERNAL_H
 
@@ -137,8 +138,8 @@ void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f);
  * the index schema__file_by_name reads (freed with the loader's `names`). */
 void schema__check_names_distinct(struct schema_loader *l);
 /* The kind or group file (`role`) named `stem`, or NULL. */
-struct schema_loaded_file *schema__file_by_name(struct schema_loader *l, int role,
-                                                const char *stem, size_t len);
+struct schema_loaded_file *schema__file_by_name(struct schema_loader *l, int role, const char *stem,
+                                                size_t len);
 /* Two kinds with one number or one type identifier: the later file is the one named. */
 void schema__check_kinds_distinct(struct schema_loader *l);
 

@@ -186,16 +186,9 @@ void schema__value(struct schema_loader *l, struct json_doc *doc, uint32_t node,
 
 static uint32_t type_bit(struct json_str name)
 {
-    static const struct {
-        const char *name;
-        uint32_t bit;
-    } names[] = {{"string", SCHEMA_STRING},   {"boolean", SCHEMA_BOOLEAN},
-                 {"integer", SCHEMA_INTEGER}, {"number", SCHEMA_NUMBER},
-                 {"array", SCHEMA_ARRAY},     {"object", SCHEMA_OBJECT},
-                 {"null", SCHEMA_NULL}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (schema__str_eq(name, names[i].name))
-            return names[i].bit;
+    for (unsigned i = 0; i < SCHEMA_TYPE_COUNT; i++) {
+        if (schema__str_eq(name, schema_type_name(i)))
+            return 1u << i;
     }
     return 0;
 }

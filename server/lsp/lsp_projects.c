@@ -86,13 +86,8 @@ static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
     return text;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The project_reader of the server: the regular *.json files of `dir`, in name order, through
- * libuv's file system requests. */
+/* The project_reader of the server: the kind files of `dir`, through libuv's file system
+ * requests. */
 static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
                          size_t why_size)
 {
@@ -104,33 +99,29 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
         uv_fs_req_cleanup(&req);
         return -1;
     }
-    char **names = calloc((size_t)count + 1, sizeof *names);
-    size_t n = 0;
+    int status = 0;
     uv_dirent_t entry;
-    while (names != NULL && uv_fs_scandir_next(&req, &entry) != UV_EOF) {
-        size_t len = strlen(entry.name);
-        if (len < 6 || entry.name[0] == '.' || strcmp(entry.name + len - 5, ".json") != 0)
+    while (status == 0 && uv_fs_scandir_next(&req, &entry) != UV_EOF) {
+        int64_t size = 0;
+        if (!project_is_kind_file_name(entry.name))
             continue;
-        if ((names[n] = malloc(strlen(dir) + len + 2)) != NULL)
-            sprintf(names[n++], "%s/%s", dir, entry.name);
+        size_t len = strlen(dir) + strlen(entry.name) + 2;
+        char *path = malloc(len), *text = NULL;
+        if (path != NULL)
+            snprintf(path, len, "%s/%s", dir, entry.name);
+        if (path != NULL && !regular_file(loop, path, &size)) {
+            free(path);
+            continue;
+        }
+        if (path != NULL && (text = read_text(loop, path, size)) == NULL)
+            snprintf(why, why_size, "cannot read %s", path);
+        if (text == NULL)
+            free(path);
+        /* project_schema_add takes both over, and frees them when it fails */
+        if (text == NULL || project_schema_add(schema, path, text, (size_t)size) != 0)
+            status = -1;
     }
     uv_fs_req_cleanup(&req);
-    qsort(names, n, sizeof *names, by_name);
-    int status = names != NULL ? 0 : -1;
-    for (size_t i = 0; i < n; i++) {
-        int64_t size = 0;
-        char *text = NULL;
-        if (status == 0 && regular_file(loop, names[i], &size) &&
-            (text = read_text(loop, names[i], size)) == NULL) {
-            snprintf(why, why_size, "cannot read %s", names[i]);
-            status = -1;
-        }
-        if (text == NULL || project_schema_add(schema, names[i], text, (size_t)size) != 0) {
-            free(names[i]); /* not a regular file, or not read */
-            free(text);
-        }
-    }
-    free(names);
     if (status != 0 && why[0] == '\0')
         snprintf(why, why_size, "out of memory");
     return status;

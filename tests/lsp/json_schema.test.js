@@ -1,7 +1,8 @@
 'use strict';
 // `srcls --export-json-schema`: the exported schemas compile under ajv (draft 2020-12, strict,
 // with ajv-formats), and ajv's verdict on every example document, every rule case of
-// tests/rules and every source or job among ../shared/testdata (when that folder is there) is
+// tests/rules and every source or job among the optional test data ($SRCLS_TESTDATA, when set and
+// there; the build points it at a testdata folder beside the clone) is
 // compared with srcls's own (`srcls --check --format json`). A document srcls finds without
 // error must be valid for ajv, and one with an error of a code the export expresses invalid;
 // every other difference must fall in one of the classes docs/json-schema.md lists, or the
@@ -72,7 +73,7 @@ function collectDocuments(work) {
       docs.push({ label: `tests/rules/${f} #${i} (${c.name})`, file });
     });
   }
-  const shared = path.join(root, '..', 'shared', 'testdata');
+  const shared = process.env.SRCLS_TESTDATA || path.join(root, '..', 'shared', 'testdata');
   let sharedNote = `${shared} is absent: its documents were not compared`;
   if (fs.existsSync(shared)) {
     let count = 0;
