@@ -7,12 +7,20 @@ import os
 import select
 import subprocess
 
+# Diagnostics at once, not after the typing pause: the tests wait for them.
+SERVER_ENV = {"SRCLS_DEBOUNCE_MS": "0"}
+
 
 class Server:
-    def __init__(self, binary, wrapper=(), encodings=("utf-16",), env=None, timeout=120):
-        env = dict(os.environ, SRCLS_DEBOUNCE_MS="0", **(env or {}))
-        self.p = subprocess.Popen(list(wrapper) + [binary, "--stdio"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, env=env)
+    def __init__(self, binary, wrapper=(), encodings=("utf-16",), env=None, timeout=120,
+                 process=None):
+        """Starts `wrapper... binary --stdio`, or talks to process, already started with pipes
+        for its stdin and stdout (and SERVER_ENV in its environment)."""
+        if process is None:
+            process = subprocess.Popen(list(wrapper) + [binary, "--stdio"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       env=dict(os.environ, **SERVER_ENV, **(env or {})))
+        self.p = process
         self.timeout = timeout
         self.next_id = 1
         self.buffer = b""

@@ -236,6 +236,7 @@ int schema__load(struct schema_registry *registry, const struct schema_file *fil
     free(l.files);
     free(l.origins);
     free(l.names);
+    free(l.by_name_pointer);
     if (l.failed) {
         schema_registry_free(registry);
         return -1;

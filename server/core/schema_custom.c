@@ -10,6 +10,7 @@
 
 #include "schema_embedded.h"
 #include "schema_internal.h"
+#include "vector.h"
 
 void schema_problems_free(struct schema_problems *problems)
 {
@@ -18,13 +19,14 @@ void schema_problems_free(struct schema_problems *problems)
     free(problems->items);
     problems->items = NULL;
     problems->count = 0;
+    problems->capacity = 0;
 }
 
 int schema_problems_add(struct schema_problems *problems, size_t file, const struct schema_error *e,
                         const char *text)
 {
-    struct schema_problem *grown =
-        realloc(problems->items, (problems->count + 1) * sizeof *problems->items);
+    struct schema_problem *grown = vector_grow(problems->items, &problems->capacity,
+                                               problems->count + 1, sizeof *problems->items);
     if (grown == NULL)
         return -1;
     problems->items = grown;

@@ -22,7 +22,7 @@ struct schema_problem {
 
 struct schema_problems {
     struct schema_problem *items;
-    size_t count;
+    size_t count, capacity;
 };
 
 /* Builds `registry` from the built-in schema and the `count` custom files (each loaded as

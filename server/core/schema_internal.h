@@ -42,6 +42,12 @@ struct schema_origin {
 
 struct schema_key;
 
+/* A file's name pointer and its index in the loader's files. */
+struct schema_name_ref {
+    uintptr_t pointer;
+    size_t file;
+};
+
 struct schema_loader {
     struct schema_registry *registry;
     struct arena *arena;
@@ -59,6 +65,9 @@ struct schema_loader {
     size_t origin_count, origin_capacity;
     struct schema_key *names; /* the kinds' and groups' file names, sorted (schema_distinct.c) */
     size_t name_count;
+    /* The files' indexes in the order of their name pointers, built by the first
+     * schema__file_named: each mistake looks its file up, so n mistakes cost n log n. */
+    struct schema_name_ref *by_name_pointer;
 };
 
 /* schema_registry_load_at, tolerant when `problems` is not NULL: a custom file with a mistake is
@@ -70,7 +79,8 @@ int schema__load(struct schema_registry *registry, const struct schema_file *fil
 
 /* ---- errors (the first one wins; later calls do nothing) ---- */
 
-/* The loaded file named `name` (the same pointer as its schema_file's name), or NULL. */
+/* The loaded file named `name` (the same pointer as its schema_file's name), or NULL; a binary
+ * search (the loader's by_name_pointer, freed with it). */
 struct schema_loaded_file *schema__file_named(struct schema_loader *l, const char *name);
 
 /* The one place that names the file, the position and the JSON Pointer of a bad value:

@@ -1,6 +1,7 @@
 /* schema_read: reading schema data — the loader's errors (file, position and JSON Pointer),
  * scalars, values, types, formats and conditions. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,38 @@ static void line_column(const char *text, uint32_t offset, unsigned *line, unsig
     }
 }
 
+static int compare_name_refs(const void *x, const void *y)
+{
+    uintptr_t a = ((const struct schema_name_ref *)x)->pointer;
+    uintptr_t b = ((const struct schema_name_ref *)y)->pointer;
+    return (a > b) - (a < b);
+}
+
 struct schema_loaded_file *schema__file_named(struct schema_loader *l, const char *name)
 {
-    for (size_t i = 0; name != NULL && i < l->count; i++) {
-        if (l->files[i].file != NULL && l->files[i].file->name == name)
-            return &l->files[i];
+    if (name == NULL || l->count == 0)
+        return NULL;
+    if (l->by_name_pointer == NULL) {
+        l->by_name_pointer = malloc(l->count * sizeof *l->by_name_pointer);
+        if (l->by_name_pointer == NULL)
+            return NULL;
+        for (size_t i = 0; i < l->count; i++)
+            l->by_name_pointer[i] = (struct schema_name_ref){
+                l->files[i].file != NULL ? (uintptr_t)l->files[i].file->name : 0, i};
+        qsort(l->by_name_pointer, l->count, sizeof *l->by_name_pointer, compare_name_refs);
     }
-    return NULL;
+    uintptr_t wanted = (uintptr_t)name;
+    size_t low = 0, high = l->count;
+    while (low < high) { /* the first file whose name pointer is not before `wanted` */
+        size_t mid = low + (high - low) / 2;
+        if (l->by_name_pointer[mid].pointer < wanted)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (low == l->count || l->by_name_pointer[low].pointer != wanted)
+        return NULL;
+    return &l->files[l->by_name_pointer[low].file];
 }
 
 /* The message "FILE PLACE: MESSAGE", and what `where` asks of it: the file, [start, end) and the
