@@ -94,30 +94,26 @@ static void not_offered(const struct completion *c, const char *label)
     assert_null(item_labelled(c, label));
 }
 
-/* The document's text with `item` applied over [start, stop): a heap string. */
-static char *apply_over(const struct completion *c, const struct completion_item *item,
-                        uint32_t stop)
+/* The document's text with `item` applied: a heap string. */
+static char *accept_item(const struct completion *c, const struct completion_item *item)
 {
-    size_t len = c->doc.len - (stop - item->start) + strlen(item->text);
+    size_t len = c->doc.len - (item->end - item->start) + strlen(item->text);
     char *out = malloc(len + 1);
     assert_non_null(out);
     memcpy(out, c->doc.text, item->start);
     memcpy(out + item->start, item->text, strlen(item->text));
-    memcpy(out + item->start + strlen(item->text), c->doc.text + stop, c->doc.len - stop);
+    memcpy(out + item->start + strlen(item->text), c->doc.text + item->end, c->doc.len - item->end);
     out[len] = '\0';
     return out;
 }
 
-/* Accepting `item` gives `expected`, whether the editor replaces the token or inserts. */
+/* Accepting `item` gives `expected`. */
 static void assert_accepts_as(const struct completion *c, const struct completion_item *item,
                               const char *expected)
 {
-    char *replaced = apply_over(c, item, item->end);
-    char *inserted = apply_over(c, item, item->insert_end);
-    assert_string_equal(replaced, expected);
-    assert_string_equal(inserted, expected);
-    free(replaced);
-    free(inserted);
+    char *accepted = accept_item(c, item);
+    assert_string_equal(accepted, expected);
+    free(accepted);
 }
 
 /* The items' labels of `kind` in the order an editor shows them (by sort key). */
@@ -145,65 +141,75 @@ static uint32_t sorted_labels(const struct completion *c, enum completion_kind k
 
 #define OBJECT_STORAGE "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": "
 
-static void test_value_in_empty_quotes_replaces_the_whole_string(void **state)
+/* Every shape of a string the cursor can be in, as an editor leaves it: auto-paired quotes
+ * (the closing quote after the cursor), a partly typed word with or without text after the
+ * cursor, an opening quote alone at the end of a line, no quote typed yet; for values and for
+ * keys. Accepting the item gives valid JSON with one pair of quotes: the item replaces the whole
+ * token, the text after the cursor included. */
+static const struct accept_case {
+    const char *marked, *label, *expected;
+} QUOTE_SHAPES[] = {
+    /* values */
+    {OBJECT_STORAGE "{\"credentialType\": \"|\"}}", "\"NONE\"",
+     OBJECT_STORAGE "{\"credentialType\": \"NONE\"}}"},
+    {OBJECT_STORAGE "{\"credentialType\": \"NO|\"}}", "\"NONE\"",
+     OBJECT_STORAGE "{\"credentialType\": \"NONE\"}}"},
+    {OBJECT_STORAGE "{\"credentialType\": \"NO|NE\"}}", "\"NONE\"",
+     OBJECT_STORAGE "{\"credentialType\": \"NONE\"}}"},
+    {OBJECT_STORAGE "{\"credentialType\": \"AC|CESS\"}}", "\"ACCESS_KEY\"",
+     OBJECT_STORAGE "{\"credentialType\": \"ACCESS_KEY\"}}"},
+    {OBJECT_STORAGE "{\"credentialType\": \"|NONE\"}}", "\"ACCESS_KEY\"",
+     OBJECT_STORAGE "{\"credentialType\": \"ACCESS_KEY\"}}"},
+    {OBJECT_STORAGE "{\n  \"credentialType\": \"|\n}}", "\"NONE\"",
+     OBJECT_STORAGE "{\n  \"credentialType\": \"NONE\"\n}}"},
+    {OBJECT_STORAGE "{\n  \"credentialType\": \"AC|\n}}", "\"ACCESS_KEY\"",
+     OBJECT_STORAGE "{\n  \"credentialType\": \"ACCESS_KEY\"\n}}"},
+    {OBJECT_STORAGE "{\"credentialType\": |}}", "\"NONE\"",
+     OBJECT_STORAGE "{\"credentialType\": \"NONE\"}}"},
+    {OBJECT_STORAGE "{\n  \"credentialType\": |\n}}", "\"NONE\"",
+     OBJECT_STORAGE "{\n  \"credentialType\": \"NONE\"\n}}"},
+    {OBJECT_STORAGE "{\"credentialType\": \"NONE\", \"secure\": |}}", "true",
+     OBJECT_STORAGE "{\"credentialType\": \"NONE\", \"secure\": true}}"},
+    {"{\"type\": \"|\", \"config\": {}}", "\"CLOUDA_OBJECT_STORAGE\"",
+     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {}}"},
+    /* keys */
+    {OBJECT_STORAGE "{\"|\"}}", "rootPath", OBJECT_STORAGE "{\"rootPath\": \"/\"}}"},
+    {OBJECT_STORAGE "{\"ro|\"}}", "rootPath", OBJECT_STORAGE "{\"rootPath\": \"/\"}}"},
+    {OBJECT_STORAGE "{\"ro|ot\"}}", "rootPath", OBJECT_STORAGE "{\"rootPath\": \"/\"}}"},
+    {OBJECT_STORAGE "{\n  \"|\n}}", "rootPath", OBJECT_STORAGE "{\n  \"rootPath\": \"/\"\n}}"},
+    {OBJECT_STORAGE "{\n  \"|\"\n  \"secure\": true\n}}", "rootPath",
+     OBJECT_STORAGE "{\n  \"rootPath\": \"/\",\n  \"secure\": true\n}}"},
+    {OBJECT_STORAGE "{\"secure\": true, \"|\"}}", "rootPath",
+     OBJECT_STORAGE "{\"secure\": true, \"rootPath\": \"/\"}}"},
+    {OBJECT_STORAGE "{\"ro|\": \"/data\"}}", "rootPath",
+     OBJECT_STORAGE "{\"rootPath\": \"/data\"}}"},
+    {OBJECT_STORAGE "{\"ro|\" : \"/data\", \"secure\": true}}", "rootPath",
+     OBJECT_STORAGE "{\"rootPath\" : \"/data\", \"secure\": true}}"},
+    {OBJECT_STORAGE "{\"secure\": true, \"ro|\": 1}}", "rootPath",
+     OBJECT_STORAGE "{\"secure\": true, \"rootPath\": 1}}"},
+};
+
+static void test_every_quote_shape_accepts_as_one_pair_of_quotes(void **state)
 {
     (void)state;
-    struct completion c;
-    complete(&c, OBJECT_STORAGE "{\"credentialType\": \"|\"}}");
-    const struct completion_item *none = offered(&c, "\"NONE\"");
-    assert_string_equal(none->text, "\"NONE\"");
-    assert_int_equal(none->start, c.cursor - 1);
-    assert_int_equal(none->end, c.cursor + 1);
-    /* Only the closing quote follows the cursor: an insert takes it too. */
-    assert_int_equal(none->insert_end, none->end);
-    assert_accepts_as(&c, none, OBJECT_STORAGE "{\"credentialType\": \"NONE\"}}");
-    completion_free(&c);
-}
-
-static void test_value_partly_typed_replaces_the_whole_string(void **state)
-{
-    (void)state;
-    struct completion c;
-    complete(&c, OBJECT_STORAGE "{\"credentialType\": \"AC|\"}}");
-    const struct completion_item *key = offered(&c, "\"ACCESS_KEY\"");
-    assert_int_equal(key->start, c.cursor - 3);
-    assert_int_equal(key->end, c.cursor + 1);
-    assert_int_equal(key->insert_end, key->end);
-    assert_accepts_as(&c, key, OBJECT_STORAGE "{\"credentialType\": \"ACCESS_KEY\"}}");
-    completion_free(&c);
-}
-
-static void test_value_in_an_unterminated_string_at_the_end_of_a_line(void **state)
-{
-    (void)state;
-    struct completion c;
-    complete(&c, OBJECT_STORAGE "{\n  \"credentialType\": \"AC|\n}}");
-    const struct completion_item *key = offered(&c, "\"ACCESS_KEY\"");
-    assert_int_equal(key->start, c.cursor - 3);
-    assert_int_equal(key->end, c.cursor);
-    assert_int_equal(key->insert_end, c.cursor);
-    assert_accepts_as(&c, key, OBJECT_STORAGE "{\n  \"credentialType\": \"ACCESS_KEY\"\n}}");
-    completion_free(&c);
-
-    complete(&c, OBJECT_STORAGE "{\n  \"credentialType\": \"|\n}}");
-    const struct completion_item *none = offered(&c, "\"NONE\"");
-    assert_accepts_as(&c, none, OBJECT_STORAGE "{\n  \"credentialType\": \"NONE\"\n}}");
-    completion_free(&c);
-}
-
-static void test_value_with_text_after_the_cursor_inserts_up_to_the_cursor(void **state)
-{
-    (void)state;
-    struct completion c;
-    complete(&c, OBJECT_STORAGE "{\"credentialType\": \"AC|CESS\"}}");
-    const struct completion_item *key = offered(&c, "\"ACCESS_KEY\"");
-    assert_int_equal(key->start, c.cursor - 3);
-    assert_int_equal(key->insert_end, c.cursor);
-    assert_int_equal(key->end, c.cursor + 5);
-    char *replaced = apply_over(&c, key, key->end);
-    assert_string_equal(replaced, OBJECT_STORAGE "{\"credentialType\": \"ACCESS_KEY\"}}");
-    free(replaced);
-    completion_free(&c);
+    for (size_t i = 0; i < sizeof QUOTE_SHAPES / sizeof QUOTE_SHAPES[0]; i++) {
+        const struct accept_case *k = &QUOTE_SHAPES[i];
+        struct completion c;
+        complete(&c, k->marked);
+        const struct completion_item *item = offered(&c, k->label);
+        char *accepted = accept_item(&c, item);
+        if (strcmp(accepted, k->expected) != 0)
+            fail_msg("in %s, accepting %s gives\n%s\nexpected\n%s", k->marked, k->label, accepted,
+                     k->expected);
+        /* The range holds the cursor, as LSP requires of a completion's edit. */
+        assert_true(item->start <= c.cursor && c.cursor <= item->end);
+        struct analysed after;
+        analyse(&after, accepted);
+        assert_int_equal(after.a.doc.error_count, 0);
+        analysed_free(&after);
+        free(accepted);
+        completion_free(&c);
+    }
 }
 
 static void test_type_value_in_quotes_replaces_the_whole_string(void **state)
@@ -392,7 +398,7 @@ static void test_a_bulk_file_offers_a_source_between_its_elements(void **state)
         assert_int_equal(source->start, c.cursor);
         /* Accepted, the document is a bulk file of sources without a syntax error. */
         struct analysed after;
-        char *text = apply_over(&c, source, source->end);
+        char *text = accept_item(&c, source);
         analyse(&after, text);
         assert_int_equal(after.a.doc.error_count, 0);
         assert_int_equal(after.a.document, DOCUMENT_BULK);
@@ -505,7 +511,7 @@ static void test_a_timestamp_field_offers_the_time_now(void **state)
     complete(&c, "{\"jobState\": \"RUNNING\", \"startedAt\": |}");
     const struct completion_item *now = offered(&c, "\"2026-11-23T12:34:56.789Z\"");
     assert_string_equal(now->detail, "now (UTC)");
-    char *text = apply_over(&c, now, now->end);
+    char *text = accept_item(&c, now);
     struct analysed after;
     analyse(&after, text);
     assert_int_equal(after.a.diags.count, 0);
@@ -655,7 +661,7 @@ static void test_an_empty_versioned_catalog_ranks_required_what_the_engine_repor
  * there to be filled in: the engine reports it at its value, which is what it must do. */
 static void assert_fills(const struct completion *c, const struct completion_item *item)
 {
-    char *text = apply_over(c, item, item->end);
+    char *text = accept_item(c, item);
     struct analysed after;
     analyse(&after, text);
     if (after.a.doc.error_count != 0)
@@ -763,10 +769,7 @@ static void test_no_fill_item_when_nothing_is_required(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_value_in_empty_quotes_replaces_the_whole_string),
-        cmocka_unit_test(test_value_partly_typed_replaces_the_whole_string),
-        cmocka_unit_test(test_value_in_an_unterminated_string_at_the_end_of_a_line),
-        cmocka_unit_test(test_value_with_text_after_the_cursor_inserts_up_to_the_cursor),
+        cmocka_unit_test(test_every_quote_shape_accepts_as_one_pair_of_quotes),
         cmocka_unit_test(test_type_value_in_quotes_replaces_the_whole_string),
         cmocka_unit_test(test_field_text_in_plain_text_has_no_markdown),
         cmocka_unit_test(test_completion_documentation_follows_the_markup_asked_for),

@@ -50,7 +50,7 @@ struct completion_item *completion_list_item(struct completion_list *list,
     item->detail = detail;
     item->documentation = doc;
     item->start = start;
-    item->end = item->insert_end = end;
+    item->end = end;
     return item;
 }
 
@@ -352,8 +352,13 @@ static int complete_in_object(struct completer *c, uint32_t object, uint32_t mem
 static int complete_key(struct completer *c, uint32_t member)
 {
     const struct json_node *n = &c->doc->nodes[member];
-    /* Only the key is replaced when the member already has its ':' and value. */
-    bool key_only = n->kind != JSON_INVALID || n->start > n->key_end;
+    /* Only the key is replaced when its ':' is there, value or not; without one, the parser may
+     * have taken the next member's key for this one's value (`"|"` on a line of its own above
+     * another member), and the whole member goes in. */
+    uint32_t after = n->key_end;
+    while (after < c->doc->len && strchr(" \t\r\n", c->doc->text[after]) != NULL)
+        after++;
+    bool key_only = after < c->doc->len && c->doc->text[after] == ':';
     if (!key_only)
         return complete_in_object(c, n->parent, member, n->key_start, n->key_end);
     struct schema_place place = schema_at_object(c->doc, n->parent, c->registry, c->settings);
@@ -421,19 +426,6 @@ static int complete_place(struct completer *c)
     return 0;
 }
 
-/* What an insertion that keeps the text after the cursor replaces: up to the cursor, or the
- * whole token when all that follows the cursor in it is its closing quote (the item brings its
- * own). */
-static uint32_t insert_end_of(const struct json_doc *doc, uint32_t offset, uint32_t start,
-                              uint32_t end)
-{
-    if (offset <= start || offset >= end)
-        return end;
-    if (end - offset == 1 && doc->text[offset] == '"')
-        return end;
-    return offset;
-}
-
 int complete_at(struct analysis *a, const struct schema_registry *registry,
                 const struct settings *settings, uint32_t offset,
                 const struct completion_options *options, struct completion_list *out)
@@ -447,11 +439,5 @@ int complete_at(struct analysis *a, const struct schema_registry *registry,
             value_format_valid(SCHEMA_FORMAT_TIMESTAMP, options->now, strlen(options->now)))
             c.now = options->now;
     }
-    if (complete_place(&c) != 0)
-        return -1;
-    for (uint32_t i = 0; i < out->count; i++) {
-        struct completion_item *item = &out->items[i];
-        item->insert_end = insert_end_of(c.doc, offset, item->start, item->end);
-    }
-    return 0;
+    return complete_place(&c);
 }

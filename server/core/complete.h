@@ -47,9 +47,9 @@ struct completion_item {
     const char *detail;        /* the type, or the kind title */
     const char *documentation; /* in the markup asked for, or NULL */
     const char *text;          /* plain text to insert */
-    uint32_t start, end;       /* bytes the insertion replaces: the whole token under the cursor */
-    uint32_t insert_end;       /* start <= insert_end <= end: what an insertion that keeps the
-                                  text after the cursor replaces (never leaves a lone quote) */
+    uint32_t start, end;       /* bytes the item replaces: the whole token under the cursor,
+                                  quotes and text after the cursor included (keeping the rest of
+                                  a JSON token would leave it broken: `"NONE"NE"`) */
     char sort[16];             /* sort key: the rank, then the schema order */
     struct completion_placeholder *placeholders; /* in the order of the text */
     uint32_t placeholder_count;
@@ -75,8 +75,8 @@ int complete_at(struct analysis *analysis, const struct schema_registry *registr
                 const struct settings *settings, uint32_t offset,
                 const struct completion_options *options, struct completion_list *out);
 void completion_list_free(struct completion_list *list);
-/* A new item at the end of `list` (in its arena) with these fields, replacing [start, end)
- * (insert_end = end); the caller sets its sort key. NULL when memory ran out. */
+/* A new item at the end of `list` (in its arena) with these fields, replacing [start, end);
+ * the caller sets its sort key. NULL when memory ran out. */
 struct completion_item *completion_list_item(struct completion_list *list,
                                              enum completion_kind kind, const char *label,
                                              const char *text, const char *detail, const char *doc,

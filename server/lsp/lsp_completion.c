@@ -1,5 +1,7 @@
 /* lsp_completion: completion items, with the text edit that inserts each: a TextEdit over the
- * whole token under the cursor, or an InsertReplaceEdit when the client takes one. */
+ * whole token under the cursor, quotes and text after the cursor included. No InsertReplaceEdit:
+ * an insertion that kept the rest of a JSON token would leave it broken (`"NONE"NE"`), so
+ * inserting and replacing are the same edit. */
 #include "lsp_completion.h"
 
 #include "project.h"
@@ -40,8 +42,6 @@ void lsp_completion_initialize(struct lsp_server *s, struct lsp_request *initial
         lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "textDocument"), "completion");
     uint32_t item = lsp_jsonrpc_get(doc, completion, "completionItem");
     s->snippets = lsp_jsonrpc_is_true(doc, lsp_jsonrpc_get(doc, item, "snippetSupport"));
-    s->insert_replace =
-        lsp_jsonrpc_is_true(doc, lsp_jsonrpc_get(doc, item, "insertReplaceSupport"));
     s->deprecated_tag = lsp_jsonrpc_array_has_int(
         doc, lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, item, "tagSupport"), "valueSet"),
         COMPLETION_ITEM_TAG_DEPRECATED);
@@ -137,20 +137,13 @@ static const char *snippet_of(const struct completion_item *item, struct arena *
     return snippet;
 }
 
-static void write_edit(struct lsp_server *s, struct json_writer *w, const struct lsp_document *d,
+static void write_edit(struct json_writer *w, const struct lsp_document *d,
                        const struct completion_item *item, const char *new_text)
 {
     json_write_key(w, "textEdit");
     json_write_object_begin(w);
-    if (s->insert_replace) {
-        json_write_key(w, "insert");
-        lsp_document_write_range(w, d, item->start, item->insert_end);
-        json_write_key(w, "replace");
-        lsp_document_write_range(w, d, item->start, item->end);
-    } else {
-        json_write_key(w, "range");
-        lsp_document_write_range(w, d, item->start, item->end);
-    }
+    json_write_key(w, "range");
+    lsp_document_write_range(w, d, item->start, item->end);
     json_write_key(w, "newText");
     json_write_string(w, new_text);
     json_write_object_end(w);
@@ -220,7 +213,7 @@ static void write_item(struct lsp_server *s, struct json_writer *w, const struct
         json_write_key(w, "insertTextMode");
         json_write_int(w, INSERT_TEXT_MODE_AS_IS);
     }
-    write_edit(s, w, d, item, snippet != NULL ? snippet : item->text);
+    write_edit(w, d, item, snippet != NULL ? snippet : item->text);
     json_write_object_end(w);
 }
 

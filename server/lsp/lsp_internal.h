@@ -34,10 +34,9 @@ struct lsp_server {
     struct lsp_documents documents; /* open documents; the position encoding */
     struct schema_registry registry;
     struct settings settings;
-    /* What the client takes (lsp_completion, lsp_hover): snippet completions, InsertReplaceEdits,
-     * the Deprecated tag on items; Markdown or plain text in documentation and hovers. */
+    /* What the client takes (lsp_completion, lsp_hover): snippet completions, the Deprecated
+     * tag on items; Markdown or plain text in documentation and hovers. */
     bool snippets;
-    bool insert_replace;
     bool deprecated_tag;
     enum text_markup completion_markup;
     enum text_markup hover_markup;

@@ -7,20 +7,9 @@
 #   SRCLS_BINARY=build/server/srcls SRCLS_SOURCE_ROOT=. tests/editors/nvim_plugin.sh
 set -uo pipefail
 
-here="$(cd "$(dirname "$0")" && pwd)"
-root="${SRCLS_SOURCE_ROOT:-$(cd "$here/../.." && pwd)}"
-binary="${SRCLS_BINARY:-$root/build/server/srcls}"
 nvim="${NVIM:-nvim}"
-
-if ! command -v "$nvim" >/dev/null 2>&1; then
-  echo "SKIP: nvim is not installed (apt-get install -y neovim)"
-  exit 77
-fi
-if [ ! -x "$binary" ]; then
-  echo "srcls binary not found: $binary (set SRCLS_BINARY)" >&2
-  exit 1
-fi
-binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+. "$(dirname "$0")/editor_env.sh"
+editor_env "$nvim" "apt-get install -y neovim"
 "$nvim" --version | head -n 1
 
 status=0

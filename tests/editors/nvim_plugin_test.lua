@@ -499,17 +499,41 @@ test('completion: <C-x><C-o> on a new line in "config" offers the missing keys, 
   vim.cmd('silent! undo')
 end)
 
--- Types `typed` at the end of line `lnum` (replacing it with `line`), asks for completion with
--- <C-x><C-o>, accepts the first item with <C-y>, and returns the menu and the line after.
-local function complete_line(buf, lnum, line, accept)
+-- An autopair plugin's quote, as the common ones map it: `"` inserts a pair and leaves the
+-- cursor between, or steps over the closing quote when it is the next character.
+local function map_autopair_quote(buf)
+  local pair = vim.api.nvim_replace_termcodes('""<Left>', true, false, true)
+  local over = vim.api.nvim_replace_termcodes('<Right>', true, false, true)
+  vim.api.nvim_buf_set_keymap(buf, 'i', '"', '', {
+    expr = true,
+    noremap = true,
+    callback = function()
+      local col = vim.api.nvim_win_get_cursor(0)[2]
+      return vim.api.nvim_get_current_line():sub(col + 1, col + 1) == '"' and over or pair
+    end,
+  })
+end
+
+-- Line `lnum` set to `line` with the cursor at byte `col` (0-based), `typed` typed there in
+-- insert mode through the mappings (the autopair quote), which must leave the line `asked` with
+-- the cursor at `at`; then <C-x><C-o> and <C-y> on the first item. Returns the menu's labels
+-- and the line after.
+local function complete_typed(buf, lnum, line, col, typed, asked, at)
   vim.api.nvim_buf_set_lines(buf, lnum - 1, lnum, false, { line })
-  vim.api.nvim_win_set_cursor(0, { lnum, 0 })
-  feed('A<C-x><C-o>')
+  vim.api.nvim_win_set_cursor(0, { lnum, math.max(col - 1, 0) })
+  feed(col == 0 and 'i' or 'a')
+  feed(typed, true)
+  wait_for(function()
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    return vim.api.nvim_get_mode().mode == 'i' and vim.api.nvim_get_current_line() == asked
+      and cursor[1] == lnum and cursor[2] == at
+  end, string.format('%q with the cursor at %d after typing %q', asked, at, typed))
+  feed('<C-x><C-o>')
   local info = wait_for(function()
     local i = vim.fn.complete_info({ 'items' })
     return #i.items > 0 and i
-  end, 'the completion menu for ' .. line)
-  feed((accept or '') .. '<C-y><Esc>')
+  end, 'the completion menu for ' .. asked)
+  feed('<C-y><Esc>')
   wait_for(function()
     return vim.api.nvim_get_mode().mode == 'n'
   end, 'normal mode')
@@ -517,6 +541,12 @@ local function complete_line(buf, lnum, line, accept)
     return it.abbr
   end, info.items)
   return labels, vim.api.nvim_buf_get_lines(buf, lnum - 1, lnum, false)[1]
+end
+
+-- Line `lnum` set to `line`, completed at its end (<C-x><C-o>, <C-y> on the first item): the
+-- menu's labels and the line after.
+local function complete_line(buf, lnum, line)
+  return complete_typed(buf, lnum, line, #line, '', line, #line)
 end
 
 test('completion of enum values with <C-x><C-o>: after the colon, inside the quotes, after a prefix', function()
@@ -537,6 +567,39 @@ test('completion of enum values with <C-x><C-o>: after the colon, inside the quo
   eq(line, '    "credentialType": "ACCESS_KEY"', 'accepted after a prefix')
   labels, line = complete_line(buf, lnum, '    "isCachingEnabled": ')
   truthy(vim.tbl_contains(labels, 'true') and vim.tbl_contains(labels, 'false'), 'booleans: ' .. vim.inspect(labels))
+  vim.cmd('silent! edit!')
+end)
+
+test('completion inside quotes an autopair plugin left, or with text after the cursor: one pair of quotes', function()
+  local buf = open(workdir .. '/bad-object-storage.source.json')
+  wait_for(function()
+    return attached(buf)
+  end, 'the client')
+  map_autopair_quote(buf)
+  local lnum = find_line(buf, '"credentialType"')
+  local prefix = '    "credentialType": '
+  local n = #prefix
+  local cases = {
+    -- name, line, cursor, typed, the line and cursor completion is asked at, the line after
+    { 'auto-paired quotes', prefix .. ',', n, '"', prefix .. '"",', n + 1, prefix .. '"NONE",' },
+    { 'a word typed in them', prefix .. ',', n, '"AC', prefix .. '"AC",', n + 3, prefix .. '"ACCESS_KEY",' },
+    { 'text after the cursor', prefix .. '"NONE",', n + 3, '', prefix .. '"NONE",', n + 3, prefix .. '"NONE",' },
+    { 'another value after the cursor', prefix .. '"ACCESS",', n + 3, '', prefix .. '"ACCESS",', n + 3,
+      prefix .. '"ACCESS_KEY",' },
+  }
+  for _, c in ipairs(cases) do
+    local name, line, col, typed, asked, at, expected = unpack(c)
+    local _, after = complete_typed(buf, lnum, line, col, typed, asked, at)
+    eq(after, expected, name .. ': the accepted value')
+  end
+  -- A key: `"` on a new line in config, auto-paired, then the first key (the required one).
+  local config = find_line(buf, '"config": {')
+  vim.api.nvim_buf_set_lines(buf, config, config, false, { '    ' })
+  local _, key = complete_typed(buf, config + 1, '    ', 4, '"', '    ""', 5)
+  eq(key, '    "accessKey": "",', 'the accepted key: one pair of quotes, its value and a comma')
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+  truthy(pcall(vim.fn.json_decode, text), 'the buffer is JSON:\n' .. text)
+  vim.api.nvim_buf_del_keymap(buf, 'i', '"')
   vim.cmd('silent! edit!')
 end)
 

@@ -105,7 +105,6 @@ static void check_features_at(struct analysis *a, const struct settings *setting
         const struct completion_item *item = &list.items[i];
         FUZZ_CHECK(item->label != NULL && item->text != NULL);
         FUZZ_CHECK(range_inside(item->start, item->end, len));
-        FUZZ_CHECK(item->start <= item->insert_end && item->insert_end <= item->end);
         FUZZ_CHECK(memchr(item->sort, '\0', sizeof item->sort) != NULL);
         uint32_t at = 0;
         for (uint32_t k = 0; k < item->placeholder_count; k++) {

@@ -1,6 +1,6 @@
 'use strict';
-// Completion and hover as issue 13 asks: value edits over the whole string token (a TextEdit,
-// or an InsertReplaceEdit when the client takes one) that never leave a stray quote; Markdown or
+// Completion and hover as issue 13 asks: value and key edits over the whole string token (one
+// TextEdit, for every client) that never leave a stray quote; Markdown or
 // plain text as the client's capabilities say (plain text when they say nothing); skeletons in
 // an empty file, a bulk file and arrays of objects; a hint in a config without a kind; the time
 // now for timestamps; keys ranked and tagged by what the engine says now; and one item that
@@ -63,11 +63,9 @@ function range(text, start, end) {
   return { start: positionAt(text, start), end: positionAt(text, end) };
 }
 
-// The text after accepting `it` the way a client in `mode` ('insert' or 'replace') does.
-function accept(text, it, mode = 'replace') {
-  const e = it.textEdit;
-  const r = e.range || (mode === 'insert' ? e.insert : e.replace);
-  return applyEdits(text, [{ range: r, newText: e.newText }]);
+// The text after accepting `it`, as a client applies its TextEdit.
+function accept(text, it) {
+  return applyEdits(text, [{ range: it.textEdit.range, newText: it.textEdit.newText }]);
 }
 
 function byRank(items) {
@@ -77,46 +75,51 @@ function byRank(items) {
 const MARKDOWN = /\*\*|`|\||^#|---/m;
 const OBJECT_STORAGE = '{\n  "type": "CLOUDA_OBJECT_STORAGE",\n  "config": {\n';
 
-describe('values inside quotes', () => {
-  const cases = {
-    'empty quotes': { line: '    "credentialType": "|"', value: 'NONE' },
-    'a partly typed value': { line: '    "credentialType": "AC|"', value: 'ACCESS_KEY' },
-    'an unterminated string at the end of a line': { line: '    "credentialType": "AC|', value: 'ACCESS_KEY' },
-    'an unterminated empty string': { line: '    "credentialType": "|', value: 'NONE' },
-  };
-  for (const [name, { line, value }] of Object.entries(cases)) {
-    test(`${name}: both edits cover the token, insert and replace give "credentialType": "${value}"`, T, async (t) => {
-      const c = await client(t);
-      const { text, at, items } = await complete(c, `${OBJECT_STORAGE}${line}\n  }\n}\n`);
-      const it = item(items, `"${value}"`);
-      const quote = text.lastIndexOf('"', at - 1);
-      const close = text[at] === '"' ? at + 1 : at;
-      assert.deepEqual(it.textEdit.replace, range(text, quote, close), 'replace: the whole token, both quotes');
-      assert.deepEqual(it.textEdit.insert, range(text, quote, close), 'insert: to the cursor and its closing quote');
-      assert.equal(it.textEdit.newText, `"${value}"`);
-      for (const mode of ['insert', 'replace']) {
-        const after = accept(text, it, mode);
-        assert.equal(after.split('\n')[3], `    "credentialType": "${value}"`, `${mode}: ${after}`);
+// Every shape of a string the cursor can be in, as an editor leaves it (auto-paired quotes, a
+// partly typed word with or without text after the cursor, a lone opening quote, no quote yet),
+// for values and keys: the item's TextEdit covers the whole token, quotes and text after the
+// cursor included, and accepting it gives valid JSON with one pair of quotes, whether or not the
+// client takes InsertReplaceEdits (the server sends none: keeping the rest of a JSON token
+// would leave it broken, so inserting and replacing are one edit).
+const QUOTE_SHAPES = [
+  ['auto-paired quotes', '    "credentialType": "|"', '"NONE"', '    "credentialType": "NONE"'],
+  ['a partly typed value, auto-paired', '    "credentialType": "NO|"', '"NONE"', '    "credentialType": "NONE"'],
+  ['text after the cursor', '    "credentialType": "NO|NE"', '"NONE"', '    "credentialType": "NONE"'],
+  ['another value after the cursor', '    "credentialType": "AC|CESS"', '"ACCESS_KEY"', '    "credentialType": "ACCESS_KEY"'],
+  ['an opening quote at the end of a line', '    "credentialType": "|', '"NONE"', '    "credentialType": "NONE"'],
+  ['a partly typed value at the end of a line', '    "credentialType": "AC|', '"ACCESS_KEY"', '    "credentialType": "ACCESS_KEY"'],
+  ['no quote typed', '    "credentialType": |', '"NONE"', '    "credentialType": "NONE"'],
+  ['a key in auto-paired quotes', '    "|"', 'rootPath', '    "rootPath": "/"'],
+  ['a partly typed key, auto-paired', '    "ro|"', 'rootPath', '    "rootPath": "/"'],
+  ['a key with text after the cursor', '    "ro|ot"', 'rootPath', '    "rootPath": "/"'],
+  ['a key at the end of a line', '    "ro|', 'rootPath', '    "rootPath": "/"'],
+  ['a key that has its value', '    "ro|": "/data"', 'rootPath', '    "rootPath": "/data"'],
+];
+
+describe('the string under the cursor: one pair of quotes in every shape', () => {
+  for (const insertReplace of [true, false]) {
+    test(`${insertReplace ? 'with' : 'without'} insertReplaceSupport`, T, async (t) => {
+      const c = await client(t, { insertReplace });
+      for (const [name, line, label, expected] of QUOTE_SHAPES) {
+        const { text, at, items } = await complete(c, `${OBJECT_STORAGE}${line}\n  }\n}\n`, `${name.replace(/\W+/g, '-')}.source.json`);
+        const it = item(items, label);
+        assert.deepEqual(Object.keys(it.textEdit).sort(), ['newText', 'range'], `${name}: a TextEdit`);
+        const { start, end } = it.textEdit.range;
+        const cursor = positionAt(text, at);
+        assert.ok(start.line === cursor.line && end.line === cursor.line && start.character <= cursor.character
+          && cursor.character <= end.character, `${name}: the range holds the cursor`);
+        const after = accept(text, it);
+        assert.equal(after.split('\n')[3], expected, `${name}: ${line} gives ${after}`);
+        assert.doesNotThrow(() => JSON.parse(after), `${name}: valid JSON:\n${after}`);
       }
     });
   }
 
-  test('text after the cursor: insert ends at the cursor, replace takes the whole token', T, async (t) => {
+  test('a key in auto-paired quotes above another member: the member, with its comma', T, async (t) => {
     const c = await client(t);
-    const { text, at, items } = await complete(c, `${OBJECT_STORAGE}    "credentialType": "AC|CESS"\n  }\n}\n`);
-    const it = item(items, '"ACCESS_KEY"');
-    assert.deepEqual(it.textEdit.insert, range(text, at - 3, at));
-    assert.deepEqual(it.textEdit.replace, range(text, at - 3, at + 5));
-    assert.equal(accept(text, it, 'replace').split('\n')[3], '    "credentialType": "ACCESS_KEY"');
-  });
-
-  test('a client without insertReplaceSupport gets a TextEdit over the whole token', T, async (t) => {
-    const c = await client(t, { insertReplace: false });
-    const { text, at, items } = await complete(c, `${OBJECT_STORAGE}    "credentialType": "|"\n  }\n}\n`);
-    const it = item(items, '"NONE"');
-    assert.deepEqual(it.textEdit, { range: range(text, at - 1, at + 1), newText: '"NONE"' });
-    assert.equal(it.insertTextFormat, InsertTextFormat.PlainText);
-    assert.equal(accept(text, it).split('\n')[3], '    "credentialType": "NONE"');
+    const { text, items } = await complete(c, `${OBJECT_STORAGE}    "|"\n    "secure": true\n  }\n}\n`);
+    const after = accept(text, item(items, 'rootPath'));
+    assert.deepEqual(JSON.parse(after).config, { rootPath: '/', secure: true }, after);
   });
 });
 
@@ -302,7 +305,7 @@ describe('fill required fields', () => {
     const { text, at, items } = await complete(c, '{\n  "type": "VERSIONED_CATALOG",\n  "config": {\n    "|\n  }\n}\n');
     const fill = item(items, 'fill required fields');
     assert.equal(fill.filterText, '"fill required fields');
-    assert.deepEqual(fill.textEdit.replace.start, positionAt(text, at - 1));
+    assert.deepEqual(fill.textEdit.range.start, positionAt(text, at - 1));
     assert.deepEqual(Object.keys(JSON.parse(accept(text, fill)).config),
       ['versionedCatalogEndpoint', 'versionedCatalogAccessToken', 'storageType']);
   });

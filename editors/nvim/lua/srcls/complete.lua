@@ -2,7 +2,9 @@
 -- vim.lsp.omnifunc before Neovim 0.11 inserts at the start of the keyword under the cursor,
 -- and a JSON string's opening quote is not part of a keyword: completing `"credentialType": "`
 -- gave `""NONE"`, and `"AC` matched nothing, since srcls's items replace the whole string,
--- quotes included. Here the completion starts where the items' edits start.
+-- quotes included. Here the completion starts where the items' edits start, and what an edit
+-- covers after the cursor (the closing quote an autopair plugin left, the rest of a word:
+-- complete() keeps it) is deleted when the item is accepted.
 local M = {}
 
 local methods = vim.fn.has('nvim-0.11') == 1
@@ -60,11 +62,26 @@ end
 --- Turns a completion result into the start column (0-based bytes) and vim complete-items,
 --- for the cursor at (row, col) on `line`. Items whose edit starts elsewhere than the first
 --- one's are kept only if they start on the same column; the typed prefix filters them.
+local function edit_range(item)
+  return item.textEdit and (item.textEdit.range or item.textEdit.replace)
+end
+
+--- The text after the cursor (at `col` on `line`, row `row`) that the item's edit replaces:
+--- complete() leaves it, so on_complete_done deletes it. nil when there is none.
+local function replaced_after(item, line, row, col, encoding)
+  local range = edit_range(item)
+  if not range or range['end'].line ~= row then
+    return nil
+  end
+  local stop = M.byte_col(line, range['end'].character, encoding)
+  return stop > col and line:sub(col + 1, stop) or nil
+end
+
 function M.complete_items(result, line, row, col, encoding)
   local items = result and (result.items or result) or {}
   local start = nil
   for _, item in ipairs(items) do
-    local range = item.textEdit and (item.textEdit.range or item.textEdit.replace)
+    local range = edit_range(item)
     if range and range.start.line == row then
       local c = M.byte_col(line, range.start.character, encoding)
       if c <= col and (start == nil or c < start) then
@@ -96,7 +113,11 @@ function M.complete_items(result, line, row, col, encoding)
         icase = 1,
         dup = 1,
         empty = 1,
-        user_data = { sort = item.sortText or item.label, lines = lines },
+        user_data = {
+          sort = item.sortText or item.label,
+          lines = lines,
+          after = replaced_after(item, line, row, col, encoding),
+        },
       })
     end
   end
@@ -104,16 +125,18 @@ function M.complete_items(result, line, row, col, encoding)
     return a.user_data.sort < b.user_data.sort
   end)
   for _, it in ipairs(out) do
-    it.user_data = it.user_data.lines and { srcls_lines = it.user_data.lines } or nil
+    local data = it.user_data
+    it.user_data = (data.lines or data.after) and { srcls_lines = data.lines, srcls_after = data.after } or nil
   end
   return start, out
 end
 
---- CompleteDone: an accepted multi-line item, inserted on one line, replaced by its lines.
+--- CompleteDone: what the accepted item's edit replaces after the cursor deleted, and a
+--- multi-line item, inserted on one line, replaced by its lines.
 function M.on_complete_done()
   local item = vim.v.completed_item
   local data = type(item) == 'table' and item.user_data or nil
-  if type(data) ~= 'table' or type(data.srcls_lines) ~= 'table' or not item.word then
+  if type(data) ~= 'table' or not item.word then
     return
   end
   local row, col = unpack(vim.api.nvim_win_get_cursor(0))
@@ -122,7 +145,14 @@ function M.on_complete_done()
   if start < 0 or line:sub(start + 1, col) ~= item.word then
     return
   end
+  local after = data.srcls_after
+  if type(after) == 'string' and line:sub(col + 1, col + #after) == after then
+    vim.api.nvim_buf_set_text(0, row - 1, col, row - 1, col + #after, { '' })
+  end
   local lines = data.srcls_lines
+  if type(lines) ~= 'table' then
+    return
+  end
   vim.api.nvim_buf_set_text(0, row - 1, start, row - 1, col, lines)
   local last = row - 1 + #lines - 1
   local last_col = (#lines == 1 and start or 0) + #lines[#lines]

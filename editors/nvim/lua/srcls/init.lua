@@ -333,7 +333,7 @@ local function on_attach(client, bufnr)
       vim.api.nvim_create_autocmd('CompleteDone', {
         group = vim.api.nvim_create_augroup('srcls_complete_' .. bufnr, { clear = true }),
         buffer = bufnr,
-        desc = 'srcls: lay out a multi-line completion',
+        desc = 'srcls: finish an accepted completion (text after the cursor, multi-line items)',
         callback = function()
           require('srcls.complete').on_complete_done()
         end,
