@@ -176,8 +176,9 @@ static const struct code_info code_table[CODE_COUNT] = {
             .summary = "a string that does not have the field's format",
             .explanation =
                 "UUIDs are 8-4-4-4-12 hexadecimal digits; timestamps are UTC with milliseconds "
-                "and Z (2024-05-01T12:30:00.000Z); ports are digits; namespace names have no "
-                "periods or spaces.",
+                "and Z (2024-05-01T12:30:00.000Z), on a day that exists (February 29 only in a "
+                "leap year, no April 31) at a time from 00:00:00 to 23:59:59 (23:59:60 for a "
+                "leap second); ports are digits; namespace names have no periods or spaces.",
             .example = "{\"jobState\": \"RUNNING\", \"startedAt\": \"2024-05-01 12:30\"}",
             .fix = NULL,
         },

@@ -136,6 +136,51 @@ static void check_port(struct rules *r, const struct schema_field *field, uint32
                                              VALUE_FORMAT_PORT_MAX));
 }
 
+/* A timestamp of the right shape that names no moment: which part is wrong, in words. NULL for
+ * the others (a wrong shape, or a field whose value must not be quoted, even in part). */
+static const char *timestamp_fault(struct rules *r, const struct schema_field *field,
+                                   const char *text, size_t len)
+{
+    static const char *const months[] = {"January",   "February", "March",    "April",
+                                         "May",       "June",     "July",     "August",
+                                         "September", "October",  "November", "December"};
+    struct value_format_timestamp t;
+    enum value_format_timestamp_fault fault = value_format_timestamp_check(text, len, &t);
+    if (!quotable(field))
+        return NULL;
+    const char *name = field->name;
+    switch (fault) {
+    case VALUE_FORMAT_TIMESTAMP_MONTH:
+        return rules__printf(r, "\"%s\" has month %02d: a month is 01 to 12", name, t.month);
+    case VALUE_FORMAT_TIMESTAMP_DAY:
+        if (t.day == 0)
+            return rules__printf(r, "\"%s\" has day 00: the days of a month start at 01", name);
+        if (t.month == 2)
+            return rules__printf(r,
+                                 "\"%s\" is a date that does not exist: February %04d has %d "
+                                 "days, not %d",
+                                 name, t.year, value_format_days_in_month(t.year, 2), t.day);
+        return rules__printf(r, "\"%s\" is a date that does not exist: %s has %d days, not %d",
+                             name, months[t.month - 1], value_format_days_in_month(t.year, t.month),
+                             t.day);
+    case VALUE_FORMAT_TIMESTAMP_HOUR:
+        return rules__printf(r,
+                             "\"%s\" has hour %02d: an hour is 00 to 23 (midnight that ends a "
+                             "day is 00:00 of the next)",
+                             name, t.hour);
+    case VALUE_FORMAT_TIMESTAMP_MINUTE:
+        return rules__printf(r, "\"%s\" has minute %02d: a minute is 00 to 59", name, t.minute);
+    case VALUE_FORMAT_TIMESTAMP_SECOND:
+        return rules__printf(r,
+                             "\"%s\" has second %02d: a second is 00 to 59 (60 only as the "
+                             "leap second 23:59:60)",
+                             name, t.second);
+    case VALUE_FORMAT_TIMESTAMP_SHAPE:
+    case VALUE_FORMAT_TIMESTAMP_VALID: break;
+    }
+    return NULL;
+}
+
 static void check_format(struct rules *r, const struct schema_field *field, uint32_t node,
                          const struct rules_path *path)
 {
@@ -146,10 +191,14 @@ static void check_format(struct rules *r, const struct schema_field *field, uint
     if (r->doc->nodes[node].kind != JSON_STRING)
         return;
     struct json_str s = json_node_string(r->doc, node);
-    if (!value_format_valid(field->format, s.ptr, s.len))
-        rules__report_at_value(r, CODE_INVALID_FORMAT, node, path,
-                               rules__printf(r, "\"%s\" must be %s", field->name,
-                                             value_format_expectation(field->format)));
+    if (value_format_valid(field->format, s.ptr, s.len))
+        return;
+    const char *message =
+        field->format == SCHEMA_FORMAT_TIMESTAMP ? timestamp_fault(r, field, s.ptr, s.len) : NULL;
+    if (message == NULL)
+        message = rules__printf(r, "\"%s\" must be %s", field->name,
+                                value_format_expectation(field->format));
+    rules__report_at_value(r, CODE_INVALID_FORMAT, node, path, message);
 }
 
 static void check_secret(struct rules *r, const struct schema_field *field, uint32_t node,
