@@ -71,7 +71,8 @@ static bool evaluate_not_before(const struct schema_condition *c, struct json_do
         doc->nodes[other].kind != JSON_STRING)
         return true;
     struct json_str a = json_node_string(doc, member), b = json_node_string(doc, other);
-    if (a.len != VALUE_FORMAT_TIMESTAMP_LENGTH || b.len != VALUE_FORMAT_TIMESTAMP_LENGTH)
+    if (!value_format_valid(SCHEMA_FORMAT_TIMESTAMP, a.ptr, a.len) ||
+        !value_format_valid(SCHEMA_FORMAT_TIMESTAMP, b.ptr, b.len))
         return true; /* not both valid timestamps: the format rule speaks */
     return memcmp(a.ptr, b.ptr, VALUE_FORMAT_TIMESTAMP_LENGTH) >= 0;
 }
@@ -115,6 +116,27 @@ bool condition_evaluate_indexed(const struct schema_condition *c, struct json_do
         }
         return false;
     case COND_NOT: return !condition_evaluate_indexed(c->children[0], doc, schema, object, members);
+    }
+    return false;
+}
+
+bool condition_reads_any(const struct schema_condition *c,
+                         bool (*invalid)(void *context, const char *field), void *context)
+{
+    switch (c->op) {
+    case COND_IN:
+    case COND_NO_OTHER_THAN:
+    case COND_NON_EMPTY: return invalid(context, c->field);
+    case COND_NOT_BEFORE: return invalid(context, c->field) || invalid(context, c->other_field);
+    case COND_PRESENT: return false;
+    case COND_ALL:
+    case COND_ANY:
+    case COND_NOT:
+        for (uint32_t i = 0; i < c->child_count; i++) {
+            if (condition_reads_any(c->children[i], invalid, context))
+                return true;
+        }
+        return false;
     }
     return false;
 }

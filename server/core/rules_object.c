@@ -44,14 +44,43 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
     rules__annotate(r, member, NULL, near ? near->name : NULL);
 }
 
-/* Whether `field` is required now: always, or by a condition that holds. */
+/* What a rule between fields needs to know of an object's members. */
+struct member_values {
+    struct rules *r;
+    const struct schema_object *schema;
+    const uint32_t *members;
+};
+
+static bool member_invalid(void *context, const char *name)
+{
+    const struct member_values *v = context;
+    const struct schema_field *field = schema_object_field(v->schema, name, strlen(name));
+    if (field == NULL)
+        return false;
+    uint32_t member = v->members[field - v->schema->fields];
+    return member != JSON_NONE && rules__value_invalid(v->r, field, member);
+}
+
+/* Whether condition `c` holds and reads no value already reported invalid (wrong type, enum,
+ * bounds or format, or a syntax error): a rule between fields never builds on such a value,
+ * which would add a second, false finding to the first. */
+static bool holds_on_valid_values(struct rules *r, const struct schema_object *schema,
+                                  const struct rules_place *place, const uint32_t *members,
+                                  const struct schema_condition *c)
+{
+    struct member_values values = {r, schema, members};
+    return !condition_reads_any(c, member_invalid, &values) &&
+           condition_evaluate_indexed(c, r->doc, schema, place->node, members);
+}
+
+/* Whether `field` is required now: always, or by a condition that holds (on valid values). */
 static bool required_now(struct rules *r, const struct schema_object *schema,
                          const struct rules_place *place, const uint32_t *members,
                          const struct schema_field *field)
 {
     return field->required ||
            (field->required_when != NULL &&
-            condition_evaluate_indexed(field->required_when, r->doc, schema, place->node, members));
+            holds_on_valid_values(r, schema, place, members, field->required_when));
 }
 
 static void check_missing(struct rules *r, const struct schema_object *schema,
@@ -85,10 +114,11 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
 static void check_assertions(struct rules *r, const struct schema_object *schema,
                              const struct rules_place *place, const uint32_t *members)
 {
+    struct member_values values = {r, schema, members};
     for (uint32_t i = 0; i < schema->assertion_count; i++) {
         const struct schema_assertion *a = &schema->assertions[i];
-        if (a->when != NULL &&
-            !condition_evaluate_indexed(a->when, r->doc, schema, place->node, members))
+        if ((a->when != NULL && !holds_on_valid_values(r, schema, place, members, a->when)) ||
+            condition_reads_any(a->expect, member_invalid, &values))
             continue;
         if (condition_evaluate_indexed(a->expect, r->doc, schema, place->node, members))
             continue;
@@ -140,7 +170,9 @@ static void check_member(struct rules *r, const struct schema_object *schema,
     rules__check_value(r, field, member, path);
     if (r->a->diags.count == before)
         check_empty_required(r, schema, place, members, field, member, path);
+    struct member_values values = {r, schema, members};
     if (field->applicable == NULL ||
+        condition_reads_any(field->applicable, member_invalid, &values) ||
         condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members))
         return;
     char condition[CONDITION_IN_MESSAGE_MAX];
