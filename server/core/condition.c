@@ -174,8 +174,8 @@ static void describe(const struct schema_condition *c, bool negated, char *out, 
     snprintf(name, sizeof name, "\"%s\"", c->field ? c->field : "");
     switch (c->op) {
     case COND_IN: describe_in(c->values, c->value_count, negated, name, out, size); return;
-    case COND_NO_OTHER_THAN: /* said as what it rules out: "is not" one of the other values */
-        describe_in(c->others, c->other_count, !negated, name, out, size);
+    case COND_NO_OTHER_THAN: /* said by the values that apply, as the schema lists them */
+        describe_in(c->values, c->value_count, negated, name, out, size);
         return;
     case COND_PRESENT:
         append(out, size, name);
