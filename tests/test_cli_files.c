@@ -633,6 +633,9 @@ static void test_diff_shows_what_fix_would_change(void **state)
     assert_true(strncmp(r.out, "--- diff/bulk.json\n+++ diff/bulk.json\n@@ ", 41) == 0);
     assert_true(has_line(r.out, "-    \"acessKey\": \"***\","));
     assert_true(has_line(r.out, "+    \"accessKey\": \"AKIAEXAMPLE\","));
+    /* the secret's fix shows (its encoding), the secret does not */
+    assert_true(has_line(r.out, "-    \"accessSecret\": \"***\","));
+    assert_true(has_line(r.out, "+    \"accessSecret\": \"data:,***\","));
     if (strstr(r.out, "hunter2") != NULL)
         fail_msg("a secret is in the diff:\n%s", r.out);
     assert_string_equal(r.err, "srcls: --fix would apply 12 fixes in 1 file\n");
@@ -660,6 +663,52 @@ static void test_diff_shows_what_fix_would_change(void **state)
     free(fixed_bulk);
     free(before);
     free(after);
+}
+
+/* A secret with a colon is encoded in base64 by the fix: the diff shows that, and neither the
+ * secret nor its base64 (which is the secret too) in any output; a value already encoded, or
+ * the placeholder, shows its prefix (or itself) and nothing of the secret. */
+static void test_diff_shows_a_secret_fix_but_never_the_secret(void **state)
+{
+    (void)state;
+    write_file("diffsecret/a.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"accessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"s3cr:et\"\n}}\n");
+    write_file("diffsecret/b.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"acessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"data:;base64,czNjcjpldA==\"\n}}\n");
+    write_file("diffsecret/c.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"acessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"$SERVICE_EXISTING_VALUE$\"\n}}\n");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diffsecret/a.source.json",
+                                                    "diffsecret/b.source.json",
+                                                    "diffsecret/c.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "-  \"accessSecret\": \"***\""));
+    assert_true(has_line(r.out, "+  \"accessSecret\": \"data:;base64,***\""));
+    assert_true(has_line(r.out, "   \"accessSecret\": \"data:;base64,***\""));
+    assert_true(has_line(r.out, "   \"accessSecret\": \"$SERVICE_EXISTING_VALUE$\""));
+    const char *secrets[] = {"s3cr", "czNj", "ldA=="};
+    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+        if (strstr(r.out, secrets[i]) != NULL || strstr(r.err, secrets[i]) != NULL)
+            fail_msg("%s is in the output:\n%s%s", secrets[i], r.out, r.err);
+    }
+    run_free(&r);
+    /* nor in any report of the same files */
+    const char *formats[] = {"text", "json", "sarif", "github", "gitlab"};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[f],
+                                             "diffsecret/a.source.json", "diffsecret/b.source.json",
+                                             NULL});
+        for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+            if (strstr(r.out, secrets[i]) != NULL || strstr(r.err, secrets[i]) != NULL)
+                fail_msg("%s is in the %s output:\n%s%s", secrets[i], formats[f], r.out, r.err);
+        }
+        run_free(&r);
+    }
 }
 
 /* A reader that runs while srcls fixes the file sees the old text or the new, never a mix
@@ -756,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_fix_refuses_when_the_owner_cannot_be_kept),
         cmocka_unit_test(test_fix_on_standard_input_prints_the_fixed_document),
         cmocka_unit_test(test_diff_shows_what_fix_would_change),
+        cmocka_unit_test(test_diff_shows_a_secret_fix_but_never_the_secret),
         cmocka_unit_test(test_fix_is_atomic_for_a_concurrent_reader),
         cmocka_unit_test(test_leftover_temporary_files_are_never_checked),
     };
