@@ -251,10 +251,57 @@ static void test_dash_reads_any_standard_input(void **state)
     (void)state;
     struct run_options options = {.stdin_path = "/dev/null", .timeout = 5};
     struct run r = run_srcls_with(&options, (const char *[]){"--check", "-", NULL});
-    assert_exit(&r, 0); /* an empty document: a hint */
-    assert_non_null(strstr(r.out, "<stdin>:1:1: hint: the document is empty"));
+    assert_exit(&r, 1); /* named, and empty: an error */
+    assert_non_null(strstr(r.out, "<stdin>:1:1: error: the file is empty: a source or job "
+                                  "document must be a JSON object [json-syntax]"));
     assert_null(strstr(r.out, "not a regular file"));
     run_free(&r);
+}
+
+/* An empty or whitespace-only file named, or found by its name, is a json-syntax error in
+ * every format (a failed export, a truncated write); an empty file of another name that a scan
+ * meets is not a document and is skipped. */
+static void test_an_empty_document_file_is_an_error(void **state)
+{
+    (void)state;
+    write_file("empty/a.source.json", "");
+    write_file("empty/b.job.json", " \n\t\n");
+    write_file("empty/c.json", "");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "empty", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "empty/a.source.json:1:1: error: the file is empty: a source "
+                                "document must be a JSON object (a bulk file, an array of "
+                                "them) [json-syntax]"));
+    assert_true(has_line(r.out, "empty/b.job.json:3:1: error: the file is empty: a job document "
+                                "must be a JSON object [json-syntax]"));
+    assert_null(strstr(r.out, "c.json"));
+    assert_true(has_line(r.out, "checked 2 files: 2 errors, 0 warnings, 0 information, 0 hints"));
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "empty/c.json", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "empty/c.json:1:1: error: the file is empty: a source or job "
+                                "document must be a JSON object [json-syntax]"));
+    run_free(&r);
+
+    static const char *const formats[][2] = {
+        {"json", "{\"code\":\"json-syntax\",\"severity\":\"error\",\"message\":\"the file is "
+                 "empty: a source document"},
+        {"sarif", "\"ruleId\":\"json-syntax\",\"ruleIndex\":0,\"level\":\"error\",\"message\":"
+                  "{\"text\":\"the file is empty: a source document"},
+        {"github", "::error file=empty/a.source.json,line=1,endLine=1,col=1,endColumn=1,"
+                   "title=json-syntax::the file is empty: a source document"},
+        {"gitlab", "{\"description\":\"the file is empty: a source document must be a JSON "
+                   "object (a bulk file, an array of them)\",\"check_name\":\"json-syntax\""},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[i][0],
+                                             "empty/a.source.json", NULL});
+        assert_exit(&r, 1);
+        if (strstr(r.out, formats[i][1]) == NULL)
+            fail_msg("--format %s: no \"%s\" in\n%s", formats[i][0], formats[i][1], r.out);
+        run_free(&r);
+    }
 }
 
 /* ---- the size limit ---- */
@@ -791,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_fifo_named_explicitly_is_refused_at_once),
         cmocka_unit_test(test_fifo_in_a_scan_is_skipped),
         cmocka_unit_test(test_dash_reads_any_standard_input),
+        cmocka_unit_test(test_an_empty_document_file_is_an_error),
         cmocka_unit_test(test_file_over_the_limit_is_refused_before_reading),
         cmocka_unit_test(test_standard_input_is_read_up_to_the_limit),
         cmocka_unit_test(test_fix_rewrites_the_file_and_keeps_its_mode),

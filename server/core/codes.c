@@ -20,8 +20,11 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "checking the rest, so fix the first syntax error first: later ones may follow "
                 "from it. Fields of an object that a syntax error cut short (unclosed, or a "
                 "string that runs to the end of its line) are not reported missing: they may be "
-                "in the unreadable part. An empty document (only whitespace, as a new file is) "
-                "gets a hint, not an error.",
+                "in the unreadable part. An empty file (nothing, or only whitespace) named on "
+                "the command line or named *.source.json or *.job.json is an error in --check: "
+                "a document must be a JSON object, and an empty one is a failed export or a "
+                "truncated write. In the editor a new empty document gets a hint, not an "
+                "error, while you start typing.",
             .example = "{\"name\": \"lake\" \"config\": {}}",
             .fix = fix_syntax,
         },
