@@ -251,10 +251,57 @@ static void test_dash_reads_any_standard_input(void **state)
     (void)state;
     struct run_options options = {.stdin_path = "/dev/null", .timeout = 5};
     struct run r = run_srcls_with(&options, (const char *[]){"--check", "-", NULL});
-    assert_exit(&r, 0); /* an empty document: a hint */
-    assert_non_null(strstr(r.out, "<stdin>:1:1: hint: the document is empty"));
+    assert_exit(&r, 1); /* named, and empty: an error */
+    assert_non_null(strstr(r.out, "<stdin>:1:1: error: the file is empty: a source or job "
+                                  "document must be a JSON object [json-syntax]"));
     assert_null(strstr(r.out, "not a regular file"));
     run_free(&r);
+}
+
+/* An empty or whitespace-only file named, or found by its name, is a json-syntax error in
+ * every format (a failed export, a truncated write); an empty file of another name that a scan
+ * meets is not a document and is skipped. */
+static void test_an_empty_document_file_is_an_error(void **state)
+{
+    (void)state;
+    write_file("empty/a.source.json", "");
+    write_file("empty/b.job.json", " \n\t\n");
+    write_file("empty/c.json", "");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "empty", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "empty/a.source.json:1:1: error: the file is empty: a source "
+                                "document must be a JSON object (a bulk file, an array of "
+                                "them) [json-syntax]"));
+    assert_true(has_line(r.out, "empty/b.job.json:3:1: error: the file is empty: a job document "
+                                "must be a JSON object [json-syntax]"));
+    assert_null(strstr(r.out, "c.json"));
+    assert_true(has_line(r.out, "checked 2 files: 2 errors, 0 warnings, 0 information, 0 hints"));
+    run_free(&r);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "empty/c.json", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "empty/c.json:1:1: error: the file is empty: a source or job "
+                                "document must be a JSON object [json-syntax]"));
+    run_free(&r);
+
+    static const char *const formats[][2] = {
+        {"json", "{\"code\":\"json-syntax\",\"severity\":\"error\",\"message\":\"the file is "
+                 "empty: a source document"},
+        {"sarif", "\"ruleId\":\"json-syntax\",\"ruleIndex\":0,\"level\":\"error\",\"message\":"
+                  "{\"text\":\"the file is empty: a source document"},
+        {"github", "::error file=empty/a.source.json,line=1,endLine=1,col=1,endColumn=1,"
+                   "title=json-syntax::the file is empty: a source document"},
+        {"gitlab", "{\"description\":\"the file is empty: a source document must be a JSON "
+                   "object (a bulk file, an array of them)\",\"check_name\":\"json-syntax\""},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[i][0],
+                                             "empty/a.source.json", NULL});
+        assert_exit(&r, 1);
+        if (strstr(r.out, formats[i][1]) == NULL)
+            fail_msg("--format %s: no \"%s\" in\n%s", formats[i][0], formats[i][1], r.out);
+        run_free(&r);
+    }
 }
 
 /* ---- the size limit ---- */
@@ -633,6 +680,9 @@ static void test_diff_shows_what_fix_would_change(void **state)
     assert_true(strncmp(r.out, "--- diff/bulk.json\n+++ diff/bulk.json\n@@ ", 41) == 0);
     assert_true(has_line(r.out, "-    \"acessKey\": \"***\","));
     assert_true(has_line(r.out, "+    \"accessKey\": \"AKIAEXAMPLE\","));
+    /* the secret's fix shows (its encoding), the secret does not */
+    assert_true(has_line(r.out, "-    \"accessSecret\": \"***\","));
+    assert_true(has_line(r.out, "+    \"accessSecret\": \"data:,***\","));
     if (strstr(r.out, "hunter2") != NULL)
         fail_msg("a secret is in the diff:\n%s", r.out);
     assert_string_equal(r.err, "srcls: --fix would apply 12 fixes in 1 file\n");
@@ -660,6 +710,52 @@ static void test_diff_shows_what_fix_would_change(void **state)
     free(fixed_bulk);
     free(before);
     free(after);
+}
+
+/* A secret with a colon is encoded in base64 by the fix: the diff shows that, and neither the
+ * secret nor its base64 (which is the secret too) in any output; a value already encoded, or
+ * the placeholder, shows its prefix (or itself) and nothing of the secret. */
+static void test_diff_shows_a_secret_fix_but_never_the_secret(void **state)
+{
+    (void)state;
+    write_file("diffsecret/a.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"accessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"s3cr:et\"\n}}\n");
+    write_file("diffsecret/b.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"acessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"data:;base64,czNjcjpldA==\"\n}}\n");
+    write_file("diffsecret/c.source.json",
+               "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
+               "  \"credentialType\": \"ACCESS_KEY\", \"acessKey\": \"AKIAEXAMPLE\",\n"
+               "  \"accessSecret\": \"$SERVICE_EXISTING_VALUE$\"\n}}\n");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diffsecret/a.source.json",
+                                                    "diffsecret/b.source.json",
+                                                    "diffsecret/c.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_true(has_line(r.out, "-  \"accessSecret\": \"***\""));
+    assert_true(has_line(r.out, "+  \"accessSecret\": \"data:;base64,***\""));
+    assert_true(has_line(r.out, "   \"accessSecret\": \"data:;base64,***\""));
+    assert_true(has_line(r.out, "   \"accessSecret\": \"$SERVICE_EXISTING_VALUE$\""));
+    const char *secrets[] = {"s3cr", "czNj", "ldA=="};
+    for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+        if (strstr(r.out, secrets[i]) != NULL || strstr(r.err, secrets[i]) != NULL)
+            fail_msg("%s is in the output:\n%s%s", secrets[i], r.out, r.err);
+    }
+    run_free(&r);
+    /* nor in any report of the same files */
+    const char *formats[] = {"text", "json", "sarif", "github", "gitlab"};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        r = run_srcls(NULL, (const char *[]){"--check", "--format", formats[f],
+                                             "diffsecret/a.source.json", "diffsecret/b.source.json",
+                                             NULL});
+        for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+            if (strstr(r.out, secrets[i]) != NULL || strstr(r.err, secrets[i]) != NULL)
+                fail_msg("%s is in the %s output:\n%s%s", secrets[i], formats[f], r.out, r.err);
+        }
+        run_free(&r);
+    }
 }
 
 /* A reader that runs while srcls fixes the file sees the old text or the new, never a mix
@@ -742,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_fifo_named_explicitly_is_refused_at_once),
         cmocka_unit_test(test_fifo_in_a_scan_is_skipped),
         cmocka_unit_test(test_dash_reads_any_standard_input),
+        cmocka_unit_test(test_an_empty_document_file_is_an_error),
         cmocka_unit_test(test_file_over_the_limit_is_refused_before_reading),
         cmocka_unit_test(test_standard_input_is_read_up_to_the_limit),
         cmocka_unit_test(test_fix_rewrites_the_file_and_keeps_its_mode),
@@ -756,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_fix_refuses_when_the_owner_cannot_be_kept),
         cmocka_unit_test(test_fix_on_standard_input_prints_the_fixed_document),
         cmocka_unit_test(test_diff_shows_what_fix_would_change),
+        cmocka_unit_test(test_diff_shows_a_secret_fix_but_never_the_secret),
         cmocka_unit_test(test_fix_is_atomic_for_a_concurrent_reader),
         cmocka_unit_test(test_leftover_temporary_files_are_never_checked),
     };

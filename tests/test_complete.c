@@ -251,14 +251,12 @@ static void test_field_text_in_plain_text_has_no_markdown(void **state)
         schema_object_field(&kind->config, JSON_LITERAL("accessKey"));
     assert_string_equal(field_text_describe(field, TEXT_PLAIN, &arena),
                         "accessKey — a string, required when \"authenticationType\" is ACCESS_KEY"
-                        "\n\nApplies when \"authenticationType\" is not one of NONE, "
-                        "CLOUDA_VM_METADATA, CLOUDA_PROFILE\n\n"
+                        "\n\nApplies when \"authenticationType\" is ACCESS_KEY\n\n"
                         "Access key id used to sign requests. Needed, and only used, when "
                         "authenticationType is ACCESS_KEY.");
     assert_string_equal(field_text_describe(field, TEXT_MARKDOWN, &arena),
                         "**`accessKey`** — a string, required when \"authenticationType\" is "
-                        "ACCESS_KEY\n\nApplies when \"authenticationType\" is not one of NONE, "
-                        "CLOUDA_VM_METADATA, CLOUDA_PROFILE\n\n"
+                        "ACCESS_KEY\n\nApplies when \"authenticationType\" is ACCESS_KEY\n\n"
                         "Access key id used to sign requests. Needed, and only used, when "
                         "authenticationType is ACCESS_KEY.");
     arena_free(&arena);

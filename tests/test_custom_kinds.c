@@ -16,6 +16,7 @@
 #include "analysed.h"
 #include "analysis.h"
 #include "codes.h"
+#include "field_text.h"
 #include "project.h"
 #include "schema_custom.h"
 
@@ -308,6 +309,78 @@ static void test_a_kind_file_hovers_what_its_keys_mean(void **state)
     schema_registry_free(&builtin);
 }
 
+/* A kind whose fields belong to one or several values of an enum (written with noOtherThan). */
+static const char vault_kind[] =
+    "{\"title\": \"Vault\", \"types\": [\"TEAM_VAULT\"], \"fields\": {\n"
+    " \"authMode\": {\"type\": \"string\", \"description\": \"How.\",\n"
+    "              \"enum\": [\"TOKEN\", \"APPROLE\", \"CERT\", \"NONE\"]},\n"
+    " \"token\": {\"type\": \"string\", \"description\": \"A token.\",\n"
+    "           \"applicable\": {\"field\": \"authMode\", \"noOtherThan\": [\"TOKEN\"]}},\n"
+    " \"roleId\": {\"type\": \"string\", \"description\": \"A role.\",\n"
+    "            \"required\": {\"field\": \"authMode\", \"noOtherThan\": [\"APPROLE\", "
+    "\"CERT\"]},\n"
+    "            \"applicable\": {\"field\": \"authMode\", \"noOtherThan\": [\"APPROLE\", "
+    "\"CERT\"]}},\n"
+    " \"audit\": {\"type\": \"string\", \"description\": \"Where.\",\n"
+    "           \"applicable\": {\"field\": \"authMode\", \"noOtherThan\": [\"TOKEN\", "
+    "\"APPROLE\", \"CERT\"]}}}}\n";
+
+/* The message of the one diagnostic `code` at `pointer` of `text`, or a failure. */
+static void assert_message(const struct schema_registry *registry, const char *text,
+                           const char *code, const char *pointer, const char *expected)
+{
+    struct analysis a;
+    struct analysis_options options = {.report_unknown_document = true, .registry = registry};
+    assert_int_equal(analysis_run(&a, text, strlen(text), &options), 0);
+    const char *got = NULL;
+    for (uint32_t i = 0; i < a.diags.count; i++) {
+        if (strcmp(code_name(a.diags.items[i].code), code) == 0 &&
+            strcmp(a.diags.items[i].pointer, pointer) == 0)
+            got = a.diags.items[i].message;
+    }
+    if (got == NULL)
+        fail_msg("no %s at %s in %s", code, pointer, text);
+    assert_string_equal(got, expected);
+    analysis_free(&a);
+}
+
+/* A field that belongs to some values of an enum is described by the values that apply, in the
+ * messages and in the hover text alike: "is APPROLE or CERT", not "is not one of" the others. */
+static void test_no_other_than_is_described_by_the_values_that_apply(void **state)
+{
+    (void)state;
+    struct schema_file files[] = {{"team/vault.json", vault_kind, sizeof vault_kind - 1, true}};
+    struct schema_registry registry;
+    struct schema_problems problems;
+    load(&registry, &problems, files, 1);
+    assert_int_equal(problems.count, 0);
+    const char *none = "{\"type\": \"TEAM_VAULT\", \"config\": {\"authMode\": \"NONE\", "
+                       "\"token\": \"t\", \"roleId\": \"r\", \"audit\": \"a\"}}";
+    assert_message(&registry, none, "not-applicable", "/config/token",
+                   "\"token\" has no effect here: it applies only when \"authMode\" is TOKEN");
+    assert_message(&registry, none, "not-applicable", "/config/roleId",
+                   "\"roleId\" has no effect here: it applies only when \"authMode\" is APPROLE "
+                   "or CERT");
+    assert_message(&registry, none, "not-applicable", "/config/audit",
+                   "\"audit\" has no effect here: it applies only when \"authMode\" is one of "
+                   "TOKEN, APPROLE, CERT");
+    assert_message(&registry, "{\"type\": \"TEAM_VAULT\", \"config\": {\"authMode\": \"CERT\"}}",
+                   "conditional-required", "/config/roleId",
+                   "missing field \"roleId\" (a string): it is required when \"authMode\" is "
+                   "APPROLE or CERT");
+    const struct schema_kind *kind = schema_find_kind(&registry, "TEAM_VAULT", 10);
+    assert_non_null(kind);
+    struct arena arena;
+    arena_init(&arena);
+    const char *text =
+        field_text_describe(schema_object_field(&kind->config, "roleId", 6), TEXT_PLAIN, &arena);
+    assert_string_equal(text, "roleId — a string, required when \"authMode\" is APPROLE or "
+                              "CERT\n\nApplies when \"authMode\" is APPROLE or CERT\n\nA role.");
+    arena_free(&arena);
+    schema_problems_free(&problems);
+    schema_registry_free(&registry);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_a_kind_built_on_a_broken_one_is_left_out_and_says_why),
         cmocka_unit_test(test_a_kind_file_completes_the_keys_and_values_of_its_format),
         cmocka_unit_test(test_a_kind_file_hovers_what_its_keys_mean),
+        cmocka_unit_test(test_no_other_than_is_described_by_the_values_that_apply),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

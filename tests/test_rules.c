@@ -1,7 +1,8 @@
 /* test_rules: the rule engine against the table of cases in tests/rules/ (one file per kind,
  * and one for jobs). Each case is a document and the exact, complete set of diagnostics
- * (code and pointer) srcls must report for it. Also: every example in docs/examples/ lints
- * clean, and the schema walks the reference (every kind present, every type identifier). */
+ * (code and pointer, and the message where the case gives one) srcls must report for it. Also:
+ * every example in docs/examples/ lints clean, and the schema walks the reference (every kind
+ * present, every type identifier). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,6 +63,7 @@ static int teardown(void **state)
 struct expected {
     char code[64];
     char pointer[256];
+    char message[512]; /* "": any message; otherwise the message, exactly */
     bool matched;
 };
 
@@ -90,6 +92,11 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
         struct json_str pointer = json_node_string(cases, json_object_get(cases, e, "pointer", 7));
         snprintf(want[i].code, sizeof want[i].code, "%.*s", (int)code.len, code.ptr);
         snprintf(want[i].pointer, sizeof want[i].pointer, "%.*s", (int)pointer.len, pointer.ptr);
+        uint32_t message = json_object_get(cases, e, "message", 7);
+        if (message != JSON_NONE) {
+            struct json_str m = json_node_string(cases, message);
+            snprintf(want[i].message, sizeof want[i].message, "%.*s", (int)m.len, m.ptr);
+        }
     }
     int mismatches = 0;
     for (uint32_t k = 0; k < a.diags.count; k++) {
@@ -97,7 +104,8 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
         bool found = false;
         for (uint32_t w = 0; w < count && !found; w++) {
             if (!want[w].matched && strcmp(want[w].code, code_name(got->code)) == 0 &&
-                strcmp(want[w].pointer, got->pointer) == 0)
+                strcmp(want[w].pointer, got->pointer) == 0 &&
+                (want[w].message[0] == '\0' || strcmp(want[w].message, got->message) == 0))
                 found = want[w].matched = true;
         }
         if (!found) {
@@ -108,8 +116,9 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     }
     for (uint32_t w = 0; w < count; w++) {
         if (!want[w].matched) {
-            fprintf(stderr, "%s: \"%.*s\": missing %s at %s\n", file, (int)case_name.len,
-                    case_name.ptr, want[w].code, want[w].pointer);
+            fprintf(stderr, "%s: \"%.*s\": missing %s at %s%s%s\n", file, (int)case_name.len,
+                    case_name.ptr, want[w].code, want[w].pointer, want[w].message[0] ? ": " : "",
+                    want[w].message);
             mismatches++;
         }
     }

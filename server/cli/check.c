@@ -187,14 +187,18 @@ static void task_work(void *task)
         t->ours = true;
         return;
     }
+    enum document_kind named = ends_with(t->path, ".source.json") ? DOCUMENT_SOURCE
+                               : ends_with(t->path, ".job.json")  ? DOCUMENT_JOB
+                                                                  : DOCUMENT_UNKNOWN;
     struct analysis_options options = {.report_unknown_document = t->explicit,
+                                       .empty_is_error = t->explicit || named != DOCUMENT_UNKNOWN,
+                                       .empty_expected = named,
                                        .registry = t->target.registry,
                                        .settings = t->target.settings};
     t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
     if (!t->analysed)
         return;
-    t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN ||
-              ends_with(t->path, ".source.json") || ends_with(t->path, ".job.json");
+    t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
     if (t->ours && (t->options->fix || t->options->diff))
         task_prepare_fix(t, &options);
 }

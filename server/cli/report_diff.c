@@ -3,7 +3,8 @@
  * change a few lines here and there, so it finds the same script as a shortest-edit diff at a
  * cost linear in the file (a change with no resync in the window is shown as a replaced block,
  * still a correct diff). Every line is printed through excerpt_line: string values that could
- * hold a secret show as "***", so the diff is for reading; --fix applies it. */
+ * hold a secret show as "***" after the prefix that says how they are written ("data:,***"),
+ * so the diff is for reading; --fix applies it. */
 #include "report_diff.h"
 
 #include <stdlib.h>

@@ -171,8 +171,9 @@ static int list_elements(struct analysis *a)
 }
 
 /* A document of nothing but whitespace (an editor's new file, before anything is typed) has
- * nothing wrong in it yet: its one syntax error becomes a hint, in the editor as in --check. */
-static void soften_empty_document(struct analysis *a)
+ * nothing wrong in it yet: its one syntax error becomes a hint. Where a document is expected
+ * (options->empty_is_error), it stays an error and says what the file should hold. */
+static void soften_empty_document(struct analysis *a, const struct analysis_options *options)
 {
     if (a->doc.root != JSON_NONE || a->doc.error_count != 1 || a->doc.errors_dropped > 0 ||
         a->diags.count != 1 || a->doc.errors[0].code != JSON_ERROR_SYNTAX)
@@ -182,6 +183,16 @@ static void soften_empty_document(struct analysis *a)
         char c = a->doc.text[i];
         if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
             return;
+    }
+    if (options != NULL && options->empty_is_error) {
+        a->diags.items[0].message =
+            options->empty_expected == DOCUMENT_SOURCE
+                ? "the file is empty: a source document must be a JSON object (a bulk file, an "
+                  "array of them)"
+            : options->empty_expected == DOCUMENT_JOB
+                ? "the file is empty: a job document must be a JSON object"
+                : "the file is empty: a source or job document must be a JSON object";
+        return;
     }
     a->diags.items[0].severity = DIAG_HINT;
     a->diags.items[0].message = "the document is empty: start a source or a job with '{', a bulk "
@@ -194,7 +205,7 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     int status = 0;
     if (add_parse_errors(a) != 0)
         status = -1;
-    soften_empty_document(a);
+    soften_empty_document(a, options);
     a->document = analysis_classify(&a->doc);
     a->kind = NULL;
     if (add_unknown_document(a, options) != 0)

@@ -25,6 +25,13 @@ struct analysis_options {
     /* Report `unknown-document` for a document that is neither a source nor a job (files named
      * on the command line, documents opened in an editor). */
     bool report_unknown_document;
+    /* A document of nothing but whitespace is a hint by default: an editor's new file, before
+     * anything is typed. For a file that must hold a document (one --check was given or found
+     * by its name: a failed export, a truncated write) it is an error, whose message names what
+     * the file should hold: `empty_expected` DOCUMENT_SOURCE or DOCUMENT_JOB, or
+     * DOCUMENT_UNKNOWN for either. */
+    bool empty_is_error;
+    enum document_kind empty_expected;
     const struct json_parse_options *parse; /* NULL: the defaults */
     const struct schema_registry *registry; /* NULL: syntax checks only */
     const struct settings *settings;        /* NULL: the defaults */

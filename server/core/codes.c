@@ -20,8 +20,11 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "checking the rest, so fix the first syntax error first: later ones may follow "
                 "from it. Fields of an object that a syntax error cut short (unclosed, or a "
                 "string that runs to the end of its line) are not reported missing: they may be "
-                "in the unreadable part. An empty document (only whitespace, as a new file is) "
-                "gets a hint, not an error.",
+                "in the unreadable part. An empty file (nothing, or only whitespace) named on "
+                "the command line or named *.source.json or *.job.json is an error in --check: "
+                "a document must be a JSON object, and an empty one is a failed export or a "
+                "truncated write. In the editor a new empty document gets a hint, not an "
+                "error, while you start typing.",
             .example = "{\"name\": \"lake\" \"config\": {}}",
             .fix = fix_syntax,
         },
@@ -176,8 +179,9 @@ static const struct code_info code_table[CODE_COUNT] = {
             .summary = "a string that does not have the field's format",
             .explanation =
                 "UUIDs are 8-4-4-4-12 hexadecimal digits; timestamps are UTC with milliseconds "
-                "and Z (2024-05-01T12:30:00.000Z); ports are digits; namespace names have no "
-                "periods or spaces.",
+                "and Z (2024-05-01T12:30:00.000Z), on a day that exists (February 29 only in a "
+                "leap year, no April 31) at a time from 00:00:00 to 23:59:59 (23:59:60 for a "
+                "leap second); ports are digits; namespace names have no periods or spaces.",
             .example = "{\"jobState\": \"RUNNING\", \"startedAt\": \"2024-05-01 12:30\"}",
             .fix = NULL,
         },

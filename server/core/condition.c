@@ -71,7 +71,8 @@ static bool evaluate_not_before(const struct schema_condition *c, struct json_do
         doc->nodes[other].kind != JSON_STRING)
         return true;
     struct json_str a = json_node_string(doc, member), b = json_node_string(doc, other);
-    if (a.len != VALUE_FORMAT_TIMESTAMP_LENGTH || b.len != VALUE_FORMAT_TIMESTAMP_LENGTH)
+    if (!value_format_valid(SCHEMA_FORMAT_TIMESTAMP, a.ptr, a.len) ||
+        !value_format_valid(SCHEMA_FORMAT_TIMESTAMP, b.ptr, b.len))
         return true; /* not both valid timestamps: the format rule speaks */
     return memcmp(a.ptr, b.ptr, VALUE_FORMAT_TIMESTAMP_LENGTH) >= 0;
 }
@@ -119,6 +120,27 @@ bool condition_evaluate_indexed(const struct schema_condition *c, struct json_do
     return false;
 }
 
+bool condition_reads_any(const struct schema_condition *c,
+                         bool (*invalid)(void *context, const char *field), void *context)
+{
+    switch (c->op) {
+    case COND_IN:
+    case COND_NO_OTHER_THAN:
+    case COND_NON_EMPTY: return invalid(context, c->field);
+    case COND_NOT_BEFORE: return invalid(context, c->field) || invalid(context, c->other_field);
+    case COND_PRESENT: return false;
+    case COND_ALL:
+    case COND_ANY:
+    case COND_NOT:
+        for (uint32_t i = 0; i < c->child_count; i++) {
+            if (condition_reads_any(c->children[i], invalid, context))
+                return true;
+        }
+        return false;
+    }
+    return false;
+}
+
 /* ---- in words ---- */
 
 static void append(char *out, size_t size, const char *text)
@@ -152,8 +174,8 @@ static void describe(const struct schema_condition *c, bool negated, char *out, 
     snprintf(name, sizeof name, "\"%s\"", c->field ? c->field : "");
     switch (c->op) {
     case COND_IN: describe_in(c->values, c->value_count, negated, name, out, size); return;
-    case COND_NO_OTHER_THAN: /* said as what it rules out: "is not" one of the other values */
-        describe_in(c->others, c->other_count, !negated, name, out, size);
+    case COND_NO_OTHER_THAN: /* said by the values that apply, as the schema lists them */
+        describe_in(c->values, c->value_count, negated, name, out, size);
         return;
     case COND_PRESENT:
         append(out, size, name);

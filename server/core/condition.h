@@ -23,6 +23,12 @@ bool condition_evaluate_indexed(const struct schema_condition *condition, struct
 /* Whether the node `node` holds the schema value `value` (what "in" compares). */
 bool condition_value_matches(struct json_doc *doc, uint32_t node, const struct schema_value *value);
 
+/* Whether `condition` reads the value (not only the presence) of a field for which
+ * `invalid(context, name)` is true: "in", "noOtherThan", "nonEmpty" and both fields of
+ * "notBefore" read values; "present" does not. */
+bool condition_reads_any(const struct schema_condition *condition,
+                         bool (*invalid)(void *context, const char *field), void *context);
+
 /* Writes `condition` in words into `out` ("\"credentialType\" is ACCESS_KEY"). */
 void condition_describe(const struct schema_condition *condition, char *out, size_t size);
 

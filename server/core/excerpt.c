@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "schema_at.h"
+#include "secret.h"
 
 #define MASK "***"
 #define CUT "..."
@@ -135,6 +136,28 @@ const char *excerpt_at(const struct analysis *a, uint32_t offset, uint32_t stop,
     return out;
 }
 
+/* How many bytes at the start of the string body [body, end) say how a secret is written and
+ * are shown before the mask (excerpt_line): an encoding's prefix or a reference's scheme, text
+ * of srcls's own and never part of a secret, so that a diff shows "data:,***" where a fix
+ * encoded "***". The whole body when it is the placeholder; 0 when none matches as written (an
+ * escape in it included). */
+static uint32_t shown_prefix(const char *text, uint32_t body, uint32_t end)
+{
+    static const char *const prefixes[] = {SECRET_BASE64_PREFIX, SECRET_PLAIN_PREFIX,
+                                           SECRET_SCHEME_ARN, SECRET_SCHEME_VAULT,
+                                           SECRET_SCHEME_HTTPS};
+    uint32_t len = end - body;
+    if (len == sizeof SECRET_PLACEHOLDER - 1 &&
+        memcmp(text + body, SECRET_PLACEHOLDER, sizeof SECRET_PLACEHOLDER - 1) == 0)
+        return len;
+    for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+        size_t n = strlen(prefixes[p]);
+        if (len >= n && memcmp(text + body, prefixes[p], n) == 0)
+            return (uint32_t)n;
+    }
+    return 0;
+}
+
 /* One masked range of [from, to) after `at` (the next in order), or false when there is none;
  * `*i` walks the nodes. */
 static bool next_masked(const struct analysis *a, uint32_t from, uint32_t to, uint32_t lo,
@@ -151,10 +174,10 @@ static bool next_masked(const struct analysis *a, uint32_t from, uint32_t to, ui
         }
         if (n->kind == JSON_STRING && n->end > from && !shown(a, *i)) {
             bool closed = !(n->flags & JSON_FLAG_UNTERMINATED) && n->end > n->start + 1;
-            s = n->start + 1; /* after a recovered key: the value is masked with it */
             e = closed ? n->end - 1 : n->end;
+            s = n->start + 1 + shown_prefix(a->doc.text, n->start + 1, e);
             if (n->flags & JSON_FLAG_KEY_RECOVERED)
-                s = n->key_start + 1;
+                s = n->key_start + 1; /* after a recovered key: the value is masked with it */
         }
         s = s < from ? from : s;
         e = e > to ? to : e;

@@ -20,7 +20,9 @@ const char *excerpt_at(const struct analysis *analysis, uint32_t offset, uint32_
                        struct arena *arena, uint32_t *caret, uint32_t *caret_end);
 
 /* The bytes [from, to) whole (a line of a diff), every string value that could hold a secret
- * shown as `***` between its quotes; NUL-terminated in `arena`, or NULL when out of memory. */
+ * shown as `***` between its quotes, after the prefix that says how a secret is written when it
+ * starts with one (`"data:,***"`, `"data:;base64,***"`, `"vault:***"`; the placeholder whole), so
+ * that a fix of the encoding shows; NUL-terminated in `arena`, or NULL when out of memory. */
 const char *excerpt_line(const struct analysis *analysis, uint32_t from, uint32_t to,
                          struct arena *arena);
 

@@ -75,6 +75,10 @@ char *rules__printf(struct rules *r, const char *format, ...) __attribute__((for
  * assertions); `additional`: keys the schema does not define are allowed. */
 void rules__check_object(struct rules *r, const struct schema_object *schema, bool additional,
                          const struct rules_place *place);
+/* Whether rules__check_value reports the value of `node` as not a valid value of `field` (a
+ * wrong type, a value outside the enum or the bounds, a wrong format) or a syntax error spoke
+ * for it: a rule between fields does not read such a value. Reports nothing. */
+bool rules__value_invalid(struct rules *r, const struct schema_field *field, uint32_t node);
 /* Checks the value of `node` against `field`: type, enum, bounds, format, secret encoding, and
  * the elements or fields it holds. */
 void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,

@@ -44,14 +44,43 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
     rules__annotate(r, member, NULL, near ? near->name : NULL);
 }
 
-/* Whether `field` is required now: always, or by a condition that holds. */
+/* What a rule between fields needs to know of an object's members. */
+struct member_values {
+    struct rules *r;
+    const struct schema_object *schema;
+    const uint32_t *members;
+};
+
+static bool member_invalid(void *context, const char *name)
+{
+    const struct member_values *v = context;
+    const struct schema_field *field = schema_object_field(v->schema, name, strlen(name));
+    if (field == NULL)
+        return false;
+    uint32_t member = v->members[field - v->schema->fields];
+    return member != JSON_NONE && rules__value_invalid(v->r, field, member);
+}
+
+/* Whether condition `c` reads a value already reported invalid (wrong type, enum, bounds or
+ * format, or a syntax error): a rule between fields never builds on such a value, which would
+ * add a second, false finding to the first. Asked only once a rule would report, so that valid
+ * documents pay nothing for it. */
+static bool reads_invalid(struct rules *r, const struct schema_object *schema,
+                          const uint32_t *members, const struct schema_condition *c)
+{
+    struct member_values values = {r, schema, members};
+    return c != NULL && condition_reads_any(c, member_invalid, &values);
+}
+
+/* Whether `field` is required now: always, or by a condition that holds (on valid values). */
 static bool required_now(struct rules *r, const struct schema_object *schema,
                          const struct rules_place *place, const uint32_t *members,
                          const struct schema_field *field)
 {
-    return field->required ||
-           (field->required_when != NULL &&
-            condition_evaluate_indexed(field->required_when, r->doc, schema, place->node, members));
+    return field->required || (field->required_when != NULL &&
+                               condition_evaluate_indexed(field->required_when, r->doc, schema,
+                                                          place->node, members) &&
+                               !reads_invalid(r, schema, members, field->required_when));
 }
 
 static void check_missing(struct rules *r, const struct schema_object *schema,
@@ -90,7 +119,9 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
         if (a->when != NULL &&
             !condition_evaluate_indexed(a->when, r->doc, schema, place->node, members))
             continue;
-        if (condition_evaluate_indexed(a->expect, r->doc, schema, place->node, members))
+        if (condition_evaluate_indexed(a->expect, r->doc, schema, place->node, members) ||
+            reads_invalid(r, schema, members, a->when) ||
+            reads_invalid(r, schema, members, a->expect))
             continue;
         struct rules_path path = rules__path_key(place->path, a->field, strlen(a->field));
         uint32_t member = json_object_get(r->doc, place->node, a->field, strlen(a->field));
@@ -141,7 +172,8 @@ static void check_member(struct rules *r, const struct schema_object *schema,
     if (r->a->diags.count == before)
         check_empty_required(r, schema, place, members, field, member, path);
     if (field->applicable == NULL ||
-        condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members))
+        condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members) ||
+        reads_invalid(r, schema, members, field->applicable))
         return;
     char condition[CONDITION_IN_MESSAGE_MAX];
     condition_describe(field->applicable, condition, sizeof condition);

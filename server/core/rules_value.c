@@ -46,13 +46,20 @@ static void append(char *out, size_t size, const char *text)
         snprintf(out + len, size - len, "%s", text);
 }
 
-static void check_enum(struct rules *r, const struct schema_field *field, uint32_t node,
-                       const struct rules_path *path)
+static bool enum_holds(struct rules *r, const struct schema_field *field, uint32_t node)
 {
     for (uint32_t i = 0; i < field->enum_count; i++) {
         if (condition_value_matches(r->doc, node, &field->enums[i].value))
-            return;
+            return true;
     }
+    return false;
+}
+
+static void check_enum(struct rules *r, const struct schema_field *field, uint32_t node,
+                       const struct rules_path *path)
+{
+    if (enum_holds(r, field, node))
+        return;
     char allowed[512] = "";
     for (uint32_t i = 0; i < field->enum_count; i++) {
         if (i > 0)
@@ -74,28 +81,9 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
     rules__annotate(r, node, field, NULL);
 }
 
-/* `representable`: false for an integer beyond 64 bits, whose `value` is then only its sign. */
-static void check_bounds(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const struct rules_path *path, double value, bool representable)
-{
-    bool low = field->has_minimum && (!representable ? value < 0 : value < field->minimum);
-    bool high = field->has_maximum && (!representable ? value > 0 : value > field->maximum);
-    if (!low && !high)
-        return;
-    const char *message;
-    if (field->has_minimum && field->has_maximum)
-        message = rules__printf(r, "\"%s\" must be between %g and %g", field->name, field->minimum,
-                                field->maximum);
-    else if (field->has_minimum)
-        message = rules__printf(r, "\"%s\" must be at least %g", field->name, field->minimum);
-    else
-        message = rules__printf(r, "\"%s\" must be at most %g", field->name, field->maximum);
-    rules__report_at_value(r, CODE_OUT_OF_RANGE, node, path, message);
-    rules__annotate(r, node, field, NULL);
-}
-
-static void check_number(struct rules *r, const struct schema_field *field, uint32_t node,
-                         const struct rules_path *path)
+/* Whether the number `node` is outside the field's bounds. An integer beyond 64 bits counts by
+ * its sign. */
+static bool out_of_bounds(struct rules *r, const struct schema_field *field, uint32_t node)
 {
     const struct json_node *n = &r->doc->nodes[node];
     double value = 0;
@@ -107,7 +95,26 @@ static void check_number(struct rules *r, const struct schema_field *field, uint
     } else {
         json_node_double(r->doc, node, &value);
     }
-    check_bounds(r, field, node, path, value, representable);
+    bool low = field->has_minimum && (!representable ? value < 0 : value < field->minimum);
+    bool high = field->has_maximum && (!representable ? value > 0 : value > field->maximum);
+    return low || high;
+}
+
+static void check_bounds(struct rules *r, const struct schema_field *field, uint32_t node,
+                         const struct rules_path *path)
+{
+    if (!out_of_bounds(r, field, node))
+        return;
+    const char *message;
+    if (field->has_minimum && field->has_maximum)
+        message = rules__printf(r, "\"%s\" must be between %g and %g", field->name, field->minimum,
+                                field->maximum);
+    else if (field->has_minimum)
+        message = rules__printf(r, "\"%s\" must be at least %g", field->name, field->minimum);
+    else
+        message = rules__printf(r, "\"%s\" must be at most %g", field->name, field->maximum);
+    rules__report_at_value(r, CODE_OUT_OF_RANGE, node, path, message);
+    rules__annotate(r, node, field, NULL);
 }
 
 /* A port: a number, or a string of digits, from 1 to 65535. */
@@ -136,6 +143,73 @@ static void check_port(struct rules *r, const struct schema_field *field, uint32
                                              VALUE_FORMAT_PORT_MAX));
 }
 
+/* A timestamp of the right shape that names no moment: which part is wrong, in words. NULL for
+ * the others (a wrong shape, or a field whose value must not be quoted, even in part). */
+static const char *timestamp_fault(struct rules *r, const struct schema_field *field,
+                                   const char *text, size_t len)
+{
+    static const char *const months[] = {"January",   "February", "March",    "April",
+                                         "May",       "June",     "July",     "August",
+                                         "September", "October",  "November", "December"};
+    struct value_format_timestamp t;
+    enum value_format_timestamp_fault fault = value_format_timestamp_check(text, len, &t);
+    if (!quotable(field))
+        return NULL;
+    const char *name = field->name;
+    switch (fault) {
+    case VALUE_FORMAT_TIMESTAMP_MONTH:
+        return rules__printf(r, "\"%s\" has month %02d: a month is 01 to 12", name, t.month);
+    case VALUE_FORMAT_TIMESTAMP_DAY:
+        if (t.day == 0)
+            return rules__printf(r, "\"%s\" has day 00: the days of a month start at 01", name);
+        if (t.month == 2)
+            return rules__printf(r,
+                                 "\"%s\" is a date that does not exist: February %04d has %d "
+                                 "days, not %d",
+                                 name, t.year, value_format_days_in_month(t.year, 2), t.day);
+        return rules__printf(r, "\"%s\" is a date that does not exist: %s has %d days, not %d",
+                             name, months[t.month - 1], value_format_days_in_month(t.year, t.month),
+                             t.day);
+    case VALUE_FORMAT_TIMESTAMP_HOUR:
+        return rules__printf(r,
+                             "\"%s\" has hour %02d: an hour is 00 to 23 (midnight that ends a "
+                             "day is 00:00 of the next)",
+                             name, t.hour);
+    case VALUE_FORMAT_TIMESTAMP_MINUTE:
+        return rules__printf(r, "\"%s\" has minute %02d: a minute is 00 to 59", name, t.minute);
+    case VALUE_FORMAT_TIMESTAMP_SECOND:
+        return rules__printf(r,
+                             "\"%s\" has second %02d: a second is 00 to 59 (60 only as the "
+                             "leap second 23:59:60)",
+                             name, t.second);
+    case VALUE_FORMAT_TIMESTAMP_SHAPE:
+    case VALUE_FORMAT_TIMESTAMP_VALID: break;
+    }
+    return NULL;
+}
+
+/* Whether `node` has the field's format (a value of another type has every format). */
+static bool format_holds(struct rules *r, const struct schema_field *field, uint32_t node)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    double value = 0;
+    if (field->format == SCHEMA_FORMAT_PORT) {
+        if (n->kind == JSON_STRING) {
+            struct json_str s = json_node_string(r->doc, node);
+            return value_format_port_string(s.ptr, s.len, &value) &&
+                   value_format_port_in_range(value);
+        }
+        if (n->kind != JSON_NUMBER)
+            return true;
+        json_node_double(r->doc, node, &value); /* as check_port reads it */
+        return value_format_port_in_range(value);
+    }
+    if (n->kind != JSON_STRING)
+        return true;
+    struct json_str s = json_node_string(r->doc, node);
+    return value_format_valid(field->format, s.ptr, s.len);
+}
+
 static void check_format(struct rules *r, const struct schema_field *field, uint32_t node,
                          const struct rules_path *path)
 {
@@ -146,10 +220,14 @@ static void check_format(struct rules *r, const struct schema_field *field, uint
     if (r->doc->nodes[node].kind != JSON_STRING)
         return;
     struct json_str s = json_node_string(r->doc, node);
-    if (!value_format_valid(field->format, s.ptr, s.len))
-        rules__report_at_value(r, CODE_INVALID_FORMAT, node, path,
-                               rules__printf(r, "\"%s\" must be %s", field->name,
-                                             value_format_expectation(field->format)));
+    if (value_format_valid(field->format, s.ptr, s.len))
+        return;
+    const char *message =
+        field->format == SCHEMA_FORMAT_TIMESTAMP ? timestamp_fault(r, field, s.ptr, s.len) : NULL;
+    if (message == NULL)
+        message = rules__printf(r, "\"%s\" must be %s", field->name,
+                                value_format_expectation(field->format));
+    rules__report_at_value(r, CODE_INVALID_FORMAT, node, path, message);
 }
 
 static void check_secret(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -203,6 +281,20 @@ static void check_elements(struct rules *r, const struct schema_field *items, ui
     }
 }
 
+bool rules__value_invalid(struct rules *r, const struct schema_field *field, uint32_t node)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    if (n->kind == JSON_INVALID ||
+        !type_accepted(field->types | field->sample_types, node_type(r->doc, node)))
+        return true;
+    if (field->enum_count > 0 && !enum_holds(r, field, node))
+        return true;
+    if (n->kind == JSON_NUMBER && (field->has_minimum || field->has_maximum) &&
+        out_of_bounds(r, field, node))
+        return true;
+    return field->format != SCHEMA_FORMAT_NONE && !format_holds(r, field, node);
+}
+
 void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,
                         const struct rules_path *path)
 {
@@ -224,7 +316,7 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
     if (field->enum_count > 0)
         check_enum(r, field, node, path);
     if (n->kind == JSON_NUMBER && (field->has_minimum || field->has_maximum))
-        check_number(r, field, node, path);
+        check_bounds(r, field, node, path);
     if (field->format != SCHEMA_FORMAT_NONE)
         check_format(r, field, node, path);
     if (field->secret && n->kind == JSON_STRING)

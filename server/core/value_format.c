@@ -29,22 +29,52 @@ static int two_digits(const char *s)
     return (s[0] - '0') * 10 + (s[1] - '0');
 }
 
-/* YYYY-MM-DDTHH:MM:SS.mmmZ */
-static bool valid_timestamp(const char *s, size_t len)
+int value_format_days_in_month(int year, int month)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12)
+        return 0;
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return days[month - 1] + (month == 2 && leap);
+}
+
+/* YYYY-MM-DDTHH:MM:SS.mmmZ, a day the month has, hours 00-23, minutes 00-59, seconds 00-59
+ * (60 only as the leap second 23:59:60, the last second of a UTC day). */
+enum value_format_timestamp_fault value_format_timestamp_check(const char *s, size_t len,
+                                                               struct value_format_timestamp *t)
 {
     static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddZ";
     _Static_assert(sizeof shape - 1 == VALUE_FORMAT_TIMESTAMP_LENGTH, "the timestamp's shape");
+    *t = (struct value_format_timestamp){0};
     if (len != sizeof shape - 1)
-        return false;
+        return VALUE_FORMAT_TIMESTAMP_SHAPE;
     for (size_t i = 0; i < len; i++) {
         if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
-            return false;
+            return VALUE_FORMAT_TIMESTAMP_SHAPE;
     }
-    int month = two_digits(s + 5), day = two_digits(s + 8);
-    int hour = two_digits(s + 11), minute = two_digits(s + 14), second = two_digits(s + 17);
-    /* second 60: a leap second */
-    return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 &&
-           second <= 60;
+    t->year = two_digits(s) * 100 + two_digits(s + 2);
+    t->month = two_digits(s + 5);
+    t->day = two_digits(s + 8);
+    t->hour = two_digits(s + 11);
+    t->minute = two_digits(s + 14);
+    t->second = two_digits(s + 17);
+    if (t->month < 1 || t->month > 12)
+        return VALUE_FORMAT_TIMESTAMP_MONTH;
+    if (t->day < 1 || t->day > value_format_days_in_month(t->year, t->month))
+        return VALUE_FORMAT_TIMESTAMP_DAY;
+    if (t->hour > 23)
+        return VALUE_FORMAT_TIMESTAMP_HOUR;
+    if (t->minute > 59)
+        return VALUE_FORMAT_TIMESTAMP_MINUTE;
+    if (t->second > 60 || (t->second == 60 && (t->hour != 23 || t->minute != 59)))
+        return VALUE_FORMAT_TIMESTAMP_SECOND;
+    return VALUE_FORMAT_TIMESTAMP_VALID;
+}
+
+static bool valid_timestamp(const char *s, size_t len)
+{
+    struct value_format_timestamp parts;
+    return value_format_timestamp_check(s, len, &parts) == VALUE_FORMAT_TIMESTAMP_VALID;
 }
 
 static bool valid_email(const char *s, size_t len)
@@ -102,8 +132,12 @@ const char *value_format_pattern(enum schema_format format)
     case SCHEMA_FORMAT_UUID:
         return "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$";
     case SCHEMA_FORMAT_TIMESTAMP:
-        return "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
-               "T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)\\.[0-9]{3}Z$";
+        /* the days each month has, February 29 in leap years only (divisible by 4 but not
+         * by 100, or by 400); second 60 only as 23:59:60 */
+        return "^([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-"
+               "(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|"
+               "[13579][26])|([02468][048]|[13579][26])00)-02-29)"
+               "T(([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]|23:59:60)\\.[0-9]{3}Z$";
     case SCHEMA_FORMAT_PORT:
         return "^0*([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
                "6553[0-5])$";

@@ -507,6 +507,23 @@ describe('didClose and pull diagnostics', () => {
     assert.ok(typed.diagnostics.some((d) => d.code === 'json-syntax' && d.severity === DiagnosticSeverity.Error));
   });
 
+  // --check makes an empty *.source.json or *.job.json an error (a failed export); the editor
+  // does not: a new document, empty or whitespace only, pushed or pulled, is a hint.
+  test('an empty or whitespace-only document stays a hint in the editor, pushed and pulled', T, async (t) => {
+    const client = await startClient(t);
+    for (const [name, text] of [['empty.source.json', ''], ['blank.job.json', ' \n\t\n']]) {
+      const uri = tmpUri(name);
+      const pub = await client.openAndSettle(uri, text);
+      const report = await client.request(DocumentDiagnosticRequest.method, { textDocument: { uri } });
+      for (const ds of [pub.diagnostics, report.items]) {
+        assert.equal(ds.length, 1, `${name}: ${JSON.stringify(ds)}`);
+        assert.equal(ds[0].severity, DiagnosticSeverity.Hint, name);
+        assert.equal(ds[0].code, 'json-syntax');
+        assert.match(ds[0].message, /^the document is empty: start a source or a job with/);
+      }
+    }
+  });
+
   test('reopening a closed document publishes again', T, async (t) => {
     const client = await startClient(t);
     await client.openAndSettle(BAD_URI, BAD);
@@ -723,8 +740,11 @@ describe('half-typed documents', () => {
       const pub = await client.settled(uri, version, { quiet: 150 });
       if (cut > 0) {
         assert.ok(byCode(pub.diagnostics, 'json-syntax').length >= 1, `prefix ${cut}: ${JSON.stringify(pub.diagnostics)}`);
+        assertMatchesCli(pub.diagnostics, text, `prefix${cut}.source.json`);
+      } else { // empty: a hint while one starts typing; --check makes an empty file an error
+        assert.deepEqual(summarize(pub.diagnostics), ['0:0-0:0 4 json-syntax ']);
+        assert.deepEqual(summarize(cliDiagnostics(text, 'prefix0.source.json')), ['0:0-0:0 1 json-syntax ']);
       }
-      assertMatchesCli(pub.diagnostics, text, `prefix${cut}.source.json`);
     }
   });
 });

@@ -345,6 +345,8 @@ test('the differences docs/json-schema.md lists without a corpus document are as
 // Values for each format and for secrets, on both sides of what srcls accepts, each put into
 // a valid example at one place: the patterns must accept exactly what srcls accepts.
 const TIMESTAMPS = ['2024-05-01T12:30:00.000Z', '2024-12-31T23:59:60.999Z', '2024-13-01T12:30:00.000Z',
+  '2024-02-29T12:30:00.000Z', '2025-02-29T12:30:00.000Z', '2024-02-30T12:30:00.000Z', '2025-04-31T12:30:00.000Z',
+  '2000-02-29T12:30:00.000Z', '1900-02-29T12:30:00.000Z', '2024-05-01T12:30:60.000Z', '2024-06-30T23:59:60.000Z',
   '2024-05-00T12:30:00.000Z', '2024-05-32T12:30:00.000Z', '2024-05-01T24:00:00.000Z',
   '2024-05-01T12:60:00.000Z', '2024-05-01T12:30:61.000Z', '2024-05-01T12:30:00Z',
   '2024-05-01t12:30:00.000Z', '2024-05-01T12:30:00.000', '2024-05-01T12:30:00.000Z ', '', 5];
