@@ -75,9 +75,9 @@ function pushSettings() {
 
 /**
  * Gives `document` the srcls language when it is a JSON file srcls serves that VS Code did not
- * give it from the manifest's file name patterns (a srcls.files glob, a kind file, or a user's
- * files.associations). Not when it was reopened in this tick: that is a language change, and
- * one to JSON by the user stays.
+ * give it from the manifest's file name patterns (a srcls.files glob, a kind file, or a broad
+ * files.associations entry such as "*.json": "jsonc"). Not when it was reopened in this tick:
+ * that is a language change, and one to JSON by the user stays.
  */
 function adoptDocument(document) {
   const uri = document.uri;
@@ -89,7 +89,8 @@ function adoptDocument(document) {
     fsPath: uri.fsPath,
     relativePath: folder ? path.relative(folder.uri.fsPath, uri.fsPath) : undefined,
   };
-  if (!config.adoptLanguage(candidate, section().get('files'), kindGlobs)) return;
+  const associations = vscode.workspace.getConfiguration('files').get('associations');
+  if (!config.adoptLanguage(candidate, section().get('files'), kindGlobs, associations)) return;
   Promise.resolve(vscode.languages.setTextDocumentLanguage(document, config.LANGUAGE_ID)).catch((e) => {
     outputChannel.appendLine(`[warning] ${uri.fsPath}: could not set the language: ${e && e.message ? e.message : e}`);
   });

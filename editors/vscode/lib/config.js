@@ -101,17 +101,36 @@ function documentSelector() {
 }
 
 /**
+ * Whether the user's `files.associations` give this file JSON on purpose: a pattern mapped to
+ * `json` or `jsonc` that matches it and would not match any JSON file in its folder (so
+ * `"*.source.json": "json"` counts, `"*.json": "jsonc"` does not).
+ */
+function associatedWithJson(associations, fsPath, relativePath) {
+  if (!associations || typeof associations !== 'object') return false;
+  const abs = String(fsPath).replace(/\\/g, '/');
+  const anyJson = abs.replace(/[^/]*$/, 'x.json');
+  const anyJsonRel = typeof relativePath === 'string' ? relativePath.replace(/\\/g, '/').replace(/[^/]*$/, 'x.json') : undefined;
+  return Object.entries(associations).some(([pattern, language]) => {
+    if (!ADOPTED_LANGUAGES.includes(language)) return false;
+    const glob = normalizeGlob(pattern);
+    return glob !== null && matchesAny([glob], fsPath, relativePath) && !matchesAny([glob], anyJson, anyJsonRel);
+  });
+}
+
+/**
  * Whether a document should be switched to LANGUAGE_ID: a file on disk that VS Code opened as
  * JSON and that srcls serves — the documents' globs and the user's (`extraGlobs`), srcls.json,
- * and the kind files of its "schemas" (`kindGlobs`). `document`: { scheme, languageId, fsPath,
+ * and the kind files of its "schemas" (`kindGlobs`) — unless the user's `files.associations`
+ * (`associations`) made it JSON on purpose. `document`: { scheme, languageId, fsPath,
  * relativePath } (relativePath: from its workspace folder, when it is in one).
  */
-function adoptLanguage(document, extraGlobs, kindGlobs) {
+function adoptLanguage(document, extraGlobs, kindGlobs, associations) {
   if (!document || document.scheme !== 'file' || !ADOPTED_LANGUAGES.includes(document.languageId)) {
     return false;
   }
   const globs = [...fileGlobs(extraGlobs), ...PROJECT_GLOBS, ...(Array.isArray(kindGlobs) ? kindGlobs : [])];
-  return matchesAny(globs, document.fsPath, document.relativePath);
+  return matchesAny(globs, document.fsPath, document.relativePath) &&
+    !associatedWithJson(associations, document.fsPath, document.relativePath);
 }
 
 /** A diagnostic's code as a string, whether it is plain or VS Code's `{ value, target }`. */

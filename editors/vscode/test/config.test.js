@@ -83,6 +83,17 @@ test('adopting a document: a JSON file on disk matching the globs, srcls.json or
   assert.equal(adopt({ scheme: 'git', languageId: 'json', fsPath: '/repo/lake.source.json' }), false);
   assert.equal(adopt(doc('C:\\repo\\one.src.json')), true, 'Windows separators');
   assert.equal(config.adoptLanguage(undefined, extra, kinds), false);
+  // files.associations: a broad one (all JSON as jsonc) is no choice against srcls; a pattern
+  // that names these files is
+  const assoc = (associations, d) => config.adoptLanguage(d, extra, kinds, associations);
+  assert.equal(assoc({ '*.json': 'jsonc' }, doc('/repo/lake.source.json', { languageId: 'jsonc' })), true);
+  assert.equal(assoc({ '**/*.json': 'json' }, doc('/repo/a/one.src.json')), true);
+  assert.equal(assoc({ '*.source.json': 'json' }, doc('/repo/lake.source.json')), false);
+  assert.equal(assoc({ 'lake.source.json': 'jsonc' }, doc('/repo/lake.source.json', { languageId: 'jsonc' })), false);
+  assert.equal(assoc({ '*.source.json': 'yaml' }, doc('/repo/lake.source.json')), true);
+  assert.equal(assoc({ 'team/kinds/queue.json': 'json' },
+    doc('/repo/team/kinds/queue.json', { relativePath: 'team/kinds/queue.json' })), false);
+  assert.equal(assoc('nonsense', doc('/repo/lake.source.json')), true);
 });
 
 test('globs: ** spans folders, * and ? do not, {a,b} and [abc] as in VS Code', () => {

@@ -30,6 +30,7 @@ function makeFakes() {
     documentListeners: { open: [], close: [], save: [] },
     languageChanges: [], // [fsPath, languageId] of setTextDocumentLanguage
     workspaceFolder: null,
+    associations: undefined, // files.associations
   };
 
   class Uri {
@@ -45,6 +46,7 @@ function makeFakes() {
     workspace: {
       workspaceFolders: undefined,
       getConfiguration(section) {
+        if (section === 'files') return { get: (key) => (key === 'associations' ? state.associations : undefined) };
         assert.equal(section, 'srcls');
         return { get: (key) => state.config[key] };
       },
@@ -343,7 +345,9 @@ test('JSON files of the globs, srcls.json and kind folders get the srcls languag
   openDocument(path.join(dir, 'other', 'deploy', 'lake.json'), 'json');
   openDocument(path.join(project, 'kinds', 'queue.json'), 'json');
   openDocument(path.join(dir, 'c.src.json'), 'json', 'git'); // a diff's other side
-  openDocument(path.join(dir, 'd.job.json'), 'jsonc'); // files.associations made it jsonc
+  state.associations = { '*.json': 'jsonc', '*.keep.job.json': 'json', 'deploy/*.json': 'plaintext' };
+  openDocument(path.join(dir, 'd.job.json'), 'jsonc'); // "*.json": "jsonc" made it jsonc
+  openDocument(path.join(dir, 'e.keep.job.json'), 'json'); // the user wants this one JSON
   const untitled = openDocument('Untitled-1', 'json', 'untitled');
   await tick();
   assert.deepEqual(state.languageChanges, [
