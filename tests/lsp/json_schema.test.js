@@ -446,7 +446,7 @@ async function jsonServerDiagnostics(schemaDir, documents) {
   }
 }
 
-test('VS Code\'s JSON language server agrees with ajv on the contributed schemas',
+test('VS Code\'s JSON language server agrees with ajv on the exported schemas',
   { skip: !fs.existsSync(JSON_SERVER) && `${JSON_SERVER} is not installed (npm ci in tests/bench/peers)` },
   async () => {
     const schemaDir = path.join(root, 'editors', 'vscode', 'schemas');
