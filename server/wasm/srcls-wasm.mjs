@@ -5,8 +5,8 @@
 // srcls.wasm is looked for beside this file, or where $SRCLS_WASM says. The server reads the
 // files a client names (srcls.json, the workspace's documents) by their absolute paths: the
 // whole file system is preopened, as `/` on Linux and macOS and as `/c:` (each drive) on
-// Windows, which is how the server spells a `file:///c%3A/...` URI. Node 20 or later; Node 18
-// needs --experimental-wasi-unflagged.
+// Windows, which is how the server spells a `file:///c%3A/...` URI. Node 18.17 or later as it
+// is; an older Node 18 needs --experimental-wasi-unstable-preview1.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
