@@ -83,6 +83,24 @@ function groupAlive(pid) {
   }
 }
 
+/** The processes (other than this one) whose command line or working folder is under dir: what
+ * left its process group (the srcls server runs in the workspace folder). */
+function processesUnder(dir) {
+  const found = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      let cwd = '';
+      try { cwd = fs.readlinkSync(`/proc/${name}/cwd`); } catch { /* not ours to read */ }
+      if (cmdline.includes(dir) || cwd.startsWith(dir)) found.push(`${name} ${cmdline.trim()}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
 /** SIGTERM to the group of pid, SIGKILL after graceMs if anything of it is left. */
 async function stopGroup(pid, graceMs) {
   if (!pid || !groupAlive(pid)) return;
@@ -114,9 +132,17 @@ class Session {
     this.page = null;
     this.timings = {};
     this.shots = 0;
-    // A test run that dies still ends what it started (synchronously: 'exit' allows no waiting).
+    // A test run that dies still ends what it started (synchronously: 'exit' allows no waiting);
+    // so does one stopped by a signal (meson's timeout sends SIGTERM), which skips 'exit' handlers.
     this.onExit = () => this.killNow();
+    this.onSignal = (signal) => {
+      console.error(`vscode-real: ${signal}: stopping code-server and Chromium`);
+      this.killNow();
+      fs.rmSync(this.tmp, { recursive: true, force: true });
+      process.exit(128 + os.constants.signals[signal]);
+    };
     process.on('exit', this.onExit);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, this.onSignal);
   }
 
   /** code-server with this session's folders; extra arguments after them. */
@@ -243,8 +269,9 @@ class Session {
     }
   }
 
-  /** Ends Chromium and code-server by their PIDs and removes the temporary folder; returns the
-   * PIDs whose process groups were still alive afterwards (none, when all went well). */
+  /** Ends Chromium and code-server by their PIDs and removes the temporary folder; returns what
+   * was still running afterwards (nothing, when all went well): process groups left alive, and
+   * processes anywhere that run in or on the temporary folder (killed then). */
   async stop() {
     const start = Date.now();
     if (this.browser) {
@@ -252,8 +279,14 @@ class Session {
     }
     await stopGroup(this.browserPid, 3000);
     await stopGroup(this.codeServer && this.codeServer.pid, 5000);
-    const left = [this.browserPid, this.codeServer && this.codeServer.pid].filter((p) => p && groupAlive(p));
+    const left = [this.browserPid, this.codeServer && this.codeServer.pid]
+      .filter((p) => p && groupAlive(p)).map((p) => `process group ${p}`);
+    for (const p of processesUnder(this.tmp)) {
+      left.push(p);
+      try { process.kill(Number(p.split(' ')[0]), 'SIGKILL'); } catch { /* ended meanwhile */ }
+    }
     process.removeListener('exit', this.onExit);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.removeListener(signal, this.onSignal);
     fs.rmSync(this.tmp, { recursive: true, force: true, maxRetries: 3 });
     this.timed('stopped', start);
     return left;
