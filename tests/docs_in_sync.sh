@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generated files that are committed: docs/kinds.md and docs/rules.md (from the schema and the
-# code table) and editors/vscode/schemas/ (--export-json-schema, which the VS Code extension
-# contributes); this test fails when they drift. Regenerate with:
+# code table) and editors/vscode/schemas/ (--export-json-schema, the export docs/json-schema.md
+# points VS Code users to); this test fails when they drift. Regenerate with:
 #   build/server/srcls --generate-docs kinds > docs/kinds.md
 #   rm -r editors/vscode/schemas && build/server/srcls --export-json-schema editors/vscode/schemas
 set -eu

@@ -1,12 +1,16 @@
-// The VS Code side of srcls: finds the server, starts it with vscode-languageclient for source
-// and job documents, keeps its settings in step with the `srcls.*` configuration, and says
-// clearly what went wrong when it cannot start. The decisions live in lib/config.js.
+// The VS Code side of srcls: gives source and job documents the language srcls-json (so that
+// VS Code's own JSON features leave them to srcls), finds the server, starts it with
+// vscode-languageclient, keeps its settings in step with the `srcls.*` configuration, asks for
+// workspace diagnostics only when something changed, and says clearly what went wrong when it
+// cannot start. The decisions live in lib/ (free of `vscode`, tested under plain Node).
 'use strict';
 
 const fs = require('fs');
+const path = require('path');
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
 const config = require('./lib/config');
+const { PullGate, affectsWorkspace, workspaceDiagnosticsMiddleware } = require('./lib/pull-gate');
 
 const OPEN_GUIDE = 'Open install guide';
 const OPEN_SETTINGS = 'Open settings';
@@ -16,7 +20,9 @@ let client = null;
 let outputChannel = null;
 let settings = { srcls: { severity: {}, types: {} } };
 let starting = null;
-let kindGlobs = []; // the kind files of the workspace's srcls.json "schemas", when started
+let kindGlobs = []; // the kind files of the workspace's srcls.json "schemas"
+let pullGate = new PullGate(); // the running client's workspace/diagnostic requests wait here
+const recentlyClosed = new Set(); // URIs closed in this tick: an open now is a language change
 
 /** The globs of the kind files that the workspace's srcls.json files name in "schemas". */
 async function findKindGlobs() {
@@ -67,6 +73,41 @@ function pushSettings() {
   return client.sendNotification('workspace/didChangeConfiguration', { settings });
 }
 
+/**
+ * Gives `document` the srcls language when it is a JSON file srcls serves that VS Code did not
+ * give it from the manifest's file name patterns (a srcls.files glob, a kind file, or a broad
+ * files.associations entry such as "*.json": "jsonc"). Not when it was reopened in this tick:
+ * that is a language change, and one to JSON by the user stays.
+ */
+function adoptDocument(document) {
+  const uri = document.uri;
+  if (recentlyClosed.has(uri.toString())) return;
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  const candidate = {
+    scheme: uri.scheme,
+    languageId: document.languageId,
+    fsPath: uri.fsPath,
+    relativePath: folder ? path.relative(folder.uri.fsPath, uri.fsPath) : undefined,
+  };
+  const associations = vscode.workspace.getConfiguration('files').get('associations');
+  if (!config.adoptLanguage(candidate, section().get('files'), kindGlobs, associations)) return;
+  Promise.resolve(vscode.languages.setTextDocumentLanguage(document, config.LANGUAGE_ID)).catch((e) => {
+    outputChannel.appendLine(`[warning] ${uri.fsPath}: could not set the language: ${e && e.message ? e.message : e}`);
+  });
+}
+
+function adoptOpenDocuments() {
+  for (const document of vscode.workspace.textDocuments) adoptDocument(document);
+}
+
+function onDocumentClosed(document) {
+  const key = document.uri.toString();
+  recentlyClosed.add(key);
+  setImmediate(() => recentlyClosed.delete(key));
+  // its workspace report goes back to the file on disk
+  if (document.languageId === config.LANGUAGE_ID) pullGate.changed();
+}
+
 async function startClient(context) {
   const sec = section();
   const found = config.findServer({
@@ -86,11 +127,12 @@ async function startClient(context) {
   }
   outputChannel.appendLine(`[info] using ${found.path} (${found.source}): ${probe.version}`);
 
-  kindGlobs = await findKindGlobs();
-  const opts = config.clientOptions(sec, kindGlobs);
+  const opts = config.clientOptions(sec);
   settings = opts.settings;
   reportSettingProblems(opts.problems);
 
+  pullGate.release();
+  pullGate = new PullGate();
   const serverOptions = config.serverCommand(found, ['--stdio']);
   const clientOptions = {
     documentSelector: opts.documentSelector,
@@ -109,6 +151,9 @@ async function startClient(context) {
         }
         return report;
       },
+      // vscode-languageclient asks again 2 s after every answer, for as long as it runs: each
+      // request waits until something changed (lib/pull-gate.js).
+      provideWorkspaceDiagnostics: workspaceDiagnosticsMiddleware(pullGate),
       workspace: {
         // The server may ask for its settings rather than wait for them to be pushed: answer
         // with the same cleaned-up object, not VS Code's raw section.
@@ -132,6 +177,7 @@ async function startClient(context) {
 }
 
 async function stopClient() {
+  pullGate.release();
   if (!client) return;
   const old = client;
   client = null;
@@ -154,15 +200,38 @@ function restart(context) {
 
 async function onConfigurationChanged(context, event) {
   const affects = (name) => event.affectsConfiguration(name);
+  if (config.needsLanguageUpdate(affects)) adoptOpenDocuments();
   if (config.needsRestart(affects)) {
-    outputChannel.appendLine('[info] srcls.serverPath or srcls.files changed: restarting the server');
+    outputChannel.appendLine('[info] srcls.serverPath changed: restarting the server');
     await restart(context);
   } else if (config.needsSettingsUpdate(affects)) {
     const opts = config.serverSettings(section());
     settings = opts.settings;
     reportSettingProblems(opts.problems);
+    pullGate.changed();
     await pushSettings();
   }
+}
+
+/** Watches what can change a workspace report: JSON files, saves, closed documents. */
+function watchWorkspace(context) {
+  const json = vscode.workspace.createFileSystemWatcher('**/*.json');
+  const onFile = (uri) => { if (affectsWorkspace(uri.fsPath)) pullGate.changed(); };
+  context.subscriptions.push(json, json.onDidCreate(onFile), json.onDidChange(onFile), json.onDidDelete(onFile),
+    vscode.workspace.onDidSaveTextDocument(() => pullGate.changed()),
+    vscode.workspace.onDidOpenTextDocument(adoptDocument),
+    vscode.workspace.onDidCloseTextDocument(onDocumentClosed));
+  // A srcls.json that names other kind directories changes which files are srcls documents
+  // (the server itself reloads the kinds whenever a srcls.json or kind file changes).
+  const project = vscode.workspace.createFileSystemWatcher('**/srcls.json');
+  const onProjectFile = async () => {
+    const now = await findKindGlobs();
+    if (JSON.stringify(now) === JSON.stringify(kindGlobs)) return;
+    kindGlobs = now;
+    adoptOpenDocuments();
+  };
+  context.subscriptions.push(project, project.onDidCreate(onProjectFile),
+    project.onDidChange(onProjectFile), project.onDidDelete(onProjectFile));
 }
 
 async function activate(context) {
@@ -173,15 +242,9 @@ async function activate(context) {
   }));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(
     (event) => onConfigurationChanged(context, event)));
-  // A srcls.json that names other kind directories changes which files are served: restart
-  // then (the server itself reloads the kinds whenever a srcls.json or kind file changes).
-  const watcher = vscode.workspace.createFileSystemWatcher('**/srcls.json');
-  const onProjectFile = async () => {
-    const now = await findKindGlobs();
-    if (client && JSON.stringify(now) !== JSON.stringify(kindGlobs)) await restart(context);
-  };
-  context.subscriptions.push(watcher, watcher.onDidCreate(onProjectFile),
-    watcher.onDidChange(onProjectFile), watcher.onDidDelete(onProjectFile));
+  watchWorkspace(context);
+  kindGlobs = await findKindGlobs();
+  adoptOpenDocuments();
   return restart(context);
 }
 
@@ -191,4 +254,5 @@ async function deactivate() {
 
 module.exports = {
   activate, deactivate, _client: () => client, _settings: () => settings, _kindGlobs: () => kindGlobs,
+  _pullGate: () => pullGate,
 };

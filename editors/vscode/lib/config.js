@@ -7,6 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const childProcess = require('child_process');
+const { matchesAny } = require('./glob');
 
 /** The files srcls serves whatever the user sets: data-source and job documents. */
 const DEFAULT_GLOBS = Object.freeze(['**/*.source.json', '**/*.job.json']);
@@ -72,25 +73,64 @@ function kindFileGlobs(configs) {
   return out;
 }
 
+/**
+ * The language srcls's documents are given: JSON's grammar and editing rules under an id of its
+ * own, so that VS Code's built-in JSON language features (its validation, completion, hover,
+ * outline), which serve the languages `json` and `jsonc` only, leave these documents to srcls.
+ */
+const LANGUAGE_ID = 'srcls-json';
+
 /** The languages of an untitled document that srcls serves: it has no name to match a glob. */
 const UNTITLED_LANGUAGES = Object.freeze(['json', 'jsonc']);
 
+/** The languages a file on disk may have before the extension gives it LANGUAGE_ID. */
+const ADOPTED_LANGUAGES = Object.freeze(['json', 'jsonc']);
+
 /**
- * The client's documentSelector: every glob, for files on disk (no language named, so a file is
- * served whether VS Code calls it `json`, `jsonc` or something a user associated) — the
- * documents', srcls.json and the kind files of its "schemas" (`kindGlobs`) — and every
- * untitled JSON document, so that a source pasted into a new editor is checked before it is
- * saved (untitledDiagnostics keeps the others quiet).
+ * The client's documentSelector: documents of the srcls language, on disk or untitled (every
+ * file srcls serves gets it, from the manifest's file name patterns or from adoptLanguage), and
+ * every untitled JSON document, so that a source pasted into a new editor is checked before it
+ * is saved (untitledDiagnostics keeps the others quiet).
  */
-function documentSelector(extraGlobs, kindGlobs) {
-  const files = [...fileGlobs(extraGlobs), ...PROJECT_GLOBS];
-  for (const g of Array.isArray(kindGlobs) ? kindGlobs : []) {
-    if (!files.includes(g)) files.push(g);
-  }
+function documentSelector() {
   return [
-    ...files.map((pattern) => ({ scheme: 'file', pattern })),
+    { scheme: 'file', language: LANGUAGE_ID },
+    { scheme: 'untitled', language: LANGUAGE_ID },
     ...UNTITLED_LANGUAGES.map((language) => ({ scheme: 'untitled', language })),
   ];
+}
+
+/**
+ * Whether the user's `files.associations` give this file JSON on purpose: a pattern mapped to
+ * `json` or `jsonc` that matches it and would not match any JSON file in its folder (so
+ * `"*.source.json": "json"` counts, `"*.json": "jsonc"` does not).
+ */
+function associatedWithJson(associations, fsPath, relativePath) {
+  if (!associations || typeof associations !== 'object') return false;
+  const abs = String(fsPath).replace(/\\/g, '/');
+  const anyJson = abs.replace(/[^/]*$/, 'x.json');
+  const anyJsonRel = typeof relativePath === 'string' ? relativePath.replace(/\\/g, '/').replace(/[^/]*$/, 'x.json') : undefined;
+  return Object.entries(associations).some(([pattern, language]) => {
+    if (!ADOPTED_LANGUAGES.includes(language)) return false;
+    const glob = normalizeGlob(pattern);
+    return glob !== null && matchesAny([glob], fsPath, relativePath) && !matchesAny([glob], anyJson, anyJsonRel);
+  });
+}
+
+/**
+ * Whether a document should be switched to LANGUAGE_ID: a file on disk that VS Code opened as
+ * JSON and that srcls serves — the documents' globs and the user's (`extraGlobs`), srcls.json,
+ * and the kind files of its "schemas" (`kindGlobs`) — unless the user's `files.associations`
+ * (`associations`) made it JSON on purpose. `document`: { scheme, languageId, fsPath,
+ * relativePath } (relativePath: from its workspace folder, when it is in one).
+ */
+function adoptLanguage(document, extraGlobs, kindGlobs, associations) {
+  if (!document || document.scheme !== 'file' || !ADOPTED_LANGUAGES.includes(document.languageId)) {
+    return false;
+  }
+  const globs = [...fileGlobs(extraGlobs), ...PROJECT_GLOBS, ...(Array.isArray(kindGlobs) ? kindGlobs : [])];
+  return matchesAny(globs, document.fsPath, document.relativePath) &&
+    !associatedWithJson(associations, document.fsPath, document.relativePath);
 }
 
 /** A diagnostic's code as a string, whether it is plain or VS Code's `{ value, target }`. */
@@ -207,11 +247,10 @@ function configurationResponse(items, settings) {
  * documentSelector, initializationOptions (the same settings the server is later sent) and the
  * problems found in the settings.
  */
-function clientOptions(section, kindGlobs) {
-  const get = readerOf(section);
+function clientOptions(section) {
   const { settings, problems } = serverSettings(section);
   return {
-    documentSelector: documentSelector(get('files'), kindGlobs),
+    documentSelector: documentSelector(),
     initializationOptions: settings,
     settings,
     problems,
@@ -220,7 +259,12 @@ function clientOptions(section, kindGlobs) {
 
 /** Whether a configuration change (`affects(section)`) needs the server to be restarted. */
 function needsRestart(affects) {
-  return affects('srcls.serverPath') || affects('srcls.files');
+  return affects('srcls.serverPath');
+}
+
+/** Whether the change alters which files are srcls documents (their language is set again). */
+function needsLanguageUpdate(affects) {
+  return affects('srcls.files');
 }
 
 /** Whether the change only alters settings that are sent to the running server. */
@@ -301,8 +345,10 @@ function searchPath(names, envPath, platform, isExecutable) {
 /**
  * The WebAssembly server shipped in bin/wasm/ (srcls-wasm.mjs, which runs srcls.wasm under
  * Node's WASI), for platforms the .vsix has no native binary for. It runs on the editor's own
- * Node: `nodePath` (VS Code's executable, process.execPath) with ELECTRON_RUN_AS_NODE=1, which
- * Node before 20 (VS Code before 1.90) must also be told to expose node:wasi. Returns
+ * Node: `nodePath` (VS Code's executable, process.execPath) with ELECTRON_RUN_AS_NODE=1. Node
+ * 20 and 18.17 on expose node:wasi as they are; an older 18 (VS Code 1.82 to 1.85 run 18.15)
+ * only with --experimental-wasi-unstable-preview1, which later ones still accept as a no-op
+ * (there is no --experimental-wasi-unflagged: Node 18 refuses to start with it). Returns
  * { path, source: 'bundled-wasm', command, args, env } or null when it is not shipped.
  */
 function bundledWasm(extensionPath, nodePath, nodeVersion, exists = fs.existsSync) {
@@ -310,7 +356,7 @@ function bundledWasm(extensionPath, nodePath, nodeVersion, exists = fs.existsSyn
   const runner = path.join(dir, 'srcls-wasm.mjs');
   if (!exists(runner) || !exists(path.join(dir, 'srcls.wasm'))) return null;
   const major = Number(String(nodeVersion).split('.')[0]);
-  const flags = major < 20 ? ['--experimental-wasi-unflagged'] : [];
+  const flags = major < 20 ? ['--experimental-wasi-unstable-preview1'] : [];
   return {
     path: runner,
     source: 'bundled-wasm',
@@ -320,15 +366,69 @@ function bundledWasm(extensionPath, nodePath, nodeVersion, exists = fs.existsSyn
   };
 }
 
+/** The `prefix` an ~/.npmrc sets (npm's global prefix), or null. */
+function npmrcPrefix(text, home) {
+  const m = /^\s*prefix\s*=\s*(.+?)\s*$/m.exec(text || '');
+  if (!m) return null;
+  const value = m[1].replace(/^["']|["']$/g, '');
+  return value.startsWith('~') ? home + value.slice(1) : value;
+}
+
+/**
+ * The folders where people install srcls, searched after PATH: an editor started from a desktop
+ * menu, and the server host of code-server or remote VS Code (which takes its environment from
+ * a login shell, or from none), often has a PATH without the folders an interactive shell adds.
+ * In order: the user's own folders (~/.local/bin, where pip, pipx and `meson install
+ * --prefix ~/.local` put programs; ~/bin), npm's global prefix ($NPM_CONFIG_PREFIX, ~/.npmrc's
+ * prefix, ~/.npm-global), Neovim's Mason, then the system's (/usr/local/bin: `meson install`;
+ * Homebrew on Apple silicon and on Linux; /usr/bin: distribution packages).
+ */
+function installDirs({ platform = process.platform, home = os.homedir(), env = process.env,
+  readFile = (f) => fs.readFileSync(f, 'utf8') } = {}) {
+  const dirs = [];
+  const add = (d) => { if (d && !dirs.includes(d)) dirs.push(d); };
+  let npmrc = null;
+  try {
+    npmrc = npmrcPrefix(readFile(path.join(home, '.npmrc')), home);
+  } catch {
+    // no ~/.npmrc
+  }
+  if (platform === 'win32') {
+    const appData = env.APPDATA || path.join(home, 'AppData', 'Roaming');
+    const localAppData = env.LOCALAPPDATA || path.join(home, 'AppData', 'Local');
+    add(env.NPM_CONFIG_PREFIX || env.npm_config_prefix);
+    add(npmrc);
+    add(path.join(appData, 'npm'));
+    add(path.join(localAppData, 'nvim-data', 'mason', 'bin'));
+    add(path.join(home, '.local', 'bin'));
+    return dirs;
+  }
+  const dataHome = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  add(path.join(home, '.local', 'bin'));
+  add(path.join(home, 'bin'));
+  const npmPrefix = env.NPM_CONFIG_PREFIX || env.npm_config_prefix;
+  if (npmPrefix) add(path.join(npmPrefix, 'bin'));
+  if (npmrc) add(path.join(npmrc, 'bin'));
+  add(path.join(home, '.npm-global', 'bin'));
+  add(path.join(dataHome, 'nvim', 'mason', 'bin'));
+  add('/usr/local/bin');
+  add('/opt/homebrew/bin');
+  add('/home/linuxbrew/.linuxbrew/bin');
+  add('/usr/bin');
+  return dirs;
+}
+
 /**
  * Finds the server: the srcls.serverPath setting if set (a path, or a bare command name looked
- * up on PATH; no fallback when it is wrong, so the user learns it is wrong), else `srcls` on
- * PATH, else the binary shipped in the extension's bin/ folder for this platform, else the
- * WebAssembly server shipped in bin/wasm/ (run by the editor's Node, see bundledWasm).
+ * up on PATH; no fallback when it is wrong, so the user learns it is wrong), else the binary
+ * shipped in the extension's bin/ folder for this platform (the platform .vsix files carry one,
+ * built with the extension), else `srcls` on PATH, else in the usual install folders
+ * (installDirs), else the WebAssembly server shipped in bin/wasm/ (run by the editor's Node, see
+ * bundledWasm).
  *
- * Returns { path, source: 'setting' | 'path' | 'bundled' } (run `path` itself), or
- * { path, source: 'bundled-wasm', command, args, env } (run `command` with `args` first and
- * `env` added), or { path: null, error, tried: [places looked at] }.
+ * Returns { path, source: 'setting' | 'bundled' | 'path' | 'install-dir' } (run `path` itself),
+ * or { path, source: 'bundled-wasm', command, args, env } (run `command` with `args` first and
+ * `env` added), or { path: null, error, tried: [places looked at] }; the error names them.
  */
 function findServer({
   configured,
@@ -342,6 +442,7 @@ function findServer({
   makeExecutable = defaultMakeExecutable,
   nodePath = process.execPath,
   nodeVersion = process.versions.node,
+  readFile,
 } = {}) {
   const names = executableNames(platform, env);
   const expanded = expandServerPath(configured, { workspaceFolder, home, env });
@@ -364,31 +465,42 @@ function findServer({
     };
   }
 
-  const tried = ['srcls on PATH'];
+  const tried = [];
+  const dirs = extensionPath
+    ? [path.join(extensionPath, 'bin', `${platform}-${arch}`), path.join(extensionPath, 'bin')] : [];
+  for (const dir of dirs) {
+    tried.push(dir);
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (isExecutable(candidate)) return { path: candidate, source: 'bundled' };
+      if (platform !== 'win32' && fs.existsSync(candidate) && makeExecutable(candidate, isExecutable)) {
+        return { path: candidate, source: 'bundled' };
+      }
+    }
+  }
+
+  tried.push(`PATH (${env.PATH || 'empty'})`);
   const onPath = searchPath(names, env.PATH, platform, isExecutable);
   if (onPath) return { path: onPath, source: 'path' };
 
-  if (extensionPath) {
-    const dirs = [path.join(extensionPath, 'bin', `${platform}-${arch}`), path.join(extensionPath, 'bin')];
-    for (const dir of dirs) {
-      for (const name of names) {
-        const candidate = path.join(dir, name);
-        tried.push(candidate);
-        if (isExecutable(candidate)) return { path: candidate, source: 'bundled' };
-        if (platform !== 'win32' && fs.existsSync(candidate) && makeExecutable(candidate, isExecutable)) {
-          return { path: candidate, source: 'bundled' };
-        }
-      }
+  for (const dir of installDirs({ platform, home, env, ...(readFile ? { readFile } : {}) })) {
+    tried.push(dir);
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (isExecutable(candidate)) return { path: candidate, source: 'install-dir' };
     }
+  }
+
+  if (extensionPath) {
     const wasm = bundledWasm(extensionPath, nodePath, nodeVersion);
-    tried.push(path.join(extensionPath, 'bin', 'wasm', 'srcls-wasm.mjs'));
+    tried.push(path.join(extensionPath, 'bin', 'wasm'));
     if (wasm) return wasm;
   }
   return {
     path: null,
     tried,
-    error: 'The srcls language server was not found: it is not on PATH and this extension ' +
-      'ships no binary for this platform. Install srcls or set srcls.serverPath.',
+    error: 'The srcls language server was not found. Looked in: ' + tried.join(', ') +
+      '. Install srcls in one of these folders or set srcls.serverPath.',
   };
 }
 
@@ -440,7 +552,9 @@ module.exports = {
   DOCS_ANCHOR,
   normalizeGlob,
   fileGlobs,
+  LANGUAGE_ID,
   documentSelector,
+  adoptLanguage,
   kindFileGlobs,
   untitledDiagnostics,
   sanitizeSeverity,
@@ -450,10 +564,12 @@ module.exports = {
   configurationResponse,
   clientOptions,
   needsRestart,
+  needsLanguageUpdate,
   needsSettingsUpdate,
   expandServerPath,
   executableNames,
   findServer,
+  installDirs,
   bundledWasm,
   serverCommand,
   probeServer,

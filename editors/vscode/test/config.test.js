@@ -18,6 +18,20 @@ function tempDir(t) {
   return dir;
 }
 
+// An isExecutable that sees only the files under `dir`, so that a srcls installed on this
+// machine (/usr/local/bin, ~/.local/bin, ...) does not change what a test finds.
+function onlyUnder(dir) {
+  return (f) => {
+    if (!f.startsWith(dir + path.sep)) return false;
+    try {
+      fs.accessSync(f, fs.constants.X_OK);
+      return fs.statSync(f).isFile();
+    } catch {
+      return false;
+    }
+  };
+}
+
 function script(dir, rel, body, mode = 0o755) {
   const file = path.join(dir, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -36,16 +50,71 @@ test('file globs: the defaults come first, then the user globs, normalised and d
   assert.deepEqual(config.fileGlobs('not-an-array'), ['**/*.source.json', '**/*.job.json']);
 });
 
-test('document selector: one file filter per glob (no language, so json and jsonc both match), and untitled JSON', () => {
-  assert.deepEqual(config.documentSelector(['*.src.json'], ['/p/kinds/*.json']), [
-    { scheme: 'file', pattern: '**/*.source.json' },
-    { scheme: 'file', pattern: '**/*.job.json' },
-    { scheme: 'file', pattern: '**/*.src.json' },
-    { scheme: 'file', pattern: '**/srcls.json' },
-    { scheme: 'file', pattern: '/p/kinds/*.json' },
+test('document selector: the srcls language, on disk and untitled, and untitled JSON; no file globs', () => {
+  assert.equal(config.LANGUAGE_ID, 'srcls-json');
+  assert.deepEqual(config.documentSelector(), [
+    { scheme: 'file', language: 'srcls-json' },
+    { scheme: 'untitled', language: 'srcls-json' },
     { scheme: 'untitled', language: 'json' },
     { scheme: 'untitled', language: 'jsonc' },
   ]);
+  // no filter would let a json or jsonc file through: VS Code's JSON support serves those
+  for (const f of config.documentSelector()) assert.ok(f.scheme === 'untitled' || f.language === 'srcls-json');
+});
+
+test('adopting a document: a JSON file on disk matching the globs, srcls.json or a kind folder gets the srcls language', () => {
+  const doc = (fsPath, extra = {}) => ({ scheme: 'file', languageId: 'json', fsPath, ...extra });
+  const extra = ['*.src.json', 'deploy/sources/*.json'];
+  const kinds = ['/repo/team/kinds/*.json'];
+  const adopt = (d) => config.adoptLanguage(d, extra, kinds);
+  assert.equal(adopt(doc('/repo/lake.source.json')), true); // when files.associations made it json
+  assert.equal(adopt(doc('/repo/a/b/x.job.json', { languageId: 'jsonc' })), true);
+  assert.equal(adopt(doc('/repo/a/one.src.json')), true);
+  assert.equal(adopt(doc('/repo/deploy/sources/s3.json', { relativePath: 'deploy/sources/s3.json' })), true);
+  assert.equal(adopt(doc('/repo/deploy/sources/s3.json')), false, 'a relative glob needs the workspace-relative path');
+  assert.equal(adopt(doc('/repo/other/deploy/sources/s3.json', { relativePath: 'other/deploy/sources/s3.json' })), false);
+  assert.equal(adopt(doc('/repo/team/srcls.json')), true);
+  assert.equal(adopt(doc('/repo/team/kinds/queue.json')), true);
+  assert.equal(adopt(doc('/repo/team/kinds/sub/queue.json')), false, 'kind files are directly in the folder');
+  assert.equal(adopt(doc('/repo/package.json')), false);
+  assert.equal(adopt(doc('/repo/tsconfig.json', { languageId: 'jsonc' })), false);
+  assert.equal(adopt(doc('/repo/lake.source.json', { languageId: 'srcls-json' })), false, 'already ours');
+  assert.equal(adopt(doc('/repo/lake.source.json', { languageId: 'plaintext' })), false, 'the user chose another language');
+  assert.equal(adopt({ scheme: 'git', languageId: 'json', fsPath: '/repo/lake.source.json' }), false);
+  assert.equal(adopt(doc('C:\\repo\\one.src.json')), true, 'Windows separators');
+  assert.equal(config.adoptLanguage(undefined, extra, kinds), false);
+  // files.associations: a broad one (all JSON as jsonc) is no choice against srcls; a pattern
+  // that names these files is
+  const assoc = (associations, d) => config.adoptLanguage(d, extra, kinds, associations);
+  assert.equal(assoc({ '*.json': 'jsonc' }, doc('/repo/lake.source.json', { languageId: 'jsonc' })), true);
+  assert.equal(assoc({ '**/*.json': 'json' }, doc('/repo/a/one.src.json')), true);
+  assert.equal(assoc({ '*.source.json': 'json' }, doc('/repo/lake.source.json')), false);
+  assert.equal(assoc({ 'lake.source.json': 'jsonc' }, doc('/repo/lake.source.json', { languageId: 'jsonc' })), false);
+  assert.equal(assoc({ '*.source.json': 'yaml' }, doc('/repo/lake.source.json')), true);
+  assert.equal(assoc({ 'team/kinds/queue.json': 'json' },
+    doc('/repo/team/kinds/queue.json', { relativePath: 'team/kinds/queue.json' })), false);
+  assert.equal(assoc('nonsense', doc('/repo/lake.source.json')), true);
+});
+
+test('globs: ** spans folders, * and ? do not, {a,b} and [abc] as in VS Code', () => {
+  const { globToRegExp, matchesAny } = require('../lib/glob');
+  const yes = (g, p) => assert.ok(globToRegExp(g).test(p), `${g} matches ${p}`);
+  const no = (g, p) => assert.ok(!globToRegExp(g).test(p), `${g} does not match ${p}`);
+  yes('**/*.src.json', 'a.src.json');
+  yes('**/*.src.json', '/x/y/a.src.json');
+  no('**/*.src.json', '/x/y/a.src.jsonc');
+  no('**/*.src.json', '/x/y/asrc.json');
+  yes('sources/**/*.json', 'sources/a/b/c.json');
+  yes('sources/**/*.json', 'sources/c.json');
+  no('sources/*.json', 'sources/a/c.json');
+  yes('**/conf/*.{source,job}.json', '/r/conf/x.job.json');
+  no('**/conf/*.{source,job}.json', '/r/conf/x.other.json');
+  yes('**/v?.json', '/r/v1.json');
+  no('**/v?.json', '/r/v12.json');
+  yes('**/[ab]*.json', '/r/b1.json');
+  no('**/[!ab]*.json', '/r/b1.json');
+  yes('/p (1)/k+s/*.json', '/p (1)/k+s/a.json');
+  assert.equal(matchesAny([], '/a.json'), false);
 });
 
 test('kind file globs: each "schemas" directory of each srcls.json, relative to it or absolute', () => {
@@ -104,10 +173,9 @@ test('server settings: the {"srcls": {"severity", "types"}} shape, from an objec
   assert.deepEqual(config.serverSettings(undefined).settings, { srcls: { severity: {}, types: {} } });
 });
 
-test('client options: selector from srcls.files, the same settings as initialization options', () => {
+test('client options: the fixed selector, the same settings as initialization options', () => {
   const o = config.clientOptions({ files: ['conf/*.json'], severity: { 'kind-inferred': 'off', x: 'loud' } });
-  assert.deepEqual(o.documentSelector.filter((f) => f.scheme === 'file').map((f) => f.pattern),
-    ['**/*.source.json', '**/*.job.json', 'conf/*.json', '**/srcls.json']);
+  assert.deepEqual(o.documentSelector, config.documentSelector());
   assert.deepEqual(o.initializationOptions, { srcls: { severity: { 'kind-inferred': 'off' }, types: {} } });
   assert.deepEqual(o.settings, o.initializationOptions);
   assert.equal(o.problems.length, 1);
@@ -135,10 +203,12 @@ test('maxDiagnostics: a whole number from 0 is sent, anything else dropped with 
   assert.equal(config.needsSettingsUpdate((s) => s === 'srcls.maxDiagnostics'), true);
 });
 
-test('configuration changes: path and globs restart the server, severities and types are pushed', () => {
+test('configuration changes: the path restarts the server, globs set languages, severities and types are pushed', () => {
   const only = (name) => (s) => s === name;
   assert.equal(config.needsRestart(only('srcls.serverPath')), true);
-  assert.equal(config.needsRestart(only('srcls.files')), true);
+  assert.equal(config.needsRestart(only('srcls.files')), false);
+  assert.equal(config.needsLanguageUpdate(only('srcls.files')), true);
+  assert.equal(config.needsLanguageUpdate(only('srcls.severity')), false);
   assert.equal(config.needsRestart(only('srcls.severity')), false);
   assert.equal(config.needsSettingsUpdate(only('srcls.severity')), true);
   assert.equal(config.needsSettingsUpdate(only('srcls.types')), true);
@@ -183,40 +253,71 @@ test('find server: the setting wins, and a wrong setting is an error, not a sile
   assert.match(bareMissing.error, /no executable of that name is on PATH/);
 });
 
-test('find server: PATH first, then bin/<platform>-<arch>/, then bin/', (t) => {
+test('find server: bin/<platform>-<arch>/ and bin/ first, then PATH, then the install folders', (t) => {
   const dir = tempDir(t);
   const ext = path.join(dir, 'ext');
+  const home = path.join(dir, 'home');
   const emptyPathDir = path.join(dir, 'empty');
   fs.mkdirSync(emptyPathDir);
   script(dir, 'path/srcls', 'exit 0', 0o644); // on PATH but not executable: skipped
   const platformBin = script(ext, `bin/${process.platform}-${process.arch}/srcls`, 'exit 0');
   const plainBin = script(ext, 'bin/srcls', 'exit 0');
   const onPath = script(dir, 'path2/srcls', 'exit 0');
-
+  const localBin = script(home, '.local/bin/srcls', 'exit 0');
   const env = { PATH: ['', emptyPathDir, path.join(dir, 'path'), path.dirname(onPath)].join(':') };
-  assert.deepEqual(config.findServer({ extensionPath: ext, env, platform: 'linux' }), { path: onPath, source: 'path' });
+  const isExecutable = onlyUnder(dir);
+  const find = (e) => config.findServer({ extensionPath: ext, env: e, home, platform: 'linux', isExecutable });
 
-  const noPath = { PATH: emptyPathDir };
-  assert.deepEqual(config.findServer({ extensionPath: ext, env: noPath }), { path: platformBin, source: 'bundled' });
+  assert.deepEqual(find(env), { path: platformBin, source: 'bundled' });
   fs.rmSync(platformBin);
-  assert.deepEqual(config.findServer({ extensionPath: ext, env: noPath }), { path: plainBin, source: 'bundled' });
+  assert.deepEqual(find(env), { path: plainBin, source: 'bundled' });
   fs.rmSync(plainBin);
+  assert.deepEqual(find(env), { path: onPath, source: 'path' });
+  // code-server's server host: a PATH without the user's folders
+  const noPath = { PATH: emptyPathDir };
+  assert.deepEqual(find(noPath), { path: localBin, source: 'install-dir' });
+  fs.rmSync(localBin);
+  const mason = script(home, '.local/share/nvim/mason/bin/srcls', 'exit 0');
+  assert.deepEqual(find(noPath), { path: mason, source: 'install-dir' });
+  fs.rmSync(mason);
 
-  const none = config.findServer({ extensionPath: ext, env: noPath });
+  const none = config.findServer({ extensionPath: ext, env: noPath, home, isExecutable: () => false });
   assert.equal(none.path, null);
-  assert.match(none.error, /not found: it is not on PATH/);
-  assert.equal(none.tried[0], 'srcls on PATH');
-  assert.ok(none.tried.includes(path.join(ext, 'bin', 'srcls')));
+  assert.deepEqual(none.tried.slice(0, 3),
+    [path.join(ext, 'bin', `${process.platform}-${process.arch}`), path.join(ext, 'bin'), `PATH (${emptyPathDir})`]);
+  assert.ok(none.tried.includes(path.join(home, '.local', 'bin')));
+  assert.ok(none.tried.includes('/usr/local/bin'));
+  assert.equal(none.tried.at(-1), path.join(ext, 'bin', 'wasm'));
+  // the message itself says where it looked
+  assert.match(none.error, /^The srcls language server was not found\. Looked in: /);
+  for (const place of none.tried) assert.ok(none.error.includes(place), place);
 
-  const noExtension = config.findServer({ env: {} });
-  assert.deepEqual(noExtension.tried, ['srcls on PATH']);
+  const noExtension = config.findServer({ env: {}, home, isExecutable: () => false });
+  assert.equal(noExtension.tried[0], 'PATH (empty)');
+});
+
+test('install folders: the user\'s, npm\'s global prefix, Mason, then the system\'s', () => {
+  const home = '/home/u';
+  const noNpmrc = () => { throw new Error('ENOENT'); };
+  assert.deepEqual(config.installDirs({ platform: 'linux', home, env: {}, readFile: noNpmrc }), [
+    '/home/u/.local/bin', '/home/u/bin', '/home/u/.npm-global/bin', '/home/u/.local/share/nvim/mason/bin',
+    '/usr/local/bin', '/opt/homebrew/bin', '/home/linuxbrew/.linuxbrew/bin', '/usr/bin',
+  ]);
+  const npmrc = (f) => { assert.equal(f, path.join(home, '.npmrc')); return 'fund=false\nprefix = ~/.npm-packages\n'; };
+  const dirs = config.installDirs({
+    platform: 'darwin', home, env: { NPM_CONFIG_PREFIX: '/opt/npm', XDG_DATA_HOME: '/data' }, readFile: npmrc,
+  });
+  assert.deepEqual(dirs.slice(2, 6), ['/opt/npm/bin', '/home/u/.npm-packages/bin', '/home/u/.npm-global/bin', '/data/nvim/mason/bin']);
+  const win = config.installDirs({ platform: 'win32', home: 'C:\\Users\\u', env: { APPDATA: 'C:\\AD', LOCALAPPDATA: 'C:\\LAD' }, readFile: noNpmrc });
+  assert.ok(win.includes(path.join('C:\\AD', 'npm')));
+  assert.ok(win.includes(path.join('C:\\LAD', 'nvim-data', 'mason', 'bin')));
 });
 
 test('find server: a bundled binary unpacked without its mode bits is made executable', (t) => {
   const dir = tempDir(t);
   const ext = path.join(dir, 'ext');
   const bundled = script(ext, `bin/${process.platform}-${process.arch}/srcls`, 'echo "srcls 0.0.1"', 0o644);
-  const r = config.findServer({ extensionPath: ext, env: { PATH: '' } });
+  const r = config.findServer({ extensionPath: ext, env: { PATH: '' }, isExecutable: onlyUnder(dir) });
   assert.deepEqual(r, { path: bundled, source: 'bundled' });
   assert.equal(fs.statSync(bundled).mode & 0o111, 0o111);
   assert.equal(config.probeServer(bundled).version, 'srcls 0.0.1');
@@ -228,14 +329,16 @@ test('find server: the WebAssembly server in bin/wasm/ when no native binary fit
   const runner = script(ext, 'bin/wasm/srcls-wasm.mjs', '', 0o644);
   script(ext, 'bin/wasm/srcls.wasm', '', 0o644);
   const noPath = { PATH: '' };
-  const r = config.findServer({ extensionPath: ext, env: noPath, nodePath: '/opt/code/code', nodeVersion: '20.9.0' });
+  const isExecutable = onlyUnder(dir);
+  const r = config.findServer({ extensionPath: ext, env: noPath, isExecutable, nodePath: '/opt/code/code', nodeVersion: '20.9.0' });
   assert.deepEqual(r, {
     path: runner, source: 'bundled-wasm', command: '/opt/code/code', args: [runner],
     env: { ELECTRON_RUN_AS_NODE: '1' },
   });
-  // VS Code before 1.90 runs Node 18, which shows node:wasi only behind a flag.
-  const old = config.findServer({ extensionPath: ext, env: noPath, nodePath: '/opt/code/code', nodeVersion: '18.15.0' });
-  assert.deepEqual(old.args, ['--experimental-wasi-unflagged', runner]);
+  // VS Code 1.82 to 1.85 run Node 18.15, which shows node:wasi only behind this flag (the one
+  // Node 18 knows: it refuses to start with any other, and 18.17 on accept it as a no-op).
+  const old = config.findServer({ extensionPath: ext, env: noPath, isExecutable, nodePath: '/opt/code/code', nodeVersion: '18.15.0' });
+  assert.deepEqual(old.args, ['--experimental-wasi-unstable-preview1', runner]);
   const run = config.serverCommand(r, ['--stdio']);
   assert.equal(run.command, '/opt/code/code');
   assert.deepEqual(run.args, [runner, '--stdio']);
@@ -244,11 +347,11 @@ test('find server: the WebAssembly server in bin/wasm/ when no native binary fit
 
   // A native binary for this platform comes first.
   const native = script(ext, `bin/${process.platform}-${process.arch}/srcls`, 'exit 0');
-  assert.deepEqual(config.findServer({ extensionPath: ext, env: noPath }), { path: native, source: 'bundled' });
+  assert.deepEqual(config.findServer({ extensionPath: ext, env: noPath, isExecutable }), { path: native, source: 'bundled' });
   // Half a WebAssembly server is none.
   fs.rmSync(native);
   fs.rmSync(path.join(ext, 'bin', 'wasm', 'srcls.wasm'));
-  assert.equal(config.findServer({ extensionPath: ext, env: noPath }).path, null);
+  assert.equal(config.findServer({ extensionPath: ext, env: noPath, isExecutable }).path, null);
 });
 
 test('find server on Windows: PATHEXT names, ";" separated PATH', () => {
@@ -294,14 +397,13 @@ test('probe: the real srcls binary answers --version', { skip: srclsBinary ? fal
 const wasmDir = [process.env.SRCLS_WASM_DIR, path.resolve(__dirname, '..', '..', '..', 'dist'),
   path.resolve(__dirname, '..', '..', '..', 'build-wasm', 'server')]
   .find((d) => d && fs.existsSync(path.join(d, 'srcls.wasm')) && fs.existsSync(path.join(d, 'srcls-wasm.mjs')));
-const wasmSkip = !wasmDir ? 'no WebAssembly build (tools/release.sh)'
-  : Number(process.versions.node.split('.')[0]) < 20 ? 'node:wasi needs Node 20 here' : false;
+const wasmSkip = !wasmDir ? 'no WebAssembly build (tools/release.sh)' : false;
 
 test('the bundled WebAssembly server answers --version and initialize', { skip: wasmSkip, timeout: 30000 }, async (t) => {
   const ext = path.join(tempDir(t), 'ext');
   fs.mkdirSync(path.join(ext, 'bin', 'wasm'), { recursive: true });
   for (const f of ['srcls.wasm', 'srcls-wasm.mjs']) fs.copyFileSync(path.join(wasmDir, f), path.join(ext, 'bin', 'wasm', f));
-  const found = config.findServer({ extensionPath: ext, env: { PATH: '' } });
+  const found = config.findServer({ extensionPath: ext, env: { PATH: '' }, isExecutable: () => false });
   assert.equal(found.source, 'bundled-wasm');
   const probe = config.probeServer(found, { timeoutMs: 20000 });
   assert.equal(probe.ok, true, probe.error);

@@ -21,7 +21,11 @@ test('manifest: the fields VS Code and vsce require', () => {
   assert.match(manifest.name, /^[a-z0-9][a-z0-9-]*$/);
   assert.match(manifest.version, /^\d+\.\d+\.\d+$/);
   assert.match(manifest.engines.vscode, /^\^1\.\d+\.\d+$/);
-  assert.ok(fs.existsSync(path.join(root, manifest.main)), 'main exists');
+  // main is the bundle scripts/bundle.js writes (vsce runs it first: test/package.test.js)
+  assert.equal(manifest.main, './out/extension.js');
+  assert.match(fs.readFileSync(path.join(root, 'scripts', 'bundle.js'), 'utf8'), /path\.join\(here, 'out', 'extension\.js'\)/);
+  assert.equal(manifest.scripts['vscode:prepublish'], 'node scripts/bundle.js');
+  assert.deepEqual(Object.keys(manifest.dependencies || {}), [], 'everything the extension runs is in the bundle');
   assert.ok(fs.existsSync(path.join(root, 'README.md')));
   assert.ok(fs.existsSync(path.join(root, 'LICENSE')));
 });
@@ -34,40 +38,52 @@ test('manifest: engines.vscode is at least what vscode-languageclient needs', ()
     `${manifest.engines.vscode} < ${lc.engines.vscode}`);
 });
 
-test('manifest: activation only in workspaces holding documents or srcls.json, not on any JSON', () => {
+test('manifest: activation only on srcls documents and in workspaces holding them or srcls.json, not on any JSON', () => {
   for (const glob of config.DEFAULT_GLOBS) {
     assert.ok(manifest.activationEvents.includes(`workspaceContains:${glob}`), glob);
   }
   assert.ok(manifest.activationEvents.includes('workspaceContains:**/srcls.json'));
+  assert.ok(manifest.activationEvents.includes(`onLanguage:${config.LANGUAGE_ID}`));
   for (const event of manifest.activationEvents) {
-    assert.doesNotMatch(event, /^(onLanguage:|\*$|onStartupFinished)/, `${event} activates on every JSON file`);
+    assert.doesNotMatch(event, /^(onLanguage:json|onLanguage:jsonc|\*$|onStartupFinished)/, `${event} activates on every JSON file`);
   }
 });
 
-test('manifest: jsonValidation gives the JSON support of VS Code the exported schemas', () => {
-  const byMatch = Object.fromEntries(manifest.contributes.jsonValidation.map((v) => [v.fileMatch, v.url]));
-  assert.deepEqual(byMatch, {
-    '*.source.json': './schemas/source.schema.json',
-    '*.job.json': './schemas/job.schema.json',
-  });
-  // every default glob has its schema, and every file a schema refers to is there
-  for (const glob of config.DEFAULT_GLOBS) assert.ok(byMatch[glob.replace('**/', '')], glob);
-  const schemas = path.join(root, 'schemas');
-  const index = JSON.parse(fs.readFileSync(path.join(schemas, 'index.json'), 'utf8'));
-  const files = [...Object.values(index.types), index.source, index.bulk, index.job];
-  for (const url of Object.values(byMatch)) assert.ok(files.includes(path.basename(url)), url);
-  for (const f of files) {
-    const schema = JSON.parse(fs.readFileSync(path.join(schemas, f), 'utf8'));
-    assert.equal(schema.$id, f);
-    for (const m of JSON.stringify(schema).matchAll(/"\$ref":"([^"#]+)/g)) {
-      assert.ok(files.includes(m[1]), `${f} refers to ${m[1]}, which is there`);
-    }
-  }
+test('manifest: srcls documents get a language of their own, with JSON\'s grammar and editing rules', () => {
+  const [language, ...others] = manifest.contributes.languages;
+  assert.deepEqual(others, []);
+  assert.equal(language.id, config.LANGUAGE_ID);
+  assert.deepEqual(language.filenamePatterns, config.DEFAULT_GLOBS.map((g) => g.replace('**/', '')));
+  assert.deepEqual(language.filenames, ['srcls.json']);
+  assert.equal(language.extensions, undefined, 'not every .json file');
+
+  const rules = JSON.parse(fs.readFileSync(path.join(root, language.configuration), 'utf8'));
+  assert.deepEqual(rules.brackets, [['{', '}'], ['[', ']']]);
+  assert.deepEqual(rules.autoClosingPairs.map((p) => p.open + p.close), ['{}', '[]', '""']);
+  const increase = new RegExp(rules.indentationRules.increaseIndentPattern);
+  const decrease = new RegExp(rules.indentationRules.decreaseIndentPattern);
+  assert.ok(increase.test('  "config": {') && increase.test('[') && !increase.test('  "a": 1,'));
+  assert.ok(decrease.test('  },') && decrease.test(']') && !decrease.test('  "a": {}'));
+
+  const [grammar, ...moreGrammars] = manifest.contributes.grammars;
+  assert.deepEqual(moreGrammars, []);
+  assert.equal(grammar.language, config.LANGUAGE_ID);
+  const tm = JSON.parse(fs.readFileSync(path.join(root, grammar.path), 'utf8'));
+  assert.equal(tm.scopeName, grammar.scopeName);
+  assert.deepEqual(tm.patterns, [{ include: 'source.json' }], "VS Code's JSON grammar colours them");
+});
+
+test('manifest: no JSON Schema for VS Code\'s JSON support, which would report every finding a second time', () => {
+  assert.equal(manifest.contributes.jsonValidation, undefined);
+  assert.equal(manifest.contributes.jsonLanguageParticipants, undefined);
 });
 
 test('manifest: every srcls.* setting the code reads is declared, with a type and a default', () => {
   const read = new Set();
-  for (const m of extensionSource.matchAll(/get\('([A-Za-z.]+)'\)/g)) read.add(`srcls.${m[1]}`);
+  // (VS Code's own settings, read from their section, are not ours to declare)
+  const ours = extensionSource.replace(/getConfiguration\('(?!srcls')[^']*'\)\.get\('[^']*'\)/g, '');
+  assert.notEqual(ours, extensionSource, "extension.js reads files.associations");
+  for (const m of ours.matchAll(/get\('([A-Za-z.]+)'\)/g)) read.add(`srcls.${m[1]}`);
   for (const m of configSource.matchAll(/get\('([A-Za-z.]+)'\)/g)) read.add(`srcls.${m[1]}`);
   for (const key of ['srcls.serverPath', 'srcls.files', 'srcls.severity', 'srcls.types']) read.add(key);
   for (const key of read) {
