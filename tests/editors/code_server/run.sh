@@ -33,8 +33,9 @@ export SRCLS_BINARY SRCLS_SOURCE_ROOT="$root"
 if [ -z "${SRCLS_VSIX:-}" ]; then
   SRCLS_VSIX="$ext/srcls.vsix"
   newer=""
-  [ -f "$SRCLS_VSIX" ] && newer="$(find "$ext" \( -path "$ext/node_modules" -o -path "$ext/test" \) -prune \
-    -o -type f ! -name '*.vsix' -newer "$SRCLS_VSIX" -print -quit)"
+  # (out/ is what packaging itself builds, and the extension's own tests rebuild it)
+  [ -f "$SRCLS_VSIX" ] && newer="$(find "$ext" \( -path "$ext/node_modules" -o -path "$ext/test" \
+    -o -path "$ext/out" \) -prune -o -type f ! -name '*.vsix' -newer "$SRCLS_VSIX" -print -quit)"
   if [ ! -f "$SRCLS_VSIX" ] || [ -n "$newer" ]; then
     [ -x "$ext/node_modules/.bin/vsce" ] || skip "no srcls.vsix and no vsce to build it (npm ci in editors/vscode)"
     echo "building $SRCLS_VSIX (${newer:-missing})"
