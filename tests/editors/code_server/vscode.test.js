@@ -90,7 +90,8 @@ function editorText() {
     .sort((a, b) => a.top - b.top).map((l) => l.text).join('\n'));
 }
 
-/** srcls --check's findings for a file of the workspace, as the Problems panel words them. */
+/** srcls --check's findings for a file of the workspace: message, code, and position as the
+ * Problems panel writes it. */
 function cliFindings(file) {
   const r = childProcess.spawnSync(binary, ['--check', '--format', 'json', file],
     { cwd: path.dirname(file), encoding: 'utf8', timeout: 30000 });
@@ -193,8 +194,9 @@ test('the Problems panel shows each srcls finding once, and no JSON Schema findi
   const shown = markers.map((r) => `${r.text.join(' ')}`);
   const panel = `the panel:\n${shown.join('\n')}`;
   for (const f of expected) {
-    const same = markers.filter((r) => r.text[0] === f.message && r.text.includes(f.at));
-    assert.equal(same.length, 1, `"${f.message}" ${f.at} shown ${same.length} times; ${panel}`);
+    const same = markers.filter((r) => r.text[0] === f.message && r.text.includes(f.code) &&
+      r.text.includes(f.at));
+    assert.equal(same.length, 1, `"${f.message}" [${f.code}] ${f.at} shown ${same.length} times; ${panel}`);
   }
   assert.deepEqual(shown.filter((s) => JSON_SCHEMA_MESSAGES.test(s)), [],
     `findings of VS Code's JSON Schema validation beside srcls's; ${panel}`);
