@@ -500,6 +500,183 @@ static void test_update_of_a_document_without_diagnostics(void **state)
     free(t.s);
 }
 
+/* ---- edits typed where a key has no value ----
+ *
+ * A member whose key has nothing after it gets a placeholder value (an empty JSON_INVALID). When
+ * that key follows a string value without a ',', the parser says nothing about it (the key may
+ * be the rest of that string, and the missing ',' reported there says all). Typing a value at the
+ * placeholder makes the member's parse report the missing ':': the placeholder must not be
+ * parsed again on its own, which would give the value without that error. */
+
+/* Bytes [start, old_end) of the text become `inserted` (`len` bytes, NULs included). */
+struct typed {
+    uint32_t start, old_end;
+    const char *inserted;
+    size_t len;
+};
+#define TYPED(s) (s), sizeof(s) - 1
+
+/* Applies `edits` to `initial` as the language server does (the update, or a whole analysis
+ * where it declines), comparing each step with a fresh analysis of the text; returns how many
+ * steps the update carried, and leaves the last analysis in `*live` and its text in `*t`. */
+static unsigned replay_edits(const char *initial, size_t initial_len, const struct typed *edits,
+                             size_t count, const struct analysis_options *options,
+                             struct analysis *live, struct text *t)
+{
+    unsigned incremental = 0;
+    *t = (struct text){0};
+    text_append(t, initial, initial_len);
+    assert_int_equal(analysis_run(live, t->s, t->len, options), 0);
+    for (size_t i = 0; i < count; i++) {
+        const struct typed *e = &edits[i];
+        assert_true(e->start <= e->old_end && e->old_end <= t->len);
+        text_replace(t, e->start, e->old_end, e->inserted, e->len);
+        struct json_edit edit = {e->start, e->old_end, (uint32_t)e->len};
+        int updated = analysis_update(live, t->s, t->len, edit, options, NULL);
+        assert_true(updated >= 0);
+        if (updated == 1) {
+            incremental++;
+        } else {
+            analysis_free(live);
+            assert_int_equal(analysis_run(live, t->s, t->len, options), 0);
+        }
+        struct analysis fresh;
+        assert_int_equal(analysis_run(&fresh, t->s, t->len, options), 0);
+        assert_same_analysis(live, &fresh);
+        analysis_free(&fresh);
+    }
+    return incremental;
+}
+
+/* The diagnostic at byte `at` whose message starts with `prefix`, or NULL. */
+static const struct diagnostic *diagnostic_starting_at(const struct analysis *a, uint32_t at,
+                                                       const char *prefix)
+{
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        if (d->start == at && strncmp(d->message, prefix, strlen(prefix)) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* The smallest case: `"b"` stands alone after the string "x" (no ',' between), then a value is
+ * typed right after it. The editor must show the missing ':' there, as a fresh analysis does
+ * (the update used to give the value and drop that error). */
+static void test_value_typed_after_a_lone_key_after_a_string(void **state)
+{
+    (void)state;
+    static const char doc[] = "{\"a\": \"x\" \"b\"}";
+    static const struct typed edits[] = {{13, 13, TYPED("1")}};
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
+    struct analysis live;
+    struct text t;
+    replay_edits(doc, sizeof doc - 1, edits, 1, &options, &live, &t);
+    assert_string_equal(t.s, "{\"a\": \"x\" \"b\"1}");
+    assert_non_null(diagnostic_starting_at(&live, 9, "expected ',' or '}' after the value"));
+    assert_non_null(diagnostic_starting_at(&live, 13, "expected ':' after the key"));
+    analysis_free(&live);
+    free(t.s);
+}
+
+/* A member typed piece by piece at the end of a source, its ',' last: while the key stands
+ * alone, and as its value is typed with and without the ':', every step is the fresh analysis
+ * of the text; once the ',' is in, the source is clean again. */
+static void test_member_typed_before_its_comma(void **state)
+{
+    (void)state;
+    static const char doc[] = "{\n"
+                              "  \"type\": \"NETWORK_ATTACHED_STORAGE\",\n"
+                              "  \"name\": \"files\"\n"
+                              "}\n";
+    static const struct typed edits[] = {
+        {57, 57, TYPED("\n  \"")},    /* "files"\n  "                    */
+        {61, 61, TYPED("config")},    /* "files"\n  "config              */
+        {67, 67, TYPED("\"")},        /* "files"\n  "config"             */
+        {68, 68, TYPED("{")},         /* "files"\n  "config"{            */
+        {69, 69, TYPED("\"path\"")},  /* "files"\n  "config"{"path"      */
+        {68, 68, TYPED(": ")},        /* "files"\n  "config": {"path"    */
+        {77, 77, TYPED(": \"/x\"}")}, /* "files"\n  "config": {"path": "/x"} */
+        {57, 57, TYPED(",")},         /* "files",\n  "config": ...       */
+    };
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
+    struct analysis live;
+    struct text t;
+    replay_edits(doc, sizeof doc - 1, edits, sizeof edits / sizeof *edits, &options, &live, &t);
+    assert_string_equal(t.s, "{\n"
+                             "  \"type\": \"NETWORK_ATTACHED_STORAGE\",\n"
+                             "  \"name\": \"files\",\n"
+                             "  \"config\": {\"path\": \"/x\"}\n"
+                             "}\n");
+    assert_int_equal(live.doc.error_count, 0);
+    analysis_free(&live);
+    free(t.s);
+}
+
+/* What tests/fuzz/regressions/fuzz_update/value-typed-after-a-lone-key-after-a-string-full
+ * encodes (found by fuzz_update): a source, then the 16 edits the fuzz target applies. Edit 12
+ * types '"' after the lone key "auth" of `"billing",\n    "auth"\n  }`; the update dropped the
+ * missing ':' there. */
+static const char FINDING_TEXT[] = "{\n"
+                                   "  \"name\": \"billing-postgres\",\n"
+                                   "  \"type\": \"OPEN_RELATIONAL_DB_B\",\n"
+                                   "  \"confi }\n"
+                                   "}\n";
+static const struct typed FINDING_EDITS[] = {
+    {14, 14, TYPED("x")},
+    {14, 80,
+     TYPED("\": {\n"
+           "    \"hostname\": \"billing-db.internal.example.com\",\n"
+           "    \"port\": 5432,\n"
+           "e\": \"billing\",\n"
+           "    \"authenticationType\": \"ANONYMOUSPEN_RELATIONAL_DB_B\",\n"
+           "  \"confi }\n"
+           "}\n")},
+    {14, 14, TYPED("x")},
+    {14, 117,
+     TYPED("\": {\n"
+           "    \"hostname\": \"billing-db.internal.example.com\",\n"
+           "    \"port\": 5432,\n"
+           "e\": \"billing\",\n"
+           "    \"authenticationType\": \"ANONYMOUS\"\n"
+           "  }\n"
+           "}\n")},
+    {14, 14, TYPED("x")},
+    {14, 15, TYPED("")},
+    {112, 112, TYPED("\"")},
+    {187, 201,
+     TYPED("\x00\x00"
+           "x")},
+    {14, 15, TYPED("")},
+    {112, 146,
+     TYPED("\n"
+           "  }\n"
+           "}\n")},
+    {14, 14, TYPED("x")},
+    {14, 15, TYPED("")},
+    {112, 112, TYPED("\"")},
+    {158, 168,
+     TYPED("\x00\x00"
+           "x")},
+    {14, 15, TYPED("")},
+    {112, 112, TYPED("\"")},
+};
+
+static void test_fuzz_update_finding_edit_sequence(void **state)
+{
+    (void)state;
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema};
+    struct analysis live;
+    struct text t;
+    replay_edits(FINDING_TEXT, sizeof FINDING_TEXT - 1, FINDING_EDITS,
+                 sizeof FINDING_EDITS / sizeof *FINDING_EDITS, &options, &live, &t);
+    analysis_free(&live);
+    free(t.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +686,9 @@ int main(void)
         cmocka_unit_test(test_edits_without_a_registry_and_from_broken_text),
         cmocka_unit_test(test_byte_order_mark_inside_a_value_is_an_error),
         cmocka_unit_test(test_update_of_a_document_without_diagnostics),
+        cmocka_unit_test(test_value_typed_after_a_lone_key_after_a_string),
+        cmocka_unit_test(test_member_typed_before_its_comma),
+        cmocka_unit_test(test_fuzz_update_finding_edit_sequence),
     };
     int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;

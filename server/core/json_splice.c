@@ -7,7 +7,9 @@
  * over the same bytes, so the rest of the tree is the old one moved. What the parse of the
  * text after a value decides from the value itself (a string followed by a stray key) only
  * happens next to a syntax error, so no old syntax error may be near: none in the top-level
- * member or element that holds the value.
+ * member or element that holds the value. The placeholder of a missing value is never parsed
+ * alone: its member's parse, not its bytes, made it (and, after a string value without a ',',
+ * made it without an error to say so).
  *
  * Nodes are in pre-order (a node, then its subtree, then what follows), so a value's subtree is
  * one run of the array and a node's "from" byte (its key's start for a member, else its value's)
@@ -57,6 +59,17 @@ static uint32_t subtree_end(const struct json_doc *doc, uint32_t node)
             hi = mid;
     }
     return lo;
+}
+
+/* Whether `n` is the placeholder of a missing value: the empty JSON_INVALID the parse of a member
+ * makes when its key has no value after it. No parse of its bytes made it: the member's parse
+ * decided, from what follows the key, that there is no value (and whether to say so: after a
+ * string value without a ',', where the key may be the rest of that value, it says nothing).
+ * Text typed there is read by that decision, so only a parse of the member (its object) can
+ * tell what it becomes. */
+static bool is_missing_value(const struct json_node *n)
+{
+    return n->kind == JSON_INVALID && n->start == n->end;
 }
 
 static unsigned depth_of(const struct json_doc *doc, uint32_t node)
@@ -318,7 +331,7 @@ int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct jso
     for (; node != JSON_NONE && doc->nodes[node].parent != JSON_NONE;
          node = doc->nodes[node].parent) {
         const struct json_node *n = &doc->nodes[node];
-        if (n->start > edit.start || edit.old_end > n->end)
+        if (n->start > edit.start || edit.old_end > n->end || is_missing_value(n))
             continue;
         if (syntax_error_near(doc, node))
             return 0;

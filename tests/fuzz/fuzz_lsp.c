@@ -2,7 +2,10 @@
  * framing, JSON-RPC dispatch, the lifecycle, text synchronisation and every handler, with the
  * UTF-16 and UTF-8 position encodings. Whatever comes in, every message the server writes must
  * be framed correctly and be valid JSON-RPC (a client would drop the session otherwise), and a
- * session that ends with shutdown and exit must exit with 0.
+ * session that ends with shutdown and exit must exit with 0. In a document session, what the
+ * editor shows after the edits (the diagnostics pulled: ranges, codes, messages) must be what it
+ * shows for the same text opened afresh: the server brings its analysis and the diagnostics it
+ * rendered up to date edit by edit, and neither may drift from the text.
  *
  * Byte 0 chooses how the rest is read (its low two bits) and flags (the others):
  *   mode 0  framed messages: the rest split at NUL bytes, each part framed with its length;
@@ -21,6 +24,7 @@
 
 #include "fuzz.h"
 #include "json_doc.h"
+#include "json_string.h"
 #include "json_write.h"
 #include "line_index.h"
 #include "lsp_framing.h"
@@ -40,6 +44,9 @@
 #define POSITIONS 12u
 /* Raw mode with FLAG_ONE_BY_ONE: bytes per feed. */
 #define RAW_CHUNK 61u
+/* The ids of the two diagnostic pulls compared: after the edits, and after reopening. */
+#define ID_EDITED 1000
+#define ID_REOPENED 1001
 
 static const char uri[] = "file:///fuzz/doc.source.json";
 
@@ -51,7 +58,30 @@ struct output {
     struct lsp_framing framing;
     struct lsp_framing_sink sink;
     size_t messages;
+    /* The "items" of the responses to ID_EDITED and ID_REOPENED, as written (malloc'd). */
+    char *items[2];
+    size_t items_len[2];
 };
+
+/* Keeps the diagnostics of a response to one of the two pulls compared. */
+static void keep_items(struct output *out, struct json_doc *doc, const char *body)
+{
+    int64_t id;
+    uint32_t id_node = json_object_get(doc, doc->root, "id", 2);
+    if (!json_node_int64(doc, id_node, &id) || (id != ID_EDITED && id != ID_REOPENED))
+        return;
+    uint32_t result = json_object_get(doc, doc->root, "result", 6);
+    FUZZ_CHECK(result != JSON_NONE); /* a pull of an open document is answered */
+    uint32_t items = json_object_get(doc, result, "items", 5);
+    FUZZ_CHECK(items != JSON_NONE && doc->nodes[items].kind == JSON_ARRAY);
+    int which = id == ID_REOPENED;
+    size_t len = doc->nodes[items].end - doc->nodes[items].start;
+    free(out->items[which]);
+    out->items[which] = malloc(len > 0 ? len : 1);
+    FUZZ_CHECK(out->items[which] != NULL);
+    memcpy(out->items[which], body + doc->nodes[items].start, len);
+    out->items_len[which] = len;
+}
 
 static void check_message(void *context, const char *body, size_t len)
 {
@@ -68,6 +98,8 @@ static void check_message(void *context, const char *body, size_t len)
     bool response = json_object_get(&doc, doc.root, "id", 2) != JSON_NONE;
     bool notification = json_object_get(&doc, doc.root, "method", 6) != JSON_NONE;
     FUZZ_CHECK(response != notification);
+    if (response)
+        keep_items(out, &doc, body);
     json_doc_free(&doc);
     out->messages++;
 }
@@ -77,6 +109,18 @@ static void output_framing_error(void *context, const char *message)
     (void)context;
     fprintf(stderr, "server output is not framed correctly: %s\n", message);
     FUZZ_CHECK(!"output framing error");
+}
+
+/* The diagnostics pulled after the edits are those pulled for the same text opened afresh. */
+static void check_same_items(const struct output *out)
+{
+    FUZZ_CHECK(out->items[0] != NULL && out->items[1] != NULL);
+    bool same = out->items_len[0] == out->items_len[1] &&
+                memcmp(out->items[0], out->items[1], out->items_len[0]) == 0;
+    if (!same)
+        fprintf(stderr, "after the edits: %.*s\nopened afresh: %.*s\n", (int)out->items_len[0],
+                out->items[0], (int)out->items_len[1], out->items[1]);
+    FUZZ_CHECK(same);
 }
 
 static void output_init(struct output *out)
@@ -336,8 +380,64 @@ static void script_change(struct script *s, int version, bool whole, struct text
     script_json(s, &w);
 }
 
-/* Opens the document, asks every feature about it, edits it, changes the settings, closes it
- * and ends the session properly. */
+/* ---- the document's text as the server holds it ---- */
+
+/* `len` bytes of `text` as a client's JSON string carries them (json_write_string_n writes a
+ * byte that is not UTF-8 as U+FFFD) into `out`, which has room for 3 * len bytes; returns the
+ * length. */
+static size_t as_sent(const char *text, size_t len, char *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        const unsigned char *c = (const unsigned char *)text + i;
+        uint32_t width = *c < 0x80 ? 1 : json_utf8_sequence_length(c, len - i);
+        if (width == 0) {
+            memcpy(out + n, "\xEF\xBF\xBD", 3);
+            n += 3;
+            i++;
+            continue;
+        }
+        memcpy(out + n, c, width);
+        n += width;
+        i += width;
+    }
+    return n;
+}
+
+struct replica {
+    char *text; /* malloc'd */
+    size_t len;
+};
+
+/* Applies to `r` the didChange of [a, b) to `piece` as the server applies it
+ * (lsp_document_replace): positions to offsets in the text as it is, a reversed range
+ * swapped. */
+static void replica_change(struct replica *r, struct text_position a, struct text_position b,
+                           const char *piece, size_t len, enum position_encoding encoding)
+{
+    struct line_index lines;
+    FUZZ_CHECK(line_index_build(&lines, r->text, r->len) == 0);
+    uint32_t start = line_index_offset(&lines, a, encoding);
+    uint32_t end = line_index_offset(&lines, b, encoding);
+    line_index_free(&lines);
+    if (end < start) {
+        uint32_t t = start;
+        start = end;
+        end = t;
+    }
+    char *text = malloc(r->len - (end - start) + 3 * len + 1);
+    FUZZ_CHECK(text != NULL);
+    memcpy(text, r->text, start);
+    size_t sent = as_sent(piece, len, text + start);
+    memcpy(text + start + sent, r->text + end, r->len - end);
+    r->len = r->len - (end - start) + sent;
+    free(r->text);
+    r->text = text;
+}
+
+/* Opens the document (`text` as sent), asks every feature about it, edits it; pulls its
+ * diagnostics, closes it, opens its new text afresh and pulls them again (the two are compared);
+ * changes the settings, closes it and ends the session properly. */
 static void script_document(struct script *s, const char *text, size_t len, unsigned flags)
 {
     enum position_encoding encoding = flags & FLAG_UTF8 ? POSITION_UTF8 : POSITION_UTF16;
@@ -374,13 +474,26 @@ static void script_document(struct script *s, const char *text, size_t len, unsi
     /* An edit in the middle: bytes of the document itself, moved (positions 3 to 5 replaced
      * with what lay at the start), then the features again on the changed text. */
     size_t moved = len < 16 ? len : 16;
+    struct replica now = {malloc(len > 0 ? len : 1), len};
+    FUZZ_CHECK(now.text != NULL);
+    memcpy(now.text, text, len);
     script_change(s, 2, false, positions[3], positions[5], text, moved);
+    replica_change(&now, positions[3], positions[5], text, moved, encoding);
     script_request(s, "textDocument/diagnostic", id++);
     script_at(s, "textDocument/completion", id++, positions[3]);
     script_code_action(s, id++, positions[2], positions[4]);
     /* A reversed range and a range past the end are the client's mistakes, not crashes. */
     script_change(s, 3, false, positions[7], positions[6], "", 0);
-    script_change(s, 4, false, end, (struct text_position){end.line + 5, 0}, "}", 1);
+    replica_change(&now, positions[7], positions[6], "", 0, encoding);
+    struct text_position past = {end.line + 5, 0};
+    script_change(s, 4, false, end, past, "}", 1);
+    replica_change(&now, end, past, "}", 1, encoding);
+    /* What the editor shows now, and for the same text opened afresh. */
+    script_request(s, "textDocument/diagnostic", ID_EDITED);
+    script_request(s, "textDocument/didClose", -1);
+    script_open(s, now.text, now.len);
+    script_request(s, "textDocument/diagnostic", ID_REOPENED);
+    free(now.text);
     script_request(s, "textDocument/documentSymbol", id++);
     /* Settings change: every open document is analysed again and republished. */
     begin(&w, "workspace/didChangeConfiguration", -1);
@@ -432,11 +545,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool document = mode == MODE_DOCUMENT || mode == MODE_WHOLE_DOCUMENT;
     if (document || !(flags & FLAG_NO_PRELUDE))
         script_initialize(&script, flags);
+    char *sent = NULL; /* a document as its didOpen carries it */
+    size_t sent_len = 0;
+    if (document) {
+        const char *text = mode == MODE_DOCUMENT ? rest : (const char *)data;
+        size_t len = mode == MODE_DOCUMENT ? rest_len : size;
+        sent = malloc(3 * len + 1);
+        FUZZ_CHECK(sent != NULL);
+        sent_len = as_sent(text, len, sent);
+    }
     switch (mode) {
     case MODE_FRAMED: script_parts(&script, rest, rest_len); break;
     case MODE_RAW: script_raw(&script, rest, rest_len); break;
-    case MODE_DOCUMENT: script_document(&script, rest, rest_len, flags); break;
-    default: script_document(&script, (const char *)data, size, flags); break;
+    default: script_document(&script, sent, sent_len, flags); break;
     }
 
     struct output out;
@@ -454,10 +575,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lsp_server_feed(server, script.bytes, script.len);
     }
     int code = lsp_server_free_in_memory(server);
-    if (document)
+    if (document) {
         FUZZ_CHECK(code == 0);
-    else
+        check_same_items(&out);
+    } else {
         FUZZ_CHECK(code == 0 || code == 1);
+    }
+    free(out.items[0]);
+    free(out.items[1]);
+    free(sent);
     lsp_framing_free(&out.framing);
     free(script.bytes);
     free(script.ends);

@@ -3,7 +3,8 @@
  * two bytes of position and one of length (little-endian, taken modulo the text) followed by the
  * bytes inserted. After every edit the analysis updated in place (analysis_update, or
  * analysis_run where it declines) must be the analysis of the new text run afresh: the same
- * nodes, errors, line starts and diagnostics, field for field. */
+ * nodes, errors, line starts, bulk elements and diagnostics (what the editor shows: code,
+ * severity, range, message), field for field. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ static void check_same(const struct analysis *a, const struct analysis *b)
     FUZZ_CHECK(a->lines.count == b->lines.count);
     FUZZ_CHECK(memcmp(a->lines.starts, b->lines.starts, a->lines.count * sizeof(uint32_t)) == 0);
     FUZZ_CHECK(a->document == b->document && same_string(a->kind, b->kind));
+    FUZZ_CHECK(a->element_count == b->element_count);
+    FUZZ_CHECK(a->element_count == 0 ||
+               memcmp(a->elements, b->elements, a->element_count * sizeof(uint32_t)) == 0);
     FUZZ_CHECK(a->diags.count == b->diags.count);
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *x = &a->diags.items[i], *y = &b->diags.items[i];

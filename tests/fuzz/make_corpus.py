@@ -11,13 +11,15 @@ OUT/TARGET/ gets the seeds of each target:
   fuzz_lsp                   examples as documents (modes 2 and 3), framed sessions (mode 0,
                              with and without the built-in initialize), raw streams (mode 1)
   fuzz_framing               those streams with chunk-size headers, and broken frames
-  fuzz_update                the examples and every 20th case document, each with five edits
+  fuzz_update                the examples and every 20th case document, each with edits: typing,
+                             its syntax broken and mended, a member typed in without its ','
   fuzz_kind_file             every kind and group file of schema/ and of docs/examples/team-kinds
                              (alone, and after another one and a NUL byte)
 OUT/json.dict is tests/fuzz/json.dict plus every field name, alias, type identifier and enum
 value of schema/; OUT/lsp.dict is tests/fuzz/lsp.dict plus the same names.
 """
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -270,18 +272,67 @@ def write_dict(path, base, names):
             f.write(dict_entry(name) + "\n")
 
 
+def update_edit(where, removed, inserted):
+    """One edit of a fuzz_update input: 0xFF, two bytes of position, one of length removed, the
+    bytes inserted."""
+    return bytes([0xFF, where & 0xFF, (where >> 8) & 0xFF, removed]) + inserted
+
+
+def typing_seed(doc):
+    """Typing in a value, deleting a byte, a quote, a line break."""
+    seed = bytearray(doc)
+    for where, removed, inserted in (
+            (doc.find(b'": "') + 5, 0, b"x"), (doc.find(b'": "') + 5, 1, b""),
+            (len(doc) // 2, 0, b'"'), (len(doc) // 2, 1, b""), (len(doc) // 3, 0, b"\n  ")):
+        seed += update_edit(max(0, where), removed, inserted)
+    return bytes(seed)
+
+
+def break_and_mend_seeds(doc):
+    """Per punctuation mark (the one nearest the middle): deleted, a quote typed in its place
+    and deleted, the mark typed again: the syntax breaks, breaks otherwise, and mends."""
+    out = []
+    for mark in b',:"{}[]':
+        places = [i for i, c in enumerate(doc) if c == mark]
+        if not places:
+            continue
+        at = min(places, key=lambda i: abs(i - len(doc) // 2))
+        out.append(doc + update_edit(at, 1, b"") + update_edit(at, 0, b'"') +
+                   update_edit(at, 1, b"") + update_edit(at, 0, bytes([mark])))
+    return out
+
+
+def new_member_seeds(doc):
+    """A member typed piece by piece at the end of an object whose last value is a string (the
+    first and the last such object), its ',' typed last (as when one forgets it): the key stands
+    alone after a string value for a while, then gets its value, with or without the ':'."""
+    ends = [i for i in range(len(doc)) if doc.startswith(b'"\n', i) and
+            doc[i + 1:].lstrip().startswith(b"}")]
+    out = []
+    for end, (between, value) in itertools.product(
+            sorted(set(ends[:1] + ends[-1:])),
+            ((b": ", b'"x"'), (b" ", b'"'), (b"", b"5432"), (b": ", b"{}"))):
+        at = end + 1
+        pieces = (b'\n    "', b"port", b'"', between, value)
+        seed = bytearray(doc)
+        for piece in pieces:
+            if piece:
+                seed += update_edit(at, 0, piece)
+            at += len(piece)
+        seed += update_edit(end + 1, 0, b",")
+        out.append(bytes(seed))
+    return out
+
+
 def update_seeds(docs):
-    """fuzz_update: a document, then edits (0xFF, two bytes of position, one of length removed,
-    the bytes inserted): typing in a value, deleting a byte, a quote, a line break."""
+    """fuzz_update: each document with typing, with its syntax broken and mended, and with a
+    member typed in without its ',' (the edits that make the analysis take the whole road, and
+    come back to the short one)."""
     out = []
     for doc in docs:
-        seed = bytearray(doc)
-        for i, (where, removed, inserted) in enumerate(
-                ((doc.find(b'": "') + 5, 0, b"x"), (doc.find(b'": "') + 5, 1, b""),
-                 (len(doc) // 2, 0, b'"'), (len(doc) // 2, 1, b""), (len(doc) // 3, 0, b"\n  "))):
-            where = max(0, where)
-            seed += bytes([0xFF, where & 0xFF, (where >> 8) & 0xFF, removed]) + inserted
-        out.append(bytes(seed))
+        out.append(typing_seed(doc))
+        out += break_and_mend_seeds(doc)
+        out += new_member_seeds(doc)
     return out
 
 

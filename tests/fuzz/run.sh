@@ -1,20 +1,34 @@
 #!/bin/bash
 # run.sh: runs every fuzz target for a while, one after the other on one core, and says what
 # each did. usage: tests/fuzz/run.sh [SECONDS_PER_TARGET (60)] [BUILD_DIR (build-fuzz)]
+#                                   [TARGET=SECONDS...]
+# A TARGET=SECONDS argument gives that target its own time (CI gives the slow targets more).
 #
 # BUILD_DIR must be configured for fuzzing (clang, libFuzzer, sanitizers):
 #   CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
 # It builds the targets, regenerates the seeds and dictionaries (make_corpus.py) into
 # BUILD_DIR/fuzz/, and keeps each target's growing corpus in BUILD_DIR/fuzz/corpus/TARGET across
-# runs. Per target it prints executions, exec/s, coverage (cov, ft) and corpus size; it exits
-# non-zero when any target crashed, leaked, timed out or ran out of memory, and prints the file
-# that reproduces it (copy it into tests/fuzz/regressions/TARGET/ once the bug is fixed).
+# runs; each run starts by running that corpus, the seeds and tests/fuzz/regressions/TARGET/
+# (a target runs all of them however short its time). Per target it prints executions, exec/s,
+# coverage (cov, ft) and corpus size; it exits non-zero when any target crashed, leaked, timed
+# out or ran out of memory, and prints the file that reproduces it (copy it into
+# tests/fuzz/regressions/TARGET/ once the bug is fixed).
 set -u
 
 seconds=${1:-60}
 build=${2:-build-fuzz}
 here=$(cd "$(dirname "$0")" && pwd)
 targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update fuzz_kind_file)
+declare -A own_seconds=()
+for spec in "${@:3}"; do
+    name=${spec%%=*}
+    value=${spec#*=}
+    if [[ " ${targets[*]} " != *" $name "* || ! $value =~ ^[0-9]+$ ]]; then
+        echo "run.sh: '$spec' is not TARGET=SECONDS (targets: ${targets[*]})" >&2
+        exit 2
+    fi
+    own_seconds[$name]=$value
+done
 
 # Longest input per target: enough for documents with several kinds of trouble in them, small
 # enough that each input stays fast (fuzz_analysis probes every offset of small inputs).
@@ -57,15 +71,20 @@ for target in "${targets[@]}"; do
     corpus=$work/corpus/$target
     artifacts=$work/artifacts/$target/
     log=$work/logs/$target.log
+    # The target's regression inputs run first with the seeds (libFuzzer writes only into the
+    # first directory, the corpus).
+    regressions=()
+    [ -d "$here/regressions/$target" ] && regressions=("$here/regressions/$target")
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
-    echo "== $target: ${seconds}s (log: $log)"
+    target_seconds=${own_seconds[$target]:-$seconds}
+    echo "== $target: ${target_seconds}s (log: $log)"
     "$build/tests/fuzz/$target" \
         -dict="$work/seeds/$(dictionary "$target")" \
         -max_len="$(max_len "$target")" \
         -timeout=10 -rss_limit_mb=2048 \
-        -max_total_time="$seconds" -print_final_stats=1 \
+        -max_total_time="$target_seconds" -print_final_stats=1 \
         -artifact_prefix="$artifacts" \
-        "$corpus" "$work/seeds/$target" >"$log" 2>&1
+        "$corpus" "$work/seeds/$target" "${regressions[@]}" >"$log" 2>&1
     status=$?
     # The last status line ("#N DONE cov: C ft: F corp: U/S ...") or, after a crash, the last
     # progress line; then the final stats.
@@ -84,7 +103,7 @@ for target in "${targets[@]}"; do
         grep -E 'Test unit written to|artifact_prefix' "$log" | sed 's/^/  /'
     fi
     summary+=("$(printf '%-14s %5ss  execs %-10s exec/s %-7s cov %-6s ft %-7s corpus %s (%s files)  %s' \
-        "$target" "$seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
+        "$target" "$target_seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
         "$files" "$result")")
 done
 
