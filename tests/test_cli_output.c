@@ -29,7 +29,7 @@ static const char emoji_source[] =
     "{\n"
     "  \"type\": \"CLOUDA_OBJECT_STORAGE\",\n"
     "  \"name\": \"\xC3\xA9\xF0\x9F\x98\x80\", \"config\": {\"credentialType\": \"NONE\", "
-    "\"acessKey\": \"k\"}\n"
+    "\"acessKey\": \"k\", \"whitelistedBuckets\": [\"b\"]}\n"
     "}\n";
 static const char emoji_message[] = "unknown field \"acessKey\" for Object storage A "
                                     "(CLOUDA_OBJECT_STORAGE); did you mean \"accessKey\"?";
@@ -481,7 +481,7 @@ static void test_github_unreadable_path_is_an_error_command(void **state)
 /* A source whose only diagnostic is an unknown field, a warning: exit 0 unless configured. */
 static const char unknown_field_source[] =
     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": \"NONE\", "
-    "\"acessKey\": \"k\"}}\n";
+    "\"acessKey\": \"k\", \"whitelistedBuckets\": [\"b\"]}}\n";
 static const char unknown_field_warning[] =
     "proj/sub/a.source.json:1:72: warning: unknown field \"acessKey\" for Object storage A "
     "(CLOUDA_OBJECT_STORAGE); did you mean \"accessKey\"? [unknown-field]";
@@ -526,10 +526,15 @@ static void test_config_types_map_an_identifier_onto_a_kind(void **state)
     write_file("proj/srcls.json", "{\"types\": {\"MY_STORE\": \"CLOUDA_OBJECT_STORAGE\"}}");
     struct run r = run_text("proj/sub/a.source.json");
     assert_exit(&r, 0);
-    assert_string_equal(r.out, "proj/sub/a.source.json:1:59: warning: unknown field \"acessKey\" "
-                               "for Object storage A (CLOUDA_OBJECT_STORAGE); did you mean "
-                               "\"accessKey\"? [unknown-field]\n"
-                               "checked 1 file: 0 errors, 1 warning, 0 information, 0 hints\n");
+    assert_string_equal(r.out,
+                        "proj/sub/a.source.json:1:22: information: no `whitelistedBuckets`: the "
+                        "source reaches every bucket the credentials can (omitted means all "
+                        "available buckets), and an update (PUT) without the list resets it to "
+                        "all; list the buckets the source needs [unrestricted-scope]\n"
+                        "proj/sub/a.source.json:1:59: warning: unknown field \"acessKey\" "
+                        "for Object storage A (CLOUDA_OBJECT_STORAGE); did you mean "
+                        "\"accessKey\"? [unknown-field]\n"
+                        "checked 1 file: 0 errors, 1 warning, 1 information, 0 hints\n");
     run_free(&r);
 
     write_file("proj/srcls.json", "{}"); /* without the mapping, the type is unknown */
