@@ -826,6 +826,31 @@ static void test_hover_on_a_key_names_the_field_and_its_type(void **state)
     hover_free(&h);
 }
 
+/* On a risky setting, hover says why after the field: the posture finding's message. */
+static void test_hover_on_a_risky_setting_says_why(void **state)
+{
+    (void)state;
+    struct hover h;
+    hover(&h, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"sec|ure\": false}}");
+    assert_contains(h.markdown, "`secure`");
+    assert_contains(h.markdown, "**Risk** (`insecure-transport`): `secure` is false: the traffic "
+                                "between the service and the storage is not encrypted");
+    assert_contains(h.markdown, "set `secure` to true");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"authenticationType\": "
+              "\"ANONY|MOUS\"}}");
+    assert_contains(h.markdown, "**Risk** (`anonymous-access`)");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"pass|word\": "
+              "\"data:,Sup3rS3cret\"}}");
+    assert_contains(h.markdown, "**Risk** (`inline-secret`)");
+    assert_lacks(h.markdown, "Sup3rS3cret");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"sec|ure\": true}}");
+    assert_lacks(h.markdown, "Risk");
+    hover_free(&h);
+}
+
 static void test_hover_on_an_enum_value_gives_its_meaning(void **state)
 {
     (void)state;
@@ -1114,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_format_refuses_a_document_with_syntax_errors),
         cmocka_unit_test(test_hover_on_a_key_names_the_field_and_its_type),
         cmocka_unit_test(test_hover_on_an_enum_value_gives_its_meaning),
+        cmocka_unit_test(test_hover_on_a_risky_setting_says_why),
         cmocka_unit_test(test_hover_on_the_type_value_describes_the_kind),
         cmocka_unit_test(test_hover_on_a_secret_value_never_shows_the_value),
         cmocka_unit_test(test_hover_outside_anything_known_is_empty),
