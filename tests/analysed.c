@@ -132,6 +132,6 @@ uint32_t validity_count(const struct analysed *d)
 {
     uint32_t count = 0;
     for (uint32_t k = 0; k < d->a.diags.count; k++)
-        count += !code_in_group(d->a.diags.items[k].code, "security");
+        count += !code_in_group(d->a.diags.items[k].code, CODE_GROUP_SECURITY);
     return count;
 }

@@ -111,7 +111,7 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     int mismatches = 0;
     for (uint32_t k = 0; k < a.diags.count; k++) {
         const struct diagnostic *got = &a.diags.items[k];
-        if (!posture && code_in_group(got->code, "security"))
+        if (!posture && code_in_group(got->code, CODE_GROUP_SECURITY))
             continue;
         bool found = false;
         for (uint32_t w = 0; w < count && !found; w++) {

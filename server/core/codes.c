@@ -9,7 +9,7 @@
 
 /* The posture codes: risky settings, declared as assertions in the kind files (their own
  * message and, per assertion, severity); inline-secret on every secret field. */
-#define POSTURE_GROUP "security"
+#define POSTURE_GROUP CODE_GROUP_SECURITY
 #define POSTURE_NOTE                                                                               \
     " Which settings are risky is data: assertions with this code in the kind files "              \
     "(schema-format.md), so a team's own kinds declare theirs. Default severity "                  \

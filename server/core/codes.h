@@ -31,7 +31,11 @@ const struct code_info *code_info(enum diag_code code);
 const char *code_name(enum diag_code code);
 /* The code named `name`, or -1. */
 int code_parse(const char *name);
-/* Whether `name` is a group of codes ("security"). */
+/* The group of the posture codes (risky settings): one name for all of them in srcls.json
+ * "rules" and --select/--ignore. */
+#define CODE_GROUP_SECURITY "security"
+
+/* Whether `name` is a group of codes (CODE_GROUP_SECURITY). */
 bool code_group_known(const char *name);
 /* Whether `code` belongs to the group `name`. */
 bool code_in_group(enum diag_code code, const char *name);

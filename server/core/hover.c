@@ -45,7 +45,7 @@ static const char *with_risks(const struct analysis *a, const struct json_node *
     for (uint32_t i = 0; text != NULL && i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
         if (d->start == node->start && d->end == node->end && d->severity != DIAG_OFF &&
-            code_in_group(d->code, "security"))
+            code_in_group(d->code, CODE_GROUP_SECURITY))
             text = arena_printf(arena, "%s\n\n%sRisk%s (%s%s%s): %s", text, b, b, c,
                                 code_name(d->code), c, d->message);
     }
