@@ -83,10 +83,13 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
 }
 
 /* The entries of "rules" that name a code (`groups` false) or a group of codes (true); a name
- * that is neither is noted in the first pass. */
+ * that is neither is noted in the first pass. The first entry of a code is the one that counts
+ * (settings_severity), so a group adds each code once: at most CODE_COUNT entries, whatever the
+ * number of group keys. */
 static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t rules, bool groups,
                        char *problems, size_t problems_size)
 {
+    bool added[CODE_COUNT] = {false}; /* by the groups */
     for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         struct json_str code = json_node_key(doc, m);
         struct json_str value = json_node_string(doc, m);
@@ -108,9 +111,11 @@ static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t
             continue;
         }
         for (int c = 0; c < CODE_COUNT; c++) {
-            if (c == known || (group && code_in_group((enum diag_code)c, code_text)))
-                settings->severities[settings->severity_count++] =
-                    (struct settings_severity){(enum diag_code)c, (enum diag_severity)severity};
+            if (c != known && (!group || added[c] || !code_in_group((enum diag_code)c, code_text)))
+                continue;
+            added[c] = group;
+            settings->severities[settings->severity_count++] =
+                (struct settings_severity){(enum diag_code)c, (enum diag_severity)severity};
         }
     }
 }
@@ -142,7 +147,7 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
         uint32_t count = json_child_count(doc, rules);
         settings->severities =
-            arena_alloc(&settings->arena, (count * CODE_COUNT + 1) * sizeof *settings->severities);
+            arena_alloc(&settings->arena, (count + CODE_COUNT + 1) * sizeof *settings->severities);
         if (settings->severities != NULL) { /* codes first: one named alone beats its group */
             read_rules(settings, doc, rules, false, problems, problems_size);
             read_rules(settings, doc, rules, true, problems, problems_size);
