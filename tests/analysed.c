@@ -127,3 +127,11 @@ void assert_no_diagnostic(const struct analysed *d, const char *code, const char
     }
     assert_int_equal(index, -1);
 }
+
+uint32_t validity_count(const struct analysed *d)
+{
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < d->a.diags.count; k++)
+        count += !code_in_group(d->a.diags.items[k].code, CODE_GROUP_SECURITY);
+    return count;
+}

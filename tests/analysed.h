@@ -40,5 +40,8 @@ int diagnostic_index(const struct analysed *d, const char *code, const char *poi
 /* The same, failing the test (after printing every diagnostic) when there is none. */
 uint32_t diagnostic_at(const struct analysed *d, const char *code, const char *pointer);
 void assert_no_diagnostic(const struct analysed *d, const char *code, const char *pointer);
+/* How many diagnostics of `d` are about validity: those outside the posture codes (the
+ * "security" group, information by default), which the feature tests' minimal documents have. */
+uint32_t validity_count(const struct analysed *d);
 
 #endif

@@ -85,8 +85,23 @@ def collect(node, in_fields=False):
             collect(v)
 
 
+def format_words(node):
+    """The enum values of the kind-file format's own JSON Schema (a severity, a type name): the
+    format's vocabulary, not names of the schema."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "enum" and isinstance(value, list):
+                vocabulary.update(v for v in value if isinstance(v, str))
+            format_words(value)
+    elif isinstance(node, list):
+        for v in node:
+            format_words(v)
+
+
 for path in glob.glob(os.path.join(root, "schema", "**", "*.json"), recursive=True):
     collect(json.load(open(path, encoding="utf-8")))
+    if os.path.basename(path) == "kind-file.schema.json":
+        format_words(json.load(open(path, encoding="utf-8")))
 names -= vocabulary
 # The document's own envelope (`name`, `type`, `config` of a source; the job's state) is named
 # once, in the envelope module; short words that are also ordinary vocabulary are not names.

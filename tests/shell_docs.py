@@ -32,7 +32,8 @@ def main():
     if shutil.which("bash"):
         for words, expected in ((["srcls", "--fail"], "--fail-on"),
                                 (["srcls", "--check", "--format", "sa"], "sarif"),
-                                (["srcls", "--select", "unknown-f"], "unknown-field")):
+                                (["srcls", "--select", "unknown-f"], "unknown-field"),
+                                (["srcls", "--select", "secu"], "security")):
             script = 'source "%s"; COMP_WORDS=(%s); COMP_CWORD=%d; _srcls; printf "%%s\\n" ' \
                      '"${COMPREPLY[@]}"' % (completion_path, " ".join(words), len(words) - 1)
             got = subprocess.run(["bash", "-c", script], capture_output=True, text=True).stdout

@@ -29,7 +29,7 @@ static const char emoji_source[] =
     "{\n"
     "  \"type\": \"CLOUDA_OBJECT_STORAGE\",\n"
     "  \"name\": \"\xC3\xA9\xF0\x9F\x98\x80\", \"config\": {\"credentialType\": \"NONE\", "
-    "\"acessKey\": \"k\"}\n"
+    "\"acessKey\": \"k\", \"whitelistedBuckets\": [\"b\"]}\n"
     "}\n";
 static const char emoji_message[] = "unknown field \"acessKey\" for Object storage A "
                                     "(CLOUDA_OBJECT_STORAGE); did you mean \"accessKey\"?";
@@ -158,7 +158,7 @@ static void test_sarif_declares_version_schema_tool_and_the_rules_its_results_us
     }
     /* every result names a rule of the list, and ruleIndex points at it */
     uint32_t results = sarif_results(&doc);
-    assert_int_equal(json_child_count(&doc, results), 6);
+    assert_int_equal(json_child_count(&doc, results), 7); /* six, and unrestricted-scope */
     for (uint32_t s = doc.nodes[results].first_child; s != JSON_NONE; s = doc.nodes[s].next) {
         struct json_str id = json_node_string(&doc, node_at(&doc, s, "/ruleId", JSON_STRING));
         int64_t index = int_node(&doc, s, "/ruleIndex");
@@ -223,8 +223,9 @@ static void test_sarif_levels_follow_the_configured_severities(void **state)
         {"not-applicable", "/config/maxCacheSpacePct", "note"},
         {"out-of-range", "/config/maxCacheSpacePct", "error"},
         {"invalid-enum", "/config/defaultCtasFormat", "warning"},
+        {"unrestricted-scope", "/config/whitelistedBuckets", "note"}, /* information */
     };
-    assert_int_equal(json_child_count(&doc, sarif_results(&doc)), 5);
+    assert_int_equal(json_child_count(&doc, sarif_results(&doc)), 6);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         assert_string_node(&doc, sarif_result(&doc, expected[i].rule, expected[i].pointer),
                            "/level", expected[i].level);
@@ -294,11 +295,11 @@ static void test_sarif_fingerprints_are_stable_and_distinct(void **state)
                      9);
     json_doc_free(&doc);
 
-    /* six results, six fingerprints of 12 hex digits ("%012lx "), no two alike */
-    assert_int_equal(strlen(before), 6 * 13);
-    for (size_t a = 0; a < 6; a++) {
+    /* seven results, seven fingerprints of 12 hex digits ("%012lx "), no two alike */
+    assert_int_equal(strlen(before), 7 * 13);
+    for (size_t a = 0; a < 7; a++) {
         assert_int_equal(strspn(before + a * 13, "0123456789abcdef"), 12);
-        for (size_t b = a + 1; b < 6; b++) {
+        for (size_t b = a + 1; b < 7; b++) {
             if (memcmp(before + a * 13, before + b * 13, 12) == 0)
                 fail_msg("two results share a fingerprint: %s", before);
         }
@@ -377,6 +378,10 @@ static void test_github_prints_one_exact_command_per_diagnostic_then_the_summary
         "::error file=a.source.json,line=4,endLine=4,col=3,endColumn=11,title=conditional-required"
         "::missing field \"accessKey\" (a string): it is required when \"credentialType\" is "
         "ACCESS_KEY\n"
+        "::notice file=a.source.json,line=4,endLine=4,col=3,endColumn=11,title=unrestricted-scope"
+        "::no `whitelistedBuckets`: the source reaches every bucket the credentials can (omitted "
+        "means all available buckets), and an update (PUT) without the list resets it to all; "
+        "list the buckets the source needs\n"
         "::error file=a.source.json,line=6,endLine=6,col=21,endColumn=30,title=secret-not-encoded"
         "::\"accessSecret\" is a secret and is not encoded: write it as \"data:,<secret>\" "
         "(\"data:;base64,<base64>\" when it contains a colon), as the placeholder "
@@ -391,7 +396,7 @@ static void test_github_prints_one_exact_command_per_diagnostic_then_the_summary
         "::\"maxCacheSpacePct\" must be between 1 and 100\n"
         "::error file=a.source.json,line=10,endLine=10,col=26,endColumn=31,title=invalid-enum"
         "::\"defaultCtasFormat\" must be one of ICEBERG, PARQUET (got \"ORC\")\n"
-        "checked 1 file: 4 errors, 2 warnings, 0 information, 0 hints\n");
+        "checked 1 file: 4 errors, 2 warnings, 1 information, 0 hints\n");
     assert_string_equal(r.err, "");
     run_free(&r);
 }
@@ -431,7 +436,7 @@ static void test_github_commands_follow_the_configured_severities(void **state)
     assert_line(&r, "::warning file=a.source.json,line=9,endLine=9,col=25,endColumn=28,"
                     "title=out-of-range::\"maxCacheSpacePct\" must be between 1 and 100");
     assert_null(strstr(r.out, "invalid-enum"));
-    assert_line(&r, "checked 1 file: 2 errors, 1 warning, 1 information, 1 hint");
+    assert_line(&r, "checked 1 file: 2 errors, 1 warning, 2 information, 1 hint");
     run_free(&r);
 }
 
@@ -481,7 +486,7 @@ static void test_github_unreadable_path_is_an_error_command(void **state)
 /* A source whose only diagnostic is an unknown field, a warning: exit 0 unless configured. */
 static const char unknown_field_source[] =
     "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": \"NONE\", "
-    "\"acessKey\": \"k\"}}\n";
+    "\"acessKey\": \"k\", \"whitelistedBuckets\": [\"b\"]}}\n";
 static const char unknown_field_warning[] =
     "proj/sub/a.source.json:1:72: warning: unknown field \"acessKey\" for Object storage A "
     "(CLOUDA_OBJECT_STORAGE); did you mean \"accessKey\"? [unknown-field]";
@@ -526,10 +531,15 @@ static void test_config_types_map_an_identifier_onto_a_kind(void **state)
     write_file("proj/srcls.json", "{\"types\": {\"MY_STORE\": \"CLOUDA_OBJECT_STORAGE\"}}");
     struct run r = run_text("proj/sub/a.source.json");
     assert_exit(&r, 0);
-    assert_string_equal(r.out, "proj/sub/a.source.json:1:59: warning: unknown field \"acessKey\" "
-                               "for Object storage A (CLOUDA_OBJECT_STORAGE); did you mean "
-                               "\"accessKey\"? [unknown-field]\n"
-                               "checked 1 file: 0 errors, 1 warning, 0 information, 0 hints\n");
+    assert_string_equal(r.out,
+                        "proj/sub/a.source.json:1:22: information: no `whitelistedBuckets`: the "
+                        "source reaches every bucket the credentials can (omitted means all "
+                        "available buckets), and an update (PUT) without the list resets it to "
+                        "all; list the buckets the source needs [unrestricted-scope]\n"
+                        "proj/sub/a.source.json:1:59: warning: unknown field \"acessKey\" "
+                        "for Object storage A (CLOUDA_OBJECT_STORAGE); did you mean "
+                        "\"accessKey\"? [unknown-field]\n"
+                        "checked 1 file: 0 errors, 1 warning, 1 information, 0 hints\n");
     run_free(&r);
 
     write_file("proj/srcls.json", "{}"); /* without the mapping, the type is unknown */

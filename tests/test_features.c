@@ -388,7 +388,7 @@ static void test_fix_renames_a_misspelled_key(void **state)
                   "unknown-field", "/config/acessKey", false, &after);
     assert_string_equal(
         after.text, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"accessKey\": \"AK\"}}");
-    assert_int_equal(after.a.diags.count, 0);
+    assert_int_equal(validity_count(&after), 0);
     analysed_free(&after);
 }
 
@@ -402,7 +402,7 @@ static void test_fix_uses_the_documented_spelling_of_an_alternate_key(void **sta
     struct analysed after;
     fix_and_check(document, "alternate-spelling", "/config/credentialsType", true, &after);
     assert_non_null(strstr(after.text, "\"credentialType\": \"ACCESS_KEY\""));
-    assert_int_equal(after.a.diags.count, 0);
+    assert_int_equal(validity_count(&after), 0);
     analysed_free(&after);
 }
 
@@ -458,7 +458,7 @@ static void test_fix_adds_a_missing_required_field_to_a_config_with_members(void
         struct analysed after;
         fix_and_check(documents[i], "missing-required", "/config/port", true, &after);
         assert_string_equal(after.text, expected[i]);
-        assert_int_equal(after.a.diags.count, 0);
+        assert_int_equal(validity_count(&after), 0);
         analysed_free(&after);
     }
 }
@@ -482,7 +482,7 @@ static void test_fix_marks_a_plaintext_secret_as_data(void **state)
     struct analysed after;
     fix_and_check(document, "secret-not-encoded", "/config/password", true, &after);
     assert_string_equal(after.text, expected);
-    assert_int_equal(after.a.diags.count, 0);
+    assert_int_equal(validity_count(&after), 0);
     analysed_free(&after);
 }
 
@@ -503,7 +503,7 @@ static void test_fix_encodes_a_plaintext_secret_with_a_colon_in_base64(void **st
         struct analysed after;
         fix_and_check(document, "secret-not-encoded", "/config/password", true, &after);
         assert_string_equal(after.text, expected);
-        assert_int_equal(after.a.diags.count, 0);
+        assert_int_equal(validity_count(&after), 0);
         analysed_free(&after);
     }
 }
@@ -517,7 +517,7 @@ static void test_fix_encodes_data_plaintext_with_a_colon_in_base64(void **state)
     struct analysed after;
     fix_and_check(document, "secret-needs-base64", "/config/password", true, &after);
     assert_string_equal(after.text, expected);
-    assert_int_equal(after.a.diags.count, 0);
+    assert_int_equal(validity_count(&after), 0);
     analysed_free(&after);
 }
 
@@ -539,7 +539,7 @@ static void test_fix_inserts_the_inferred_type(void **state)
         struct analysed after;
         fix_and_check(cases[i][0], "kind-inferred", "/type", true, &after);
         assert_string_equal(after.text, cases[i][1]);
-        assert_int_equal(after.a.diags.count, 0);
+        assert_int_equal(validity_count(&after), 0);
         analysed_free(&after);
     }
 }
@@ -614,7 +614,7 @@ static void test_fix_removes_a_field_that_does_not_apply_with_its_comma(void **s
         struct analysed after;
         fix_and_check(cases[i][0], "not-applicable", "/config/accessKey", false, &after);
         assert_string_equal(after.text, cases[i][1]);
-        assert_int_equal(after.a.diags.count, 0);
+        assert_int_equal(validity_count(&after), 0);
         analysed_free(&after);
     }
 }
@@ -826,6 +826,31 @@ static void test_hover_on_a_key_names_the_field_and_its_type(void **state)
     hover_free(&h);
 }
 
+/* On a risky setting, hover says why after the field: the posture finding's message. */
+static void test_hover_on_a_risky_setting_says_why(void **state)
+{
+    (void)state;
+    struct hover h;
+    hover(&h, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"sec|ure\": false}}");
+    assert_contains(h.markdown, "`secure`");
+    assert_contains(h.markdown, "**Risk** (`insecure-transport`): `secure` is false: the traffic "
+                                "between the service and the storage is not encrypted");
+    assert_contains(h.markdown, "set `secure` to true");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"authenticationType\": "
+              "\"ANONY|MOUS\"}}");
+    assert_contains(h.markdown, "**Risk** (`anonymous-access`)");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"pass|word\": "
+              "\"data:,Sup3rS3cret\"}}");
+    assert_contains(h.markdown, "**Risk** (`inline-secret`)");
+    assert_lacks(h.markdown, "Sup3rS3cret");
+    hover_free(&h);
+    hover(&h, "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"sec|ure\": true}}");
+    assert_lacks(h.markdown, "Risk");
+    hover_free(&h);
+}
+
 static void test_hover_on_an_enum_value_gives_its_meaning(void **state)
 {
     (void)state;
@@ -952,30 +977,31 @@ static void test_symbols_and_diagnostics_never_show_a_string_after_a_secret_valu
 {
     (void)state;
     static const char *const documents[] = {
-        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\"}}",
-        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": 1}}",
-        ("{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"VALUE\": {\"x\": "
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"HIDDEN7\"}}",
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"HIDDEN7\": 1}}",
+        ("{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"data:,a\" \"HIDDEN7\": "
+         "{\"x\": "
          "1}}}"),
-        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"VALUE\": 1}}",
-        "{\"config\": {\"hostname\": \"h\", \"password\": \"data:,a\" \"VALUE\"}}",
+        "{\"type\": \"RELATIONAL_DB\", \"config\": {\"password\": \"HIDDEN7\": 1}}",
+        "{\"config\": {\"hostname\": \"h\", \"password\": \"data:,a\" \"HIDDEN7\"}}",
     };
     for (size_t i = 0; i < sizeof documents / sizeof documents[0]; i++) {
         struct analysed d;
         analyse(&d, documents[i]);
         for (uint32_t k = 0; k < d.a.diags.count; k++) {
-            assert_lacks(d.a.diags.items[k].message, "VALUE");
-            assert_lacks(d.a.diags.items[k].pointer, "VALUE");
+            assert_lacks(d.a.diags.items[k].message, "HIDDEN7");
+            assert_lacks(d.a.diags.items[k].pointer, "HIDDEN7");
         }
-        assert_no_diagnostic(&d, "unknown-field", "/config/VALUE");
+        assert_no_diagnostic(&d, "unknown-field", "/config/HIDDEN7");
         struct arena arena;
         arena_init(&arena);
         uint32_t count = 0;
         struct symbol *top = symbols_of(&d.a, &analysed_schema, NULL, &arena, &count);
-        assert_no_symbol_quotes(top, count, "VALUE");
+        assert_no_symbol_quotes(top, count, "HIDDEN7");
         const struct symbol *config = symbol_named(top, count, "config");
         const struct symbol *recovered =
             symbol_named(config->children, config->child_count, "(not shown)");
-        uint32_t key = (uint32_t)(strstr(documents[i], "\"VALUE\"") - documents[i]);
+        uint32_t key = (uint32_t)(strstr(documents[i], "\"HIDDEN7\"") - documents[i]);
         assert_int_equal(recovered->selection_start, key);
         arena_free(&arena);
         analysed_free(&d);
@@ -1113,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_format_refuses_a_document_with_syntax_errors),
         cmocka_unit_test(test_hover_on_a_key_names_the_field_and_its_type),
         cmocka_unit_test(test_hover_on_an_enum_value_gives_its_meaning),
+        cmocka_unit_test(test_hover_on_a_risky_setting_says_why),
         cmocka_unit_test(test_hover_on_the_type_value_describes_the_kind),
         cmocka_unit_test(test_hover_on_a_secret_value_never_shows_the_value),
         cmocka_unit_test(test_hover_outside_anything_known_is_empty),

@@ -284,6 +284,24 @@ static const struct fix_case fix_cases[] = {
      "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"accessKey\": \"a\", \"accessSecret\": "
      "\"data:,b\", \"isCachingEnabled\": false}}",
      true},
+    /* 6. A risky setting: set to the safer value the kind file's assertion names. */
+    {"TLS turned off is turned on", "{\"type\": \"DOCUMENT_DB\", \"config\": {\"useSsl\": false}}",
+     "insecure-transport", "/config/useSsl", "Set \"useSsl\" to true", false, true, "true",
+     "{\"type\": \"DOCUMENT_DB\", \"config\": {\"useSsl\": true}}", true},
+    {"TLS off by default is turned on",
+     "{\"type\": \"SEARCH_INDEX\", \"config\": {\"useWhitelist\": false}}", "insecure-transport",
+     "/config/sslEnabled", "Set \"sslEnabled\" to true", false, true, ", \"sslEnabled\": true",
+     "{\"type\": \"SEARCH_INDEX\", \"config\": {\"useWhitelist\": false, \"sslEnabled\": true}}",
+     true},
+    {"an unverified certificate is verified",
+     "{\"type\": \"OPEN_RELATIONAL_DB_B\", \"config\": {\"encryptionValidationMode\": "
+     "\"NO_VALIDATION\"}}",
+     "unverified-certificate", "/config/encryptionValidationMode",
+     "Set \"encryptionValidationMode\" to CERTIFICATE_AND_HOSTNAME_VALIDATION", false, true,
+     "\"CERTIFICATE_AND_HOSTNAME_VALIDATION\"",
+     "{\"type\": \"OPEN_RELATIONAL_DB_B\", \"config\": {\"encryptionValidationMode\": "
+     "\"CERTIFICATE_AND_HOSTNAME_VALIDATION\"}}",
+     true},
 };
 
 static void check_fix_case(const struct fix_case *c)
@@ -393,15 +411,30 @@ static void test_fixes_without_one_obvious_answer_are_not_offered(void **state)
     /* A type far from every kind; a failed job without its message. */
     assert_not_offered("{\"type\": \"SOMETHING_ELSE\", \"config\": {\"path\": \"/a\"}}",
                        "unknown-kind", "/type", "Change to \"NETWORK_ATTACHED_STORAGE\"");
-    struct analysed d;
-    analyse(&d, "{\"jobState\": \"FAILED\", \"rowCount\": 0}");
-    struct fix_list fixes;
-    fix_list_init(&fixes);
-    assert_int_equal(
-        fix_collect(&d.a, diagnostic_at(&d, "job-inconsistent", "/errorMessage"), &fixes), 0);
-    assert_int_equal(fixes.count, 0);
-    fix_list_free(&fixes);
-    analysed_free(&d);
+    /* A failed job without its message; where a secret lives and which credentials to use are
+     * the user's choice; a scope list's contents too. */
+    static const char *const none[][3] = {
+        {"{\"jobState\": \"FAILED\", \"rowCount\": 0}", "job-inconsistent", "/errorMessage"},
+        {"{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"password\": \"data:,p\"}}",
+         "inline-secret", "/config/password"},
+        {"{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"authenticationType\": "
+         "\"ANONYMOUS\"}}",
+         "anonymous-access", "/config/authenticationType"},
+        {"{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true}}",
+         "unrestricted-scope", "/config/whitelistedBuckets"},
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        struct analysed d;
+        analyse(&d, none[i][0]);
+        struct fix_list fixes;
+        fix_list_init(&fixes);
+        assert_int_equal(fix_collect(&d.a, diagnostic_at(&d, none[i][1], none[i][2]), &fixes), 0);
+        if (fixes.count != 0)
+            print_fixes(&fixes);
+        assert_int_equal(fixes.count, 0);
+        fix_list_free(&fixes);
+        analysed_free(&d);
+    }
 }
 
 /* ---- fix-all ---- */

@@ -84,7 +84,7 @@ static void test_a_valid_document_of_the_new_kind_is_clean(void **state)
     char *got = diagnostic_lines(&s->registry,
                                  "{\"name\": \"q\", \"type\": \"MESSAGE_QUEUE\", \"config\": "
                                  "{\"brokerUrl\": \"amqp://broker\", \"authMode\": \"TOKEN\", "
-                                 "\"token\": \"data:,t0ken\"}}");
+                                 "\"token\": \"$SERVICE_EXISTING_VALUE$\"}}");
     assert_string_equal(got, "");
     free(got);
 }

@@ -1,6 +1,8 @@
 /* test_rules: the rule engine against the table of cases in tests/rules/ (one file per kind,
  * and one for jobs). Each case is a document and the exact, complete set of diagnostics
- * (code and pointer, and the message where the case gives one) srcls must report for it. Also:
+ * (code and pointer, and the message and severity where the case gives them) srcls must report
+ * for it. The posture codes (the "security" group) are compared only in cases marked
+ * "security": true; the other cases are about validity and ignore them. Also:
  * every example in docs/examples/ lints clean, and the schema walks the reference (every kind
  * present, every type identifier). */
 #include <setjmp.h>
@@ -64,6 +66,7 @@ struct expected {
     char code[64];
     char pointer[256];
     char message[512]; /* "": any message; otherwise the message, exactly */
+    int severity;      /* -1: any severity */
     bool matched;
 };
 
@@ -74,6 +77,8 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     uint32_t document = json_object_get(cases, item, "document", 8);
     uint32_t expect = json_object_get(cases, item, "expect", 6);
     struct json_str case_name = json_node_string(cases, name);
+    uint32_t security = json_object_get(cases, item, "security", 8);
+    bool posture = security != JSON_NONE && cases->nodes[security].kind == JSON_TRUE;
     if (document == JSON_NONE || expect == JSON_NONE) {
         fprintf(stderr, "%s: case without document or expect\n", file);
         return 1;
@@ -92,6 +97,11 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
         struct json_str pointer = json_node_string(cases, json_object_get(cases, e, "pointer", 7));
         snprintf(want[i].code, sizeof want[i].code, "%.*s", (int)code.len, code.ptr);
         snprintf(want[i].pointer, sizeof want[i].pointer, "%.*s", (int)pointer.len, pointer.ptr);
+        struct json_str severity =
+            json_node_string(cases, json_object_get(cases, e, "severity", 8));
+        char severity_text[32];
+        snprintf(severity_text, sizeof severity_text, "%.*s", (int)severity.len, severity.ptr);
+        want[i].severity = severity.len > 0 ? diag_severity_parse(severity_text) : -1;
         uint32_t message = json_object_get(cases, e, "message", 7);
         if (message != JSON_NONE) {
             struct json_str m = json_node_string(cases, message);
@@ -101,10 +111,13 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     int mismatches = 0;
     for (uint32_t k = 0; k < a.diags.count; k++) {
         const struct diagnostic *got = &a.diags.items[k];
+        if (!posture && code_in_group(got->code, CODE_GROUP_SECURITY))
+            continue;
         bool found = false;
         for (uint32_t w = 0; w < count && !found; w++) {
             if (!want[w].matched && strcmp(want[w].code, code_name(got->code)) == 0 &&
                 strcmp(want[w].pointer, got->pointer) == 0 &&
+                (want[w].severity < 0 || want[w].severity == (int)got->severity) &&
                 (want[w].message[0] == '\0' || strcmp(want[w].message, got->message) == 0))
                 found = want[w].matched = true;
         }

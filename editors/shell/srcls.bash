@@ -8,7 +8,8 @@ _srcls() {
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
         --explain|--select|--ignore)
-            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config"
+            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret"
+            [ "$prev" = --explain ] || codes="$codes security" # a group of codes
             COMPREPLY=($(compgen -W "$codes" -- "${cur##*,}"))
             return ;;
         --jobs) return ;;

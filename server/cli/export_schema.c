@@ -37,7 +37,13 @@ static const char not_expressed[] =
     "checked); conditions that compare two timestamps; severities: srcls reports unknown-field, "
     "not-applicable and job-inconsistent as warnings and srcls.json can change any rule, while "
     "here every rule is a constraint. Spellings seen in samples are accepted as deprecated "
-    "properties.";
+    "properties. The posture findings (insecure-transport, unverified-certificate, "
+    "anonymous-access, unrestricted-scope, inline-secret: the \"security\" group, information "
+    "by default) are advice about a valid document, not constraints, so they are not here: a "
+    "kind file declares a risky value as an assertion with one of those codes (its expect "
+    "holds for the safe values, its message names the field, what the setting lets happen and "
+    "the safer value, and an optional severity), as docs/schema-format.md in the srcls sources "
+    "describes.";
 
 /* The top keys of a schema file: its dialect, its `$id` (its own file name, so that the files
  * find each other by relative `$ref` wherever they are loaded from), title and description. */

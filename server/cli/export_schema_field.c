@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
 #include "export_schema_internal.h"
 #include "secret.h"
 #include "value_format.h"
@@ -256,6 +257,8 @@ static bool write_field_rules(struct json_writer *w, const struct schema_object 
 static bool write_assertion(struct json_writer *w, const struct schema_object *object,
                             const struct schema_assertion *a)
 {
+    if (code_info(a->code)->group != NULL) /* a posture finding: advice, not validity */
+        return true;                       /* (the $comment says so) */
     if ((a->when != NULL && !export__expressible(a->when)) || !export__expressible(a->expect))
         return false;
     json_write_object_begin(w);
@@ -290,8 +293,10 @@ static uint32_t write_rules(struct json_writer *w, const struct schema_object *o
 
 static bool has_rules(const struct schema_object *object)
 {
-    if (object->assertion_count > 0)
-        return true;
+    for (uint32_t i = 0; i < object->assertion_count; i++) {
+        if (code_info(object->assertions[i].code)->group == NULL)
+            return true;
+    }
     for (uint32_t i = 0; i < object->field_count; i++) {
         const struct schema_field *f = &object->fields[i];
         if ((f->required && f->alias_count > 0) || f->required_when || f->applicable)

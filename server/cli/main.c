@@ -83,8 +83,8 @@ static const char help_text[] =
     "  --no-respect-gitignore\n"
     "                    Scan what git ignores too (by default a scan in a git work tree\n"
     "                    skips it: .gitignore, .git/info/exclude).\n"
-    "  --select CODES    Report only these codes (comma-separated), over srcls.json.\n"
-    "  --ignore CODES    Report none of these codes, over srcls.json.\n"
+    "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
+    "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
     "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
@@ -357,8 +357,8 @@ static enum parse_outcome check_combination(const struct cli_options *o)
     return PARSE_FAILED;
 }
 
-/* Marks in `on` the codes of a comma-separated list; false (after a usage error) when one is
- * not a code. */
+/* Marks in `on` the codes of a comma-separated list of codes and groups ("security"); false
+ * (after a usage error) when one is neither. */
 static bool parse_codes(const char *option, const char *list, bool on[CODE_COUNT])
 {
     for (const char *at = list; *at != '\0';) {
@@ -366,13 +366,14 @@ static bool parse_codes(const char *option, const char *list, bool on[CODE_COUNT
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)len, at);
         int code = code_parse(name);
-        if (code < 0) {
+        for (int c = 0; c < CODE_COUNT; c++)
+            on[c] = on[c] || c == code || code_in_group((enum diag_code)c, name);
+        if (code < 0 && !code_group_known(name)) {
             char why[128];
             snprintf(why, sizeof why, "%s: unknown code '%%s' (docs/rules.md lists them)", option);
             usage_error(why, name);
             return false;
         }
-        on[code] = true;
         at += len + (at[len] == ',');
     }
     return true;

@@ -7,6 +7,15 @@
 #include "fix.h"
 #include "secret.h"
 
+/* The posture codes: risky settings, declared as assertions in the kind files (their own
+ * message and, per assertion, severity); inline-secret on every secret field. */
+#define POSTURE_GROUP CODE_GROUP_SECURITY
+#define POSTURE_NOTE                                                                               \
+    " Which settings are risky is data: assertions with this code in the kind files "              \
+    "(schema-format.md), so a team's own kinds declare theirs. Default severity "                  \
+    "information; raise the five posture codes at once with \"rules\": {\"" POSTURE_GROUP          \
+    "\": \"error\"} in srcls.json, or --select " POSTURE_GROUP "."
+
 /* Indexed by code: SARIF's ruleIndex and the order of docs/rules.md are this order. */
 static const struct code_info code_table[CODE_COUNT] = {
     [CODE_JSON_SYNTAX] =
@@ -258,6 +267,87 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
             .fix = NULL,
         },
+    [CODE_INSECURE_TRANSPORT] =
+        {
+            .name = "insecure-transport",
+            .severity = DIAG_INFORMATION,
+            .summary = "TLS between the service and the source is off",
+            .explanation =
+                "The setting (or its default, when the field is absent) leaves the traffic between "
+                "the service and the source unencrypted: credentials and data cross the network in "
+                "clear text, readable and changeable by anyone on the path. The message names the "
+                "field and the safer value (TLS on), and the quick fix sets it." POSTURE_NOTE,
+            .example = "{\"type\": \"SQL_SERVER\", \"config\": {\"useSsl\": false}}",
+            .fix = fix_assertion,
+            .group = POSTURE_GROUP,
+        },
+    [CODE_UNVERIFIED_CERTIFICATE] =
+        {
+            .name = "unverified-certificate",
+            .severity = DIAG_INFORMATION,
+            .summary = "TLS is on but the server's certificate is not verified",
+            .explanation =
+                "The traffic is encrypted, but the service does not check that the certificate "
+                "belongs to the server it meant to reach: whoever can intercept the connection can "
+                "present their own certificate and read or change everything. The message names "
+                "the "
+                "field and the safer value (the certificate and the host name verified), and the "
+                "quick fix sets it." POSTURE_NOTE,
+            .example = "{\"config\": {\"useSsl\": true, \"enableServerVerification\": false}}",
+            .fix = fix_assertion,
+            .group = POSTURE_GROUP,
+        },
+    [CODE_ANONYMOUS_ACCESS] =
+        {
+            .name = "anonymous-access",
+            .severity = DIAG_INFORMATION,
+            .summary = "the source is reached without authentication",
+            .explanation =
+                "The source is set up with no authentication: it accepts the service without "
+                "credentials, so it accepts anyone else who can reach it, and what it holds is "
+                "open "
+                "to them. The message names the field and the authenticated modes to use instead "
+                "(no "
+                "quick fix: they need credentials only you have)." POSTURE_NOTE,
+            .example = "{\"config\": {\"authenticationType\": \"ANONYMOUS\"}}",
+            .fix = NULL,
+            .group = POSTURE_GROUP,
+        },
+    [CODE_UNRESTRICTED_SCOPE] =
+        {
+            .name = "unrestricted-scope",
+            .severity = DIAG_INFORMATION,
+            .summary = "the source reaches everything its credentials can",
+            .explanation =
+                "A list that bounds what the source reaches is absent, so every user of the source "
+                "reaches everything the credentials can (every bucket, database or namespace), or "
+                "the "
+                "per-user permission checks are off. Name what the source needs, or turn the "
+                "checks "
+                "on. Where the API reference does not say what an absent list means, srcls reads "
+                "it "
+                "as all, at severity hint." POSTURE_NOTE,
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true}}",
+            .fix = fix_assertion,
+            .group = POSTURE_GROUP,
+        },
+    [CODE_INLINE_SECRET] =
+        {
+            .name = "inline-secret",
+            .severity = DIAG_INFORMATION,
+            .summary = "a secret is written inline in the file",
+            .explanation =
+                "The secret is in the file itself (data:,<secret> or "
+                "data:;base64,<base64>): base64 is an encoding, not encryption, so anyone "
+                "who can read the file or the repository reads the secret. Keep it in a "
+                "secret store and write a reference to it, or write the "
+                "placeholder " SECRET_PLACEHOLDER " to keep the secret the service already holds. "
+                "srcls never prints the value, and offers no quick fix: where the secret "
+                "lives is yours to choose." POSTURE_NOTE,
+            .example = "{\"config\": {\"password\": \"" SECRET_PLAIN_PREFIX "<secret>\"}}",
+            .fix = NULL,
+            .group = POSTURE_GROUP,
+        },
 };
 
 const struct code_info *code_info(enum diag_code code)
@@ -277,4 +367,15 @@ int code_parse(const char *name)
             return code;
     }
     return -1;
+}
+
+bool code_group_known(const char *name)
+{
+    return strcmp(name, POSTURE_GROUP) == 0;
+}
+
+bool code_in_group(enum diag_code code, const char *name)
+{
+    const char *group = code_name(code) != NULL ? code_table[code].group : NULL;
+    return group != NULL && strcmp(group, name) == 0;
 }

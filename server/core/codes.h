@@ -22,6 +22,7 @@ struct code_info {
     const char *example;     /* a document that shows it */
     code_fix_function *fix;  /* NULL when the code has no quick fix */
     bool unnecessary;        /* it marks text that has no effect (editors may fade it) */
+    const char *group;       /* the group name that sets it with others ("security"), or NULL */
 };
 
 /* The row of `code`; `code` must be below CODE_COUNT. */
@@ -30,5 +31,13 @@ const struct code_info *code_info(enum diag_code code);
 const char *code_name(enum diag_code code);
 /* The code named `name`, or -1. */
 int code_parse(const char *name);
+/* The group of the posture codes (risky settings): one name for all of them in srcls.json
+ * "rules" and --select/--ignore. */
+#define CODE_GROUP_SECURITY "security"
+
+/* Whether `name` is a group of codes (CODE_GROUP_SECURITY). */
+bool code_group_known(const char *name);
+/* Whether `code` belongs to the group `name`. */
+bool code_in_group(enum diag_code code, const char *name);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codes.h"
 #include "envelope.h"
 #include "json_pointer.h"
 #include "kind_resolve.h"
@@ -33,6 +34,22 @@ static const char *enum_value_text(const struct schema_field *field,
                         e->description ? e->description : "one of the allowed values",
                         markup == TEXT_MARKDOWN ? "---\n\n" : "",
                         field_text_describe(field, markup, arena));
+}
+
+/* `text`, then why the member `node` is risky: the posture findings on its value (their
+ * messages name the field, what the setting lets happen and the safer value, never the value). */
+static const char *with_risks(const struct analysis *a, const struct json_node *node,
+                              const char *text, enum text_markup markup, struct arena *arena)
+{
+    const char *b = field_text_strong(markup), *c = field_text_code(markup);
+    for (uint32_t i = 0; text != NULL && i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        if (d->start == node->start && d->end == node->end && d->severity != DIAG_OFF &&
+            code_in_group(d->code, CODE_GROUP_SECURITY))
+            text = arena_printf(arena, "%s\n\n%sRisk%s (%s%s%s): %s", text, b, b, c,
+                                code_name(d->code), c, d->message);
+    }
+    return text;
 }
 
 const char *hover_at(struct analysis *a, const struct schema_registry *registry,
@@ -69,8 +86,8 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
                              ? json_node_string_equals(doc, loc.node, e->value.text, e->value.len)
                              : false;
             if (match)
-                return enum_value_text(field, e, markup, arena);
+                return with_risks(a, n, enum_value_text(field, e, markup, arena), markup, arena);
         }
     }
-    return field_text_describe(field, markup, arena);
+    return with_risks(a, n, field_text_describe(field, markup, arena), markup, arena);
 }

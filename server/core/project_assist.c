@@ -42,6 +42,17 @@ static enum place place_of(struct json_doc *doc, uint32_t object)
                                                                                : PLACE_NONE;
 }
 
+/* What the group name in "rules" sets: its codes, each at the severity given. */
+static const char *group_text(struct arena *arena)
+{
+    const char *text = "the posture codes (risky settings), information by default, all at once:";
+    for (uint32_t c = 0; text != NULL && c < CODE_COUNT; c++) {
+        if (code_in_group((enum diag_code)c, CODE_GROUP_SECURITY))
+            text = arena_printf(arena, "%s %s", text, code_name((enum diag_code)c));
+    }
+    return text;
+}
+
 static int add(struct completion_list *out, enum completion_kind kind, const char *label,
                const char *text, const char *detail, const char *doc, uint32_t start, uint32_t end,
                uint32_t order)
@@ -103,7 +114,13 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
                 start, end, c) != 0)
             return -1;
     }
-    return 0;
+    const char *group = CODE_GROUP_SECURITY;
+    if (place != PLACE_RULES || json_object_get(doc, object, group, strlen(group)) != JSON_NONE)
+        return 0;
+    const char *text = key_only ? arena_printf(arena, "\"%s\"", group)
+                                : arena_printf(arena, "\"%s\": \"error\"", group);
+    return add(out, COMPLETION_KEY, group, text, "group", group_text(arena), start, end,
+               CODE_COUNT);
 }
 
 static int complete_values(struct completion_list *out, const struct schema_registry *registry,
@@ -183,7 +200,7 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
         snprintf(code, sizeof code, "%.*s", (int)name.len, name.ptr);
         int c = code_parse(code);
         if (c < 0)
-            return NULL;
+            return code_group_known(code) ? group_text(arena) : NULL;
         const struct code_info *info = code_info((enum diag_code)c);
         return arena_printf(arena, "%s%s%s (default %s): %s\n\n%s", b, info->name, b,
                             diag_severity_name(info->severity), info->summary, info->explanation);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codes.h"
 #include "condition.h"
 #include "rules_internal.h"
 #include "schema_at.h"
@@ -125,13 +126,15 @@ static void check_assertions(struct rules *r, const struct schema_object *schema
             continue;
         struct rules_path path = rules__path_key(place->path, a->field, strlen(a->field));
         uint32_t member = json_object_get(r->doc, place->node, a->field, strlen(a->field));
+        enum diag_severity severity = a->has_severity ? a->severity : code_info(a->code)->severity;
+        uint32_t start, end;
         if (member != JSON_NONE) {
-            rules__report_at_value(r, a->code, member, &path, a->message);
+            start = r->doc->nodes[member].start;
+            end = r->doc->nodes[member].end;
         } else {
-            uint32_t start, end;
             rules__object_anchor(r->doc, place->node, &start, &end);
-            rules__report(r, a->code, start, end, &path, a->message);
         }
+        rules__report_as(r, a->code, severity, start, end, &path, a->message);
     }
 }
 

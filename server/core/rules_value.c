@@ -264,6 +264,16 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
             "(" SECRET_SCHEMES_TEXT ")",
             field->name);
         break;
+    case SECRET_PLAIN:
+    case SECRET_BASE64:
+        code = CODE_INLINE_SECRET;
+        message = rules__printf(r,
+                                "the secret \"%s\" is written inline: anyone who reads the file "
+                                "reads it (base64 is an encoding, not encryption); write a "
+                                "secret-store reference (" SECRET_SCHEMES_TEXT ") or "
+                                "the placeholder " SECRET_PLACEHOLDER " instead",
+                                field->name);
+        break;
     default: return;
     }
     rules__report_at_value(r, code, node, path, message);

@@ -109,6 +109,8 @@ struct schema_assertion {
     struct schema_condition *when; /* NULL: always */
     struct schema_condition *expect;
     const char *message;
+    bool has_severity;           /* "severity": this assertion's default, not the code's */
+    enum diag_severity severity; /* when has_severity */
 };
 
 /* A name an object's member may have: a field's name (rank 0) or its alias (rank 1 + a). */

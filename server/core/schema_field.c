@@ -217,6 +217,20 @@ static bool code_of(struct schema_loader *l, struct json_doc *doc, uint32_t node
     return true;
 }
 
+/* "severity": error, warning, information or hint (not off: leave the assertion out). */
+static void assertion_severity(struct schema_loader *l, struct json_doc *doc, uint32_t node,
+                               struct schema_assertion *a)
+{
+    const char *name = schema__string(l, doc, node, "severity");
+    int severity = name != NULL ? diag_severity_parse(name) : -1;
+    if (name != NULL && (severity < 0 || severity == DIAG_OFF)) {
+        schema__fail(l, doc, node, "a severity is error, warning, information or hint");
+        return;
+    }
+    a->has_severity = severity >= 0;
+    a->severity = a->has_severity ? (enum diag_severity)severity : DIAG_ERROR;
+}
+
 void schema__assertions(struct schema_loader *l, struct json_doc *doc, uint32_t node,
                         struct schema_object *object)
 {
@@ -251,6 +265,8 @@ void schema__assertions(struct schema_loader *l, struct json_doc *doc, uint32_t 
                 a->expect = schema__condition(l, doc, m);
             else if (schema__str_eq(key, "message"))
                 a->message = schema__string(l, doc, m, "message");
+            else if (schema__str_eq(key, "severity"))
+                assertion_severity(l, doc, m, a);
             else
                 schema__fail(l, doc, m, "unknown assertion key");
         }

@@ -82,6 +82,44 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
     settings_read_door(settings, doc, node, NULL, problems, problems_size);
 }
 
+/* The entries of "rules" that name a code (`groups` false) or a group of codes (true); a name
+ * that is neither is noted in the first pass. The first entry of a code is the one that counts
+ * (settings_severity), so a group adds each code once: at most CODE_COUNT entries, whatever the
+ * number of group keys. */
+static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t rules, bool groups,
+                       char *problems, size_t problems_size)
+{
+    bool added[CODE_COUNT] = {false}; /* by the groups */
+    for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        struct json_str code = json_node_key(doc, m);
+        struct json_str value = json_node_string(doc, m);
+        char code_text[64], value_text[32], line[256];
+        snprintf(code_text, sizeof code_text, "%.*s", (int)code.len, code.ptr);
+        snprintf(value_text, sizeof value_text, "%.*s", (int)value.len, value.ptr);
+        int severity = diag_severity_parse(value_text);
+        int known = code_parse(code_text);
+        bool group = known < 0 && code_group_known(code_text);
+        if (group != groups)
+            continue;
+        if ((known < 0 && !group) || severity < 0) {
+            snprintf(line, sizeof line,
+                     known < 0 && !group ? "unknown code \"%s\""
+                                         : "the severity of \"%s\" must be error, warning, "
+                                           "information, hint or off",
+                     code_text);
+            note(problems, problems_size, doc, m, line);
+            continue;
+        }
+        for (int c = 0; c < CODE_COUNT; c++) {
+            if (c != known && (!group || added[c] || !code_in_group((enum diag_code)c, code_text)))
+                continue;
+            added[c] = group;
+            settings->severities[settings->severity_count++] =
+                (struct settings_severity){(enum diag_code)c, (enum diag_severity)severity};
+        }
+    }
+}
+
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
                         const char *door_key, char *problems, size_t problems_size)
 {
@@ -94,7 +132,6 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     if (rules == JSON_NONE)
         rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
-    char line[256];
     note_unknown(doc, node, door_key, problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
                  problems, problems_size);
@@ -110,26 +147,10 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
         uint32_t count = json_child_count(doc, rules);
         settings->severities =
-            arena_alloc(&settings->arena, (count + 1) * sizeof *settings->severities);
-        for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
-            struct json_str code = json_node_key(doc, m);
-            struct json_str value = json_node_string(doc, m);
-            char code_text[64], value_text[32];
-            snprintf(code_text, sizeof code_text, "%.*s", (int)code.len, code.ptr);
-            snprintf(value_text, sizeof value_text, "%.*s", (int)value.len, value.ptr);
-            int severity = diag_severity_parse(value_text);
-            int known = code_parse(code_text);
-            if (known < 0 || severity < 0) {
-                snprintf(line, sizeof line,
-                         known < 0 ? "unknown code \"%s\""
-                                   : "the severity of \"%s\" must be error, warning, "
-                                     "information, hint or off",
-                         code_text);
-                note(problems, problems_size, doc, m, line);
-                continue;
-            }
-            settings->severities[settings->severity_count++] =
-                (struct settings_severity){(enum diag_code)known, (enum diag_severity)severity};
+            arena_alloc(&settings->arena, (count + CODE_COUNT + 1) * sizeof *settings->severities);
+        if (settings->severities != NULL) { /* codes first: one named alone beats its group */
+            read_rules(settings, doc, rules, false, problems, problems_size);
+            read_rules(settings, doc, rules, true, problems, problems_size);
         }
     }
     if (types != JSON_NONE && doc->nodes[types].kind == JSON_OBJECT) {

@@ -122,6 +122,8 @@ describe('srcls.json in the editor', () => {
     const codes = await labels('"", \n', 5); // a new member of "rules"
     assert.ok(codes.some((i) => i.label === 'missing-required'));
     assert.ok(!codes.some((i) => i.label === 'unknown-field'), 'a code already set is not offered');
+    const group = codes.find((i) => i.label === 'security');
+    assert.ok(group && group.detail === 'group', 'the posture codes\' group is offered');
     const severities = await labels('""', 1); // inside the value of "unknown-field"
     assert.deepEqual(severities.map((i) => i.label), ['error', 'warning', 'information', 'hint', 'off']);
     const accepted = applyEdits(text, [severities[1].textEdit.replace ? { range: severities[1].textEdit.replace, newText: severities[1].textEdit.newText } : severities[1].textEdit]);
@@ -137,10 +139,11 @@ describe('srcls.json in the editor', () => {
     const root = project(t);
     const client = await startClient(t);
     const uri = 'file://' + path.join(root, 'srcls.json');
-    const text = '{"rules": {"kind-inferred": "off"}, "types": {"MY_ID": "CLOUDA_OBJECT_STORAGE"}}';
+    const text = '{"rules": {"kind-inferred": "off", "security": "error"}, "types": {"MY_ID": "CLOUDA_OBJECT_STORAGE"}}';
     await client.open(uri, text);
     const hover = async (needle) => (await client.request(HoverRequest.method, { textDocument: { uri }, position: positionOf(text, needle, { delta: 2 }) })).contents.value;
     assert.match(await hover('"kind-inferred"'), /kind-inferred.*hint/);
+    assert.match(await hover('"security"'), /insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret/);
     assert.match(await hover('"CLOUDA_OBJECT_STORAGE"'), /Object storage A/);
     assert.match(await hover('"rules"'), /error, warning, information, hint, or off/);
   });
