@@ -278,6 +278,13 @@ test('a quick fix renames "acessKey" to "accessKey" in the editor', { timeout: 6
   });
   await session.screenshot('quick-fix-applied');
   await closeHover();
+  // The outline follows the edit: the breadcrumbs at the cursor name the key as it now is.
+  await waitInPage('the breadcrumbs naming the renamed key', () => {
+    const items = [...document.querySelectorAll('.breadcrumbs-control .monaco-breadcrumb-item')]
+      .map((e) => e.textContent.trim());
+    return items.includes('accessKey') && !items.includes('acessKey') ? items : null;
+  }, undefined, 10000);
+  await session.screenshot('quick-fix-breadcrumbs');
   const text = await editorText();
   assert.match(text, /"accessKey": "AKIAEXAMPLE",/);
   assert.doesNotMatch(text, /acessKey/);
