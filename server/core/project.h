@@ -36,7 +36,7 @@ struct project_schema {
     char **dirs;                     /* the directories, absolute as resolved (owned) */
     uint32_t dir_count;
     struct schema_file *files; /* the kind files read, names and texts malloc'd (owned) */
-    size_t file_count;
+    size_t file_count, file_capacity;
     struct schema_problems problems; /* the files left out, and why */
 };
 

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "project.h"
+#include "vector.h"
 
 int project_schema_add(struct project_schema *schema, char *name, char *text, size_t len)
 {
-    struct schema_file *grown =
-        realloc(schema->files, (schema->file_count + 1) * sizeof *schema->files);
+    struct schema_file *grown = vector_grow(schema->files, &schema->file_capacity,
+                                            schema->file_count + 1, sizeof *schema->files);
     if (grown == NULL) {
         free(name);
         free(text);

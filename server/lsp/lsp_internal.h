@@ -45,6 +45,7 @@ struct lsp_server {
     bool create_files;   /* the client's workspace edits can create a file (lsp_code_action) */
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;
+    size_t folder_capacity;
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lsp_uri.h"
+#include "vector.h"
 
 #define WALK_MAX_DEPTH 32
 #define WALK_MAX_FILES 20000u
@@ -29,11 +30,14 @@ void lsp_workspace_free(struct lsp_server *s)
     free(s->folders);
     s->folders = NULL;
     s->folder_count = 0;
+    s->folder_capacity = 0;
 }
 
 static void add_folder(struct lsp_server *s, char *path)
 {
-    char **grown = path ? realloc(s->folders, (s->folder_count + 1) * sizeof *grown) : NULL;
+    char **grown = path ? vector_grow(s->folders, &s->folder_capacity, (size_t)s->folder_count + 1,
+                                      sizeof *s->folders)
+                        : NULL;
     if (grown == NULL) {
         free(path);
         return;
