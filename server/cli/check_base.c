@@ -1,0 +1,264 @@
+/* check_base: the version of each document at --base REF (see check_base.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "check_base.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_git.h"
+#include "check_read.h"
+#include "review.h"
+#include "vector.h"
+
+extern char **environ;
+
+struct check_base {
+    char *ref;            /* as written on the command line, for messages */
+    char *commit;         /* its commit id */
+    char *toplevel;       /* the work tree's top directory, real path */
+    char *listing;        /* git diff --name-status -z: status and path, NUL-separated */
+    const char **changed; /* the paths (relative to toplevel) that differ from REF, sorted */
+    size_t changed_count, changed_cap;
+    pid_t batch_pid; /* git cat-file --batch, or 0 before the first changed document */
+    FILE *to_batch, *from_batch;
+    bool failed;
+};
+
+static int compare(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* git's output for `argv` with the trailing newline removed, or NULL (status says why). */
+static char *git_line(char *const argv[], int *status)
+{
+    size_t len = 0;
+    char *out = check_git_output(argv, &len, status);
+    if (out != NULL && *status != 0) {
+        free(out);
+        return NULL;
+    }
+    while (out != NULL && len > 0 && out[len - 1] == '\n')
+        out[--len] = '\0';
+    return out;
+}
+
+/* Resolves REF to a commit; says why not (a shallow clone named) on stderr. */
+static bool resolve(struct check_base *base)
+{
+    int status;
+    size_t size = strlen(base->ref) + sizeof "^{commit}";
+    char *spec = malloc(size);
+    if (spec == NULL)
+        return false;
+    snprintf(spec, size, "%s^{commit}", base->ref);
+    char *argv[] = {"git", "rev-parse", "--verify", "--quiet", "--end-of-options", spec, NULL};
+    base->commit = git_line(argv, &status);
+    free(spec);
+    if (base->commit != NULL)
+        return true;
+    char *shallow_argv[] = {"git", "rev-parse", "--is-shallow-repository", NULL};
+    char *shallow = git_line(shallow_argv, &status);
+    bool is_shallow = shallow != NULL && strcmp(shallow, "true") == 0;
+    free(shallow);
+    fprintf(stderr, "srcls: --base %s: no such commit in this repository%s\n", base->ref,
+            is_shallow ? " (the clone is shallow: fetch it, e.g. git fetch --unshallow, or "
+                         "fetch-depth: 0 in actions/checkout)"
+                       : "");
+    return false;
+}
+
+/* Lists what differs between REF and the work tree (renames as a deletion and an addition). */
+static bool list_changed(struct check_base *base)
+{
+    int status;
+    size_t len = 0;
+    char *argv[] = {"git",          "-C", base->toplevel, "diff", "--name-status",
+                    "--no-renames", "-z", base->commit,   "--",   NULL};
+    base->listing = check_git_output(argv, &len, &status);
+    if (status != 0) {
+        fprintf(stderr, "srcls: --base %s: git diff failed\n", base->ref);
+        return false;
+    }
+    for (size_t at = 0; at < len;) {
+        size_t status_len = strlen(base->listing + at);
+        const char *path = base->listing + at + status_len + 1;
+        if (at + status_len + 1 >= len)
+            break;
+        const char **grown =
+            vector_grow(base->changed, &base->changed_cap, base->changed_count + 1, sizeof *grown);
+        if (grown == NULL)
+            return false;
+        base->changed = grown;
+        base->changed[base->changed_count++] = path;
+        at += status_len + 1 + strlen(path) + 1;
+    }
+    qsort(base->changed, base->changed_count, sizeof *base->changed, compare);
+    return true;
+}
+
+struct check_base *check_base_open(const char *ref)
+{
+    struct check_base *base = calloc(1, sizeof *base);
+    if (base == NULL || (base->ref = strdup(ref)) == NULL) {
+        fputs("srcls: out of memory\n", stderr);
+        free(base);
+        return NULL;
+    }
+    int status;
+    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    char *top = git_line(argv, &status);
+    if (top == NULL) {
+        fprintf(stderr, "srcls: --base %s: %s\n", ref,
+                status < 0 ? "git cannot be run (is it installed?)"
+                           : "not in a git work tree (run it from inside one)");
+        check_base_close(base);
+        return NULL;
+    }
+    base->toplevel = realpath(top, NULL);
+    free(top);
+    if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
+        check_base_close(base);
+        return NULL;
+    }
+    return base;
+}
+
+/* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. */
+static char *relative(const struct check_base *base, const char *path)
+{
+    char *real = realpath(path, NULL);
+    size_t top = strlen(base->toplevel);
+    if (real == NULL || strncmp(real, base->toplevel, top) != 0 || real[top] != '/') {
+        free(real);
+        return NULL;
+    }
+    memmove(real, real + top + 1, strlen(real + top + 1) + 1);
+    return real;
+}
+
+/* Starts git cat-file --batch with a pipe each way. */
+static bool start_batch(struct check_base *base)
+{
+    int in[2], out[2];
+    if (pipe(in) != 0)
+        return false;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return false;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, in[1]);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "-C", base->toplevel, "cat-file", "--batch", NULL};
+    int spawned = posix_spawnp(&base->batch_pid, "git", &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (spawned == 0) {
+        base->to_batch = fdopen(in[1], "w");
+        base->from_batch = fdopen(out[0], "r");
+    }
+    if (base->to_batch == NULL)
+        close(in[1]);
+    if (base->from_batch == NULL)
+        close(out[0]);
+    if (spawned != 0)
+        base->batch_pid = 0;
+    return spawned == 0 && base->to_batch != NULL && base->from_batch != NULL;
+}
+
+/* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
+ * new file), -1 when git does not answer as it should. */
+static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
+{
+    if (base->batch_pid == 0 && !start_batch(base))
+        return -1;
+    if (fprintf(base->to_batch, "%s:%s\n", base->commit, rel) < 0 || fflush(base->to_batch) != 0)
+        return -1;
+    char header[256];
+    if (fgets(header, sizeof header, base->from_batch) == NULL || strchr(header, '\n') == NULL)
+        return -1;
+    if (strstr(header, " missing\n") != NULL)
+        return 0;
+    char type[16];
+    unsigned long long size;
+    if (sscanf(header, "%*s %15s %llu", type, &size) != 2)
+        return -1;
+    char *buf = size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)size + 1) : NULL;
+    if (buf == NULL || fread(buf, 1, (size_t)size, base->from_batch) != size ||
+        fgetc(base->from_batch) != '\n' || strcmp(type, "blob") != 0) {
+        free(buf);
+        return -1;
+    }
+    buf[size] = '\0';
+    *text = buf;
+    *len = (size_t)size;
+    return 1;
+}
+
+void check_base_review(struct check_base *base, const char *path, struct analysis *now)
+{
+    if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
+        return;
+    char *rel = relative(base, path);
+    const char *key = rel;
+    if (rel == NULL ||
+        bsearch(&key, base->changed, base->changed_count, sizeof *base->changed, compare) == NULL) {
+        free(rel);
+        return; /* outside the work tree, or unchanged since the base */
+    }
+    char *text = NULL;
+    size_t len = 0;
+    int found = read_blob(base, rel, &text, &len);
+    struct analysis old;
+    struct analysis_options options = {.registry = now->registry, .settings = now->settings};
+    if (found > 0 && analysis_run(&old, text, len, &options) == 0) {
+        if (review_compare(now, &old, base->ref) != 0)
+            found = -1;
+        analysis_free(&old);
+    } else if (found > 0) {
+        found = -1;
+    }
+    if (found < 0) {
+        fprintf(stderr, "srcls: %s: cannot read its version at %s from git\n", path, base->ref);
+        base->failed = true;
+    }
+    free(text);
+    free(rel);
+}
+
+bool check_base_failed(const struct check_base *base)
+{
+    return base != NULL && base->failed;
+}
+
+void check_base_close(struct check_base *base)
+{
+    if (base == NULL)
+        return;
+    if (base->to_batch != NULL)
+        fclose(base->to_batch); /* git sees the end of its input and stops */
+    if (base->from_batch != NULL)
+        fclose(base->from_batch);
+    if (base->batch_pid > 0)
+        waitpid(base->batch_pid, NULL, 0);
+    free(base->changed);
+    free(base->listing);
+    free(base->toplevel);
+    free(base->commit);
+    free(base->ref);
+    free(base);
+}
