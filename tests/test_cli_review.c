@@ -45,6 +45,8 @@ static int setup(void **state)
                                      "two", STORAGE, "false", KEEP) "]\n");
     write_file("repo/same.source.json", SOURCE("same", STORAGE, "false", KEEP) "\n");
     write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,0ldS3cret") "\n");
+    write_file("repo/gone.source.json", SOURCE("gone", STORAGE, "true", "data:,g0neS3cret") "\n");
+    write_file("repo/package.json", "{\"private\": true}\n"); /* no document: not reported */
     if (git("repo", "init -q") != 0 || git("repo", "add .") != 0 ||
         git("repo", "commit -q -m base") != 0)
         return -1;
@@ -52,6 +54,8 @@ static int setup(void **state)
     write_file("repo/a.source.json", SOURCE("s2", STORAGE, "false", "data:,n0wInl1ne") "\n");
     write_file("repo/bulk.json", "[" SOURCE("two", STORAGE, "false", KEEP) "]\n");
     write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,n3wS3cret") "\n");
+    if (git("repo", "rm -q gone.source.json package.json") != 0)
+        return -1;
     return git("repo", "commit -q -a -m change") == 0 ? 0 : -1;
 }
 
@@ -77,8 +81,8 @@ static void skip_without_git(void)
 
 static void assert_no_secret(const struct run *r)
 {
-    static const char *const secrets[] = {"n0wInl1ne", "0ldS3cret", "n3wS3cret"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const secrets[] = {"n0wInl1ne", "0ldS3cret", "n3wS3cret", "g0neS3cret"};
+    for (size_t i = 0; i < 4; i++) {
         assert_null(strstr(r->out, secrets[i]));
         assert_null(strstr(r->err, secrets[i]));
     }
@@ -105,7 +109,11 @@ static void test_text_reports_each_risky_change(void **state)
     /* unchanged, or inline at REF already: no risky-change */
     assert_null(strstr(r.out, "same.source.json:1:54: warning"));
     assert_null(strstr(r.out, "kept.source.json:1:140: warning"));
-    assert_non_null(strstr(r.out, "\nchecked 4 files: 0 errors, 4 warnings, "));
+    /* a deleted document: an entry with the path and no place; a deleted non-document: none */
+    assert_non_null(strstr(r.out, "\n./gone.source.json: warning: the file was deleted since "
+                                  "HEAD~1, and with it the source \"gone\" [risky-change]\n"));
+    assert_null(strstr(r.out, "package.json"));
+    assert_non_null(strstr(r.out, "\nchecked 5 files: 0 errors, 5 warnings, "));
     assert_no_secret(&r);
     run_free(&r);
 
@@ -145,17 +153,26 @@ static void test_every_format(void **state)
 {
     (void)state;
     skip_without_git();
-    static const char *const formats[][3] = {
-        {"json", "\"code\":\"risky-change\"", "the source \\\"one\\\" was removed since HEAD~1"},
-        {"sarif", "\"ruleId\":\"risky-change\"", "\"id\":\"risky-change\""},
-        {"github", "::warning file=./bulk.json,line=1,", "title=risky-change::the source"},
-        {"gitlab", "\"check_name\":\"risky-change\"", "was removed since HEAD~1"},
+    /* the format, two findings, and the deleted file (json: no range; sarif: no region) */
+    static const char *const formats[][4] = {
+        {"json", "\"code\":\"risky-change\"", "the source \\\"one\\\" was removed since HEAD~1",
+         "{\"path\":\"./gone.source.json\",\"document\":\"unknown\",\"kind\":null,\"diagnostics\":"
+         "[{\"code\":\"risky-change\",\"severity\":\"warning\",\"message\":\"the file was deleted "
+         "since HEAD~1, and with it the source \\\"gone\\\"\",\"pointer\":\"\"}]}"},
+        {"sarif", "\"ruleId\":\"risky-change\"", "\"id\":\"risky-change\"",
+         "{\"uri\":\"gone.source.json\",\"uriBaseId\":\"%SRCROOT%\"}}}]"},
+        {"github", "::warning file=./bulk.json,line=1,", "title=risky-change::the source",
+         "\n::warning file=./gone.source.json,title=risky-change::the file was deleted"},
+        {"gitlab", "\"check_name\":\"risky-change\"", "was removed since HEAD~1",
+         "{\"description\":\"the file was deleted since HEAD~1, and with it the source "
+         "\\\"gone\\\"\",\"check_name\":\"risky-change\""},
     };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         struct run r = review("repo", formats[i][0], "HEAD~1");
         assert_exit(&r, 0);
         assert_non_null(strstr(r.out, formats[i][1]));
         assert_non_null(strstr(r.out, formats[i][2]));
+        assert_non_null(strstr(r.out, formats[i][3]));
         assert_no_secret(&r);
         run_free(&r);
     }

@@ -114,8 +114,7 @@ static void report_too_large(struct walk *walk, const char *path, off_t size)
     report_unreadable(walk, path, message);
 }
 
-/* One file to check: read and analysed by a worker (task_work), then reported, and with --fix
- * rewritten, on the walk's thread in walk order (task_done). */
+/* One file: analysed by a worker (task_work), reported (--fix: rewritten) in order (task_done). */
 struct file_task {
     const struct check_options *options;
     struct check_target target; /* its srcls.json's settings and kinds, or a kind file */
@@ -572,6 +571,7 @@ int check_run(const struct check_options *options)
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
+    check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);

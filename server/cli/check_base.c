@@ -12,21 +12,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "check_git.h"
+#include "codes.h"
+#include "envelope.h"
 #include "check_read.h"
 #include "review.h"
 #include "vector.h"
 
 extern char **environ;
 
+/* Paths into the listing. */
+struct path_list {
+    const char **items;
+    size_t count, cap;
+};
+
 struct check_base {
-    char *ref;            /* as written on the command line, for messages */
-    char *commit;         /* its commit id */
-    char *toplevel;       /* the work tree's top directory, real path */
-    char *listing;        /* git diff --name-status -z: status and path, NUL-separated */
-    const char **changed; /* the paths (relative to toplevel) that differ from REF, sorted */
-    size_t changed_count, changed_cap;
-    pid_t batch_pid; /* git cat-file --batch, or 0 before the first changed document */
+    char *ref;                /* as written on the command line, for messages */
+    char *commit;             /* its commit id */
+    char *toplevel;           /* the work tree's top directory, real path */
+    char *listing;            /* git diff --name-status -z: status and path, NUL-separated */
+    struct path_list changed; /* the paths (relative to toplevel) that differ from REF, sorted */
+    struct path_list deleted; /* those of them deleted since REF, in git's order */
+    pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     bool failed;
 };
@@ -75,6 +84,16 @@ static bool resolve(struct check_base *base)
     return false;
 }
 
+static bool push(struct path_list *list, const char *path)
+{
+    const char **grown = vector_grow(list->items, &list->cap, list->count + 1, sizeof *grown);
+    if (grown == NULL)
+        return false;
+    list->items = grown;
+    list->items[list->count++] = path;
+    return true;
+}
+
 /* Lists what differs between REF and the work tree (renames as a deletion and an addition). */
 static bool list_changed(struct check_base *base)
 {
@@ -92,15 +111,14 @@ static bool list_changed(struct check_base *base)
         const char *path = base->listing + at + status_len + 1;
         if (at + status_len + 1 >= len)
             break;
-        const char **grown =
-            vector_grow(base->changed, &base->changed_cap, base->changed_count + 1, sizeof *grown);
-        if (grown == NULL)
+        if (!push(&base->changed, path) ||
+            (strcmp(base->listing + at, "D") == 0 && !push(&base->deleted, path))) {
+            fputs("srcls: out of memory\n", stderr);
             return false;
-        base->changed = grown;
-        base->changed[base->changed_count++] = path;
+        }
         at += status_len + 1 + strlen(path) + 1;
     }
-    qsort(base->changed, base->changed_count, sizeof *base->changed, compare);
+    qsort(base->changed.items, base->changed.count, sizeof *base->changed.items, compare);
     return true;
 }
 
@@ -209,35 +227,156 @@ static int read_blob(struct check_base *base, const char *rel, char **text, size
     return 1;
 }
 
+/* Says that `path` could not be compared with its version at the base: the run fails (2). */
+static void compare_failed(struct check_base *base, const char *path)
+{
+    fprintf(stderr, "srcls: %s: cannot compare it with its version at %s (git or memory failed)\n",
+            path, base->ref);
+    base->failed = true;
+}
+
+/* The analysis of `rel` (shown as `shown`) at the base: 1 with `old` and `*text` (its text, to
+ * free after it), 0 when it is not there, -1 when git or memory failed (said; the run fails). */
+static int analyse_at_base(struct check_base *base, const char *rel, const char *shown,
+                           const struct analysis_options *options, struct analysis *old,
+                           char **text)
+{
+    size_t len = 0;
+    *text = NULL;
+    int found = read_blob(base, rel, text, &len);
+    if (found > 0 && analysis_run(old, *text, len, options) != 0) {
+        analysis_free(old);
+        found = -1;
+    }
+    if (found < 0)
+        compare_failed(base, shown);
+    return found;
+}
+
 void check_base_review(struct check_base *base, const char *path, struct analysis *now)
 {
     if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
         return;
     char *rel = relative(base, path);
     const char *key = rel;
-    if (rel == NULL ||
-        bsearch(&key, base->changed, base->changed_count, sizeof *base->changed, compare) == NULL) {
+    if (rel == NULL || bsearch(&key, base->changed.items, base->changed.count,
+                               sizeof *base->changed.items, compare) == NULL) {
         free(rel);
         return; /* outside the work tree, or unchanged since the base */
     }
-    char *text = NULL;
-    size_t len = 0;
-    int found = read_blob(base, rel, &text, &len);
+    char *text;
     struct analysis old;
     struct analysis_options options = {.registry = now->registry, .settings = now->settings};
-    if (found > 0 && analysis_run(&old, text, len, &options) == 0) {
+    if (analyse_at_base(base, rel, path, &options, &old, &text) > 0) {
         if (review_compare(now, &old, base->ref) != 0)
-            found = -1;
+            compare_failed(base, path);
         analysis_free(&old);
-    } else if (found > 0) {
-        found = -1;
-    }
-    if (found < 0) {
-        fprintf(stderr, "srcls: %s: cannot read its version at %s from git\n", path, base->ref);
-        base->failed = true;
     }
     free(text);
     free(rel);
+}
+
+/* The message for a deleted file that held `old` at the base, in `arena`. */
+static const char *deleted_message(struct analysis *old, const char *ref, struct arena *arena)
+{
+    struct json_doc *doc = &old->doc;
+    if (old->document == DOCUMENT_BULK)
+        return arena_printf(arena,
+                            "the file was deleted since %s, and with it the %u sources it held",
+                            ref, json_child_count(doc, doc->root));
+    uint32_t name = old->document == DOCUMENT_SOURCE ? envelope_name(doc, doc->root) : JSON_NONE;
+    if (name != JSON_NONE && json_node_at(doc, name)->kind == JSON_STRING) {
+        struct json_str text = json_node_string(doc, name);
+        return arena_printf(arena, "the file was deleted since %s, and with it the source \"%.*s\"",
+                            ref, (int)text.len, text.ptr);
+    }
+    return arena_printf(arena, "the file was deleted since %s", ref);
+}
+
+/* Reports the file `rel`, deleted since the base and shown as `shown`, if it held a source or
+ * a job there: one risky-change about the whole file. */
+static void report_deleted(struct check_base *base, const struct check_options *options,
+                           const char *rel, const char *shown, struct report_summary *summary)
+{
+    char *text;
+    struct analysis_options analysis_options = {.registry = options->registry};
+    struct analysis old, gone;
+    if (analyse_at_base(base, rel, shown, &analysis_options, &old, &text) <= 0) {
+        free(text);
+        return;
+    }
+    if (old.document != DOCUMENT_UNKNOWN && analysis_run(&gone, "", 0, &analysis_options) != 0) {
+        analysis_free(&gone);
+        compare_failed(base, shown);
+    } else if (old.document != DOCUMENT_UNKNOWN) {
+        gone.diags.count = 0;
+        struct diagnostic d = {.code = CODE_RISKY_CHANGE,
+                               .severity = code_info(CODE_RISKY_CHANGE)->severity,
+                               .related_start = UINT32_MAX,
+                               .related_end = UINT32_MAX,
+                               .message = deleted_message(&old, base->ref, &gone.arena),
+                               .pointer = "",
+                               .node = JSON_NONE};
+        if (d.message != NULL && diag_list_add(&gone.diags, &d) == 0) {
+            struct checked_file file = {.path = shown, .analysis = &gone, .deleted = true};
+            summary->files++;
+            summary->warnings += d.severity == DIAG_WARNING;
+            summary->errors += d.severity == DIAG_ERROR;
+            options->reporter->file(options->reporter, &file);
+        } else {
+            compare_failed(base, shown);
+        }
+        analysis_free(&gone);
+    }
+    analysis_free(&old);
+    free(text);
+}
+
+/* `named` (a path on the command line) relative to the top: "" for the top itself, NULL
+ * outside the work tree or when it does not exist. */
+static char *named_relative(const struct check_base *base, const char *named)
+{
+    char *real = realpath(named, NULL);
+    if (real != NULL && strcmp(real, base->toplevel) == 0) {
+        real[0] = '\0';
+        return real;
+    }
+    free(real);
+    return relative(base, named);
+}
+
+void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
+{
+    struct check_base *base = options->base;
+    for (size_t i = 0; base != NULL && !options->diff && i < base->deleted.count; i++) {
+        const char *rel = base->deleted.items[i];
+        size_t rel_len = strlen(rel);
+        if (rel_len < 5 || strcmp(rel + rel_len - 5, ".json") != 0)
+            continue; /* only documents */
+        for (int p = 0; p < options->path_count && !base->failed; p++) {
+            char *prefix = strcmp(options->paths[p], "-") != 0
+                               ? named_relative(base, options->paths[p])
+                               : NULL;
+            size_t n = prefix != NULL ? strlen(prefix) : 0;
+            bool below =
+                prefix != NULL && (n == 0 || (strncmp(rel, prefix, n) == 0 && rel[n] == '/'));
+            free(prefix);
+            if (!below)
+                continue;
+            const char *named = options->paths[p];
+            size_t size = strlen(named) + rel_len + 2;
+            char *shown = malloc(size);
+            if (shown == NULL) {
+                base->failed = true;
+                break;
+            }
+            bool slash = named[strlen(named) - 1] == '/';
+            snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
+            report_deleted(base, options, rel, shown, summary);
+            free(shown);
+            break;
+        }
+    }
 }
 
 bool check_base_failed(const struct check_base *base)
@@ -255,7 +394,8 @@ void check_base_close(struct check_base *base)
         fclose(base->from_batch);
     if (base->batch_pid > 0)
         waitpid(base->batch_pid, NULL, 0);
-    free(base->changed);
+    free(base->changed.items);
+    free(base->deleted.items);
     free(base->listing);
     free(base->toplevel);
     free(base->commit);

@@ -9,8 +9,10 @@
 #include <stdbool.h>
 
 #include "analysis.h"
+#include "report.h"
 
 struct check_base;
+struct check_options;
 
 /* Opens REF in the git work tree of the current directory. NULL after saying why on stderr:
  * git missing, not a work tree, REF unknown (and whether the clone is shallow), memory. */
@@ -19,6 +21,11 @@ struct check_base *check_base_open(const char *ref);
  * is NULL: no --base). An error (git
  * stopped answering, memory) is said on stderr and makes check_base_failed true. */
 void check_base_review(struct check_base *base, const char *path, struct analysis *now);
+/* --base: reports each document deleted since REF below a path of `options` (a file that
+ * held a source or a job at REF, as an entry without a place), counted in `summary`. Nothing
+ * without --base or while --diff shows fixes. */
+void check_base_report_deleted(const struct check_options *options,
+                               struct report_summary *summary);
 /* Whether a review could not be done: the run must not pass silently (exit 2). */
 bool check_base_failed(const struct check_base *base);
 /* Stops git and frees everything; NULL is fine. */

@@ -360,7 +360,8 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "that fires now and did not at REF, at the same place (a source of a bulk file "
                 "is known by its name, not its position); \"type\" changed (a different kind "
                 "of source); \"name\" changed (the service creates a new source and keeps the "
-                "old one: not a rename); a source removed from a bulk file. Check that the "
+                "old one: not a rename); a source removed from a bulk file; a document deleted since REF (reported "
+                "on its path, with no place in it). Check that the "
                 "change is meant; revert it, or make the setting safe. Default severity warning: "
                 "it stands out in a pull request without failing a build that fails on errors; "
                 "it is in the " POSTURE_GROUP " group, so \"rules\": {\"" POSTURE_GROUP
