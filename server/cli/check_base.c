@@ -37,6 +37,7 @@ struct check_base {
     struct path_list deleted; /* those of them deleted since REF, in git's order */
     pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
+    char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
     bool failed;
 };
 
@@ -150,16 +151,49 @@ struct check_base *check_base_open(const char *ref)
 }
 
 /* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. */
-static char *relative(const struct check_base *base, const char *path)
+/* The real path of `dir` (a directory, or a path named on the command line) relative to the
+ * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
+static char *directory_relative(const struct check_base *base, const char *dir)
 {
-    char *real = realpath(path, NULL);
+    char *real = realpath(dir, NULL);
     size_t top = strlen(base->toplevel);
-    if (real == NULL || strncmp(real, base->toplevel, top) != 0 || real[top] != '/') {
+    if (real == NULL || strncmp(real, base->toplevel, top) != 0 ||
+        (real[top] != '/' && real[top] != '\0')) {
         free(real);
         return NULL;
     }
-    memmove(real, real + top + 1, strlen(real + top + 1) + 1);
+    size_t skip = real[top] == '/' ? top + 1 : top;
+    memmove(real, real + skip, strlen(real + skip) + 1);
     return real;
+}
+
+/* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. Its
+ * directory is resolved once for all the files of a directory the walk visits in a row (a
+ * scan follows no link to a file, so the name is taken as it is). */
+static char *relative(struct check_base *base, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
+    if (base->dir == NULL || strlen(base->dir) != dir_len ||
+        strncmp(base->dir, path, dir_len) != 0) {
+        free(base->dir);
+        free(base->dir_relative);
+        base->dir = strndup(path, dir_len);
+        base->dir_relative = NULL;
+        if (base->dir == NULL)
+            return NULL;
+        base->dir_relative = directory_relative(base, slash == NULL  ? "."
+                                                      : dir_len == 0 ? "/"
+                                                                     : base->dir);
+    }
+    if (base->dir_relative == NULL)
+        return NULL;
+    const char *name = slash != NULL ? slash + 1 : path;
+    size_t size = strlen(base->dir_relative) + strlen(name) + 2;
+    char *rel = malloc(size);
+    if (rel != NULL)
+        snprintf(rel, size, "%s%s%s", base->dir_relative, base->dir_relative[0] ? "/" : "", name);
+    return rel;
 }
 
 /* Starts git cat-file --batch with a pipe each way. */
@@ -332,19 +366,6 @@ static void report_deleted(struct check_base *base, const struct check_options *
     free(text);
 }
 
-/* `named` (a path on the command line) relative to the top: "" for the top itself, NULL
- * outside the work tree or when it does not exist. */
-static char *named_relative(const struct check_base *base, const char *named)
-{
-    char *real = realpath(named, NULL);
-    if (real != NULL && strcmp(real, base->toplevel) == 0) {
-        real[0] = '\0';
-        return real;
-    }
-    free(real);
-    return relative(base, named);
-}
-
 void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
 {
     struct check_base *base = options->base;
@@ -355,7 +376,7 @@ void check_base_report_deleted(const struct check_options *options, struct repor
             continue; /* only documents */
         for (int p = 0; p < options->path_count && !base->failed; p++) {
             char *prefix = strcmp(options->paths[p], "-") != 0
-                               ? named_relative(base, options->paths[p])
+                               ? directory_relative(base, options->paths[p])
                                : NULL;
             size_t n = prefix != NULL ? strlen(prefix) : 0;
             bool below =
@@ -394,6 +415,8 @@ void check_base_close(struct check_base *base)
         fclose(base->from_batch);
     if (base->batch_pid > 0)
         waitpid(base->batch_pid, NULL, 0);
+    free(base->dir);
+    free(base->dir_relative);
     free(base->changed.items);
     free(base->deleted.items);
     free(base->listing);
