@@ -114,8 +114,7 @@ static void report_too_large(struct walk *walk, const char *path, off_t size)
     report_unreadable(walk, path, message);
 }
 
-/* One file to check: read and analysed by a worker (task_work), then reported, and with --fix
- * rewritten, on the walk's thread in walk order (task_done). */
+/* One file: analysed by a worker (task_work), reported (--fix: rewritten) in order (task_done). */
 struct file_task {
     const struct check_options *options;
     struct check_target target; /* its srcls.json's settings and kinds, or a kind file */
@@ -299,7 +298,8 @@ static void task_done(void *context, void *task)
                !t->fixed_analysed)
         report_unreadable(walk, t->path, "fixed, but cannot be checked again: out of memory");
     else if (t->ours) { /* after a fix, what is left */
-        const struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
+        struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
+        check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
         struct checked_file file = {.path = t->path, .analysis = reported};
         walk->summary.files++;
         count(&walk->summary, reported);
@@ -314,9 +314,8 @@ static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
     bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
-    if (!check_configs_for(
-            walk->options->configs, nameless ? NULL : task->path,
-            &task->target)) { /* its srcls.json is unreadable or wrong: said on stderr */
+    /* its srcls.json unreadable or wrong: said on stderr */
+    if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
         report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
@@ -477,8 +476,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
 }
 
 /* Whether an entry is checked: all named explicitly (the caller refuses what is not a regular
- * file or directory), and in a scan directories, regular *.json files and the regular files
- * srcls.json includes only. */
+ * file or directory); in a scan directories, regular *.json files, what srcls.json includes. */
 static bool wanted(mode_t mode, const char *name, bool explicit, bool included)
 {
     if (explicit || S_ISDIR(mode))
@@ -573,6 +571,7 @@ int check_run(const struct check_options *options)
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
+    check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);
@@ -592,7 +591,8 @@ int check_run(const struct check_options *options)
     }
     free(walk.visited.slots);
     ignored_free(&walk.ignored);
-    if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0)
+    if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
+        check_base_failed(options->base))
         return 2;
     if (options->diff) /* 1: --fix would change something */
         return walk.fixed_files > 0 && !options->exit_zero;

@@ -4,68 +4,29 @@
  * a work tree, or without git, nothing is ignored. */
 #include "check_ignored.h"
 
-#include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_git.h"
 #include "vector.h"
-
-extern char **environ;
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
  * trailing '/'), or NULL when git is absent, failed, or `dir` is in no work tree. */
 static char *git_ignored(const char *dir, size_t *len)
 {
-    int out[2];
-    if (pipe(out) != 0)
-        return NULL;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     char *argv[] = {"git",      "-C",        (char *)dir,          "ls-files",
                     "--others", "--ignored", "--exclude-standard", "--directory",
                     "-z",       NULL};
-    pid_t pid;
-    int spawned = posix_spawnp(&pid, "git", &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out[1]);
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    bool ok = spawned == 0;
-    while (ok) {
-        if (n + 4096 > cap) {
-            char *grown = vector_grow(buf, &cap, n + 4096, 1);
-            if (grown == NULL) {
-                ok = false;
-                break;
-            }
-            buf = grown;
-        }
-        ssize_t got = read(out[0], buf + n, cap - n);
-        if (got <= 0) {
-            ok = got == 0;
-            break;
-        }
-        n += (size_t)got;
-    }
-    close(out[0]);
-    int status = 0;
-    if (spawned == 0 && waitpid(pid, &status, 0) != pid)
-        ok = false;
-    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(buf);
+    int status;
+    char *names = check_git_output(argv, len, &status);
+    if (status != 0) {
+        free(names);
         return NULL;
     }
-    *len = n;
-    return buf;
+    return names;
 }
 
 static int compare(const void *a, const void *b)

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "codes.h"
 #include "export_schema.h"
+#include "help.h"
 #include "settings.h"
 #include "lsp_server.h"
 #include "reference.h"
@@ -23,92 +24,12 @@
 #define SRCLS_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-    "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
-    "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
-    "       srcls --list-kinds | --explain CODE | --export-json-schema DIR | --version | --help\n";
-
-static const char help_text[] =
-    "srcls - language server and linter for query-engine source and job documents\n"
-    "\n"
-    "Usage:\n"
-    "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17);\n"
-    "                                   see docs/editors.md. --stdio, which editors pass,\n"
-    "                                   asks for the server explicitly: it cannot be\n"
-    "                                   combined with --check, a PATH or an action below.\n"
-    "  srcls --check [OPTIONS] PATH...  Lint files and directories. Directories are searched\n"
-    "                                   for *.json files that are source or job documents;\n"
-    "                                   a file named explicitly is always checked. '-' reads\n"
-    "                                   standard input.\n"
-    "  srcls --list-kinds [--format json]  Every kind: number, type identifiers, title (as\n"
-    "                                   JSON with --format json, for scripts).\n"
-    "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
-    "                                   the fix (codes: docs/rules.md).\n"
-    "  srcls --export-json-schema DIR   Write JSON Schema files (draft 2020-12) of every\n"
-    "                                   kind, any source, bulk files and jobs into DIR\n"
-    "                                   (created when missing), with index.json.\n"
-    "  srcls --version                  Print the version.\n"
-    "  srcls --help                     Print this help.\n"
-    "\n"
-    "Options for --check (an error without --check):\n"
-    "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set, and\n"
-    "                    wherever FORCE_COLOR is),\n"
-    "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
-    "                    github (GitHub Actions annotations) or gitlab (GitLab Code\n"
-    "                    Quality). See docs/cli.md.\n"
-    "  --color WHEN      auto (default), always or never.\n"
-    "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
-    "                    with syntax errors), then report what is left. With '-': the\n"
-    "                    fixed document on stdout, the report on stderr.\n"
-    "  --diff            Print what --fix would change as a unified diff, writing nothing\n"
-    "                    (exit 1 when it would change something; secrets masked).\n"
-    "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
-    "                    at most 8). The output is the same for every N.\n"
-    "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"
-    "  --statistics      How many of each code, most first, instead of each diagnostic\n"
-    "                    (text).\n"
-    "  --fail-on SEV     The least severe diagnostic that makes the exit status 1: error\n"
-    "                    (default), warning, information or hint.\n"
-    "  --exit-zero       Exit 0 whatever the diagnostics (2 still means a path or a file\n"
-    "                    could not be read or written).\n"
-    "  --output-file F   Write the report to F instead of standard output.\n"
-    "  --stdin-filename PATH\n"
-    "                    Standard input ('-') stands for the file PATH: its name in the\n"
-    "                    report, and the srcls.json that applies to it.\n"
-    "  --show-source     A code frame under each diagnostic: the line, carets under the\n"
-    "                    range, values that could be secrets masked (the default on a\n"
-    "                    terminal); --no-show-source: one line each.\n"
-    "  --exclude GLOB    Skip what a directory scan meets that matches GLOB: its name, or\n"
-    "                    its path when GLOB holds a '/' (repeatable; named paths are checked).\n"
-    "  --no-respect-gitignore\n"
-    "                    Scan what git ignores too (by default a scan in a git work tree\n"
-    "                    skips it: .gitignore, .git/info/exclude).\n"
-    "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
-    "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
-    "  --config FILE     Project configuration for every file (default: for each file,\n"
-    "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
-    "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
-    "\n";
-
-/* The second half of --help (C11 promises string literals of 4095 bytes, not more). */
-static const char help_status[] =
-    "Exit status of --check:\n"
-    "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero\n"
-    "  1  at least one error (or a diagnostic at least as severe as --fail-on)\n"
-    "  2  usage error, a path that could not be read, or a file --fix could not rewrite\n"
-    "     (the others are still checked); or a report that could not be written (a full\n"
-    "     disk, a closed pipe), which stderr names\n"
-    "\n"
-    "More: man srcls (installed with srcls), and in the srcls source tree docs/cli.md (this\n"
-    "command line), docs/lsp.md (the server), docs/rules.md (every code); srcls --explain CODE\n"
-    "explains one code.\n";
-
 static int usage_error(const char *format, const char *arg)
 {
     fputs("srcls: ", stderr);
     fprintf(stderr, format, arg);
     fputs("\n", stderr);
-    fputs(usage_text, stderr);
+    fputs(help_usage, stderr);
     fputs("Try 'srcls --help' for more.\n", stderr);
     return 2;
 }
@@ -165,6 +86,7 @@ struct cli_options {
     int show_source;                   /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
+    const char *base;                  /* --base REF */
     const char *stdin_name;            /* --stdin-filename PATH */
     const char **excludes;             /* --exclude GLOB, each (owned array) */
     int exclude_count;
@@ -206,6 +128,7 @@ enum option_id {
     OPT_DIFF,
     OPT_NO_GITIGNORE,
     OPT_EXPORT_JSON_SCHEMA,
+    OPT_BASE,
 };
 
 static const struct option long_options[] = {
@@ -235,6 +158,7 @@ static const struct option long_options[] = {
     {"show-source", no_argument, NULL, OPT_SHOW_SOURCE},
     {"no-show-source", no_argument, NULL, OPT_NO_SHOW_SOURCE},
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
+    {"base", required_argument, NULL, OPT_BASE},
     {NULL, 0, NULL, 0},
 };
 
@@ -272,6 +196,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_STDIN_FILENAME: o->stdin_name = value; break;
     case OPT_SELECT: o->select = value; break;
     case OPT_IGNORE: o->ignore = value; break;
+    case OPT_BASE: o->base = value; break;
     case OPT_SHOW_SOURCE: o->show_source = 1; break;
     case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
     case OPT_EXCLUDE: o->excludes[o->exclude_count++] = value; break;
@@ -289,7 +214,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
     while ((id = getopt_long(argc, argv, ":hVq", long_options, NULL)) != -1) {
         const char *arg = argv[optind - 1];
         if (id == 'h') {
-            fputs(help_text, stdout);
+            fputs(help_options, stdout);
             fputs(help_status, stdout);
             return PARSE_DONE;
         }
@@ -334,6 +259,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->ignore           ? "--ignore"
                                : o->stdin_name       ? "--stdin-filename"
                                : o->exclude_count    ? "--exclude"
+                               : o->base             ? "--base"
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
                                                      : NULL;
@@ -472,6 +398,35 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
     return true;
 }
 
+/* The walk of `srcls --check` with what run_check prepared; --base REF opened first (a REF that
+ * cannot be read checks nothing: 2). */
+static int run_walk(const struct cli_options *o, struct reporter *reporter,
+                    const struct schema_registry *registry, struct check_configs *configs,
+                    unsigned jobs, enum diag_severity fail_on)
+{
+    struct check_base *base = NULL;
+    if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
+        return 2;
+    struct check_options options = {.paths = o->paths,
+                                    .path_count = o->path_count,
+                                    .reporter = reporter,
+                                    .registry = registry,
+                                    .configs = configs,
+                                    .stdin_name = o->stdin_name,
+                                    .excludes = o->excludes,
+                                    .exclude_count = o->exclude_count,
+                                    .jobs = jobs,
+                                    .fix = o->fix,
+                                    .diff = o->diff,
+                                    .no_gitignore = o->no_gitignore,
+                                    .base = base,
+                                    .exit_zero = o->exit_zero,
+                                    .fail_on = fail_on};
+    int status = check_run(&options);
+    check_base_close(base);
+    return status;
+}
+
 /* `srcls --check`: the output format, the schema, the configuration, then the walk. */
 static int run_check(const struct cli_options *o)
 {
@@ -526,23 +481,8 @@ static int run_check(const struct cli_options *o)
     int status = 2;
     /* --config FILE governs every file: when it cannot be used, nothing is checked */
     if (select_codes(o, &overlay) &&
-        (o->config_path == NULL || check_configs_for(&configs, NULL, &target))) {
-        struct check_options options = {.paths = o->paths,
-                                        .path_count = o->path_count,
-                                        .reporter = &reporter,
-                                        .registry = &registry,
-                                        .configs = &configs,
-                                        .stdin_name = o->stdin_name,
-                                        .excludes = o->excludes,
-                                        .exclude_count = o->exclude_count,
-                                        .jobs = jobs,
-                                        .fix = o->fix,
-                                        .diff = o->diff,
-                                        .no_gitignore = o->no_gitignore,
-                                        .exit_zero = o->exit_zero,
-                                        .fail_on = (enum diag_severity)fail_on};
-        status = check_run(&options);
-    }
+        (o->config_path == NULL || check_configs_for(&configs, NULL, &target)))
+        status = run_walk(o, &reporter, &registry, &configs, jobs, (enum diag_severity)fail_on);
     if (o->output_file != NULL && fclose(out) != 0 && status != 2) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
         status = 2;

@@ -19,6 +19,9 @@ struct checked_file {
     const char *path;                /* as the user named it (or found in a directory) */
     const char *read_error;          /* NULL, or why the file could not be read */
     const struct analysis *analysis; /* NULL when read_error is set */
+    /* --base: the file was deleted since REF; its diagnostics are about the whole file and
+     * have no place in it (no range in json, no region in sarif, no line in github and text). */
+    bool deleted;
 };
 
 struct reporter {

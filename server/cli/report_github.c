@@ -60,8 +60,10 @@ static void github_file(struct reporter *self, const struct checked_file *file)
                                                             : "notice";
         fprintf(out, "::%s file=", command);
         put_escaped(out, file->path, true);
-        fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,title=", start.line + 1, end.line + 1,
-                start.character + 1, end.character + 1);
+        if (!file->deleted) /* a deleted file: an annotation on the file */
+            fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u", start.line + 1, end.line + 1,
+                    start.character + 1, end.character + 1);
+        fputs(",title=", out);
         put_escaped(out, code_name(d->code), true);
         fputs("::", out);
         put_escaped(out, d->message, false);

@@ -87,8 +87,10 @@ static void json_file(struct reporter *self, const struct checked_file *file)
         json_write_string(&w, d->message);
         json_write_key(&w, "pointer");
         json_write_string(&w, d->pointer);
-        json_write_key(&w, "range");
-        write_range(&w, &a->lines, d->start, d->end);
+        if (!file->deleted) {
+            json_write_key(&w, "range");
+            write_range(&w, &a->lines, d->start, d->end);
+        }
         if (d->related_message != NULL && d->related_start != UINT32_MAX) {
             json_write_key(&w, "related");
             json_write_array_begin(&w);

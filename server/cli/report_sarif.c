@@ -296,7 +296,8 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_key(&w, "physicalLocation");
         json_write_object_begin(&w);
         write_artifact(&w, file->path);
-        write_region(&w, a, d->start, d->end);
+        if (!file->deleted) /* a deleted file: the result is about the file */
+            write_region(&w, a, d->start, d->end);
         json_write_object_end(&w);
         json_write_object_end(&w);
         json_write_array_end(&w);

@@ -75,14 +75,17 @@ static void text_file(struct reporter *self, const struct checked_file *file)
     const struct analysis *a = file->analysis;
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
-        print_location(self, file->path, &a->lines, d->start);
+        if (file->deleted) /* no place in a file that is gone */
+            fprintf(self->out, "%s: ", file->path);
+        else
+            print_location(self, file->path, &a->lines, d->start);
         const char *name = diag_severity_name(d->severity);
         if (self->color)
             fprintf(self->out, "%s%s:\033[0m %s [%s]\n", severity_color(d->severity), name,
                     d->message, code_name(d->code));
         else
             fprintf(self->out, "%s: %s [%s]\n", name, d->message, code_name(d->code));
-        if (self->show_source)
+        if (self->show_source && !file->deleted)
             print_frame(self, a, d->start, d->end);
         if (d->related_message != NULL && d->related_start != UINT32_MAX) {
             print_location(self, file->path, &a->lines, d->related_start);

@@ -348,6 +348,28 @@ static const struct code_info code_table[CODE_COUNT] = {
             .fix = NULL,
             .group = POSTURE_GROUP,
         },
+    [CODE_RISKY_CHANGE] =
+        {
+            .name = "risky-change",
+            .severity = DIAG_WARNING,
+            .summary = "the change since the --base version is one a reviewer must see",
+            .explanation =
+                "Reported by srcls --check --base REF only, on the new text of a document that "
+                "differs from its version at REF: a posture finding (insecure-transport, "
+                "unverified-certificate, anonymous-access, unrestricted-scope, inline-secret) "
+                "that fires now and did not at REF, at the same place (a source of a bulk file "
+                "is known by its name, not its position); \"type\" changed (a different kind "
+                "of source); \"name\" changed (the service creates a new source and keeps the "
+                "old one: not a rename); a source removed from a bulk file; a document deleted since REF (reported "
+                "on its path, with no place in it). Check that the "
+                "change is meant; revert it, or make the setting safe. Default severity warning: "
+                "it stands out in a pull request without failing a build that fails on errors; "
+                "it is in the " POSTURE_GROUP " group, so \"rules\": {\"" POSTURE_GROUP
+                "\": \"error\"} raises it with the posture codes. Secrets are never printed.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
+            .fix = NULL,
+            .group = POSTURE_GROUP,
+        },
 };
 
 const struct code_info *code_info(enum diag_code code)

@@ -1,0 +1,427 @@
+/* check_base: the version of each document at --base REF (see check_base.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "check_base.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "check_git.h"
+#include "codes.h"
+#include "envelope.h"
+#include "check_read.h"
+#include "review.h"
+#include "vector.h"
+
+extern char **environ;
+
+/* Paths into the listing. */
+struct path_list {
+    const char **items;
+    size_t count, cap;
+};
+
+struct check_base {
+    char *ref;                /* as written on the command line, for messages */
+    char *commit;             /* its commit id */
+    char *toplevel;           /* the work tree's top directory, real path */
+    char *listing;            /* git diff --name-status -z: status and path, NUL-separated */
+    struct path_list changed; /* the paths (relative to toplevel) that differ from REF, sorted */
+    struct path_list deleted; /* those of them deleted since REF, in git's order */
+    pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
+    FILE *to_batch, *from_batch;
+    char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
+    bool failed;
+};
+
+static int compare(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* git's output for `argv` with the trailing newline removed, or NULL (status says why). */
+static char *git_line(char *const argv[], int *status)
+{
+    size_t len = 0;
+    char *out = check_git_output(argv, &len, status);
+    if (out != NULL && *status != 0) {
+        free(out);
+        return NULL;
+    }
+    while (out != NULL && len > 0 && out[len - 1] == '\n')
+        out[--len] = '\0';
+    return out;
+}
+
+/* Resolves REF to a commit; says why not (a shallow clone named) on stderr. */
+static bool resolve(struct check_base *base)
+{
+    int status;
+    size_t size = strlen(base->ref) + sizeof "^{commit}";
+    char *spec = malloc(size);
+    if (spec == NULL)
+        return false;
+    snprintf(spec, size, "%s^{commit}", base->ref);
+    char *argv[] = {"git", "rev-parse", "--verify", "--quiet", "--end-of-options", spec, NULL};
+    base->commit = git_line(argv, &status);
+    free(spec);
+    if (base->commit != NULL)
+        return true;
+    char *shallow_argv[] = {"git", "rev-parse", "--is-shallow-repository", NULL};
+    char *shallow = git_line(shallow_argv, &status);
+    bool is_shallow = shallow != NULL && strcmp(shallow, "true") == 0;
+    free(shallow);
+    fprintf(stderr, "srcls: --base %s: no such commit in this repository%s\n", base->ref,
+            is_shallow ? " (the clone is shallow: fetch it, e.g. git fetch --unshallow, or "
+                         "fetch-depth: 0 in actions/checkout)"
+                       : "");
+    return false;
+}
+
+static bool push(struct path_list *list, const char *path)
+{
+    const char **grown = vector_grow(list->items, &list->cap, list->count + 1, sizeof *grown);
+    if (grown == NULL)
+        return false;
+    list->items = grown;
+    list->items[list->count++] = path;
+    return true;
+}
+
+/* Lists what differs between REF and the work tree (renames as a deletion and an addition). */
+static bool list_changed(struct check_base *base)
+{
+    int status;
+    size_t len = 0;
+    char *argv[] = {"git",          "-C", base->toplevel, "diff", "--name-status",
+                    "--no-renames", "-z", base->commit,   "--",   NULL};
+    base->listing = check_git_output(argv, &len, &status);
+    if (status != 0) {
+        fprintf(stderr, "srcls: --base %s: git diff failed\n", base->ref);
+        return false;
+    }
+    for (size_t at = 0; at < len;) {
+        size_t status_len = strlen(base->listing + at);
+        const char *path = base->listing + at + status_len + 1;
+        if (at + status_len + 1 >= len)
+            break;
+        if (!push(&base->changed, path) ||
+            (strcmp(base->listing + at, "D") == 0 && !push(&base->deleted, path))) {
+            fputs("srcls: out of memory\n", stderr);
+            return false;
+        }
+        at += status_len + 1 + strlen(path) + 1;
+    }
+    qsort(base->changed.items, base->changed.count, sizeof *base->changed.items, compare);
+    return true;
+}
+
+struct check_base *check_base_open(const char *ref)
+{
+    struct check_base *base = calloc(1, sizeof *base);
+    if (base == NULL || (base->ref = strdup(ref)) == NULL) {
+        fputs("srcls: out of memory\n", stderr);
+        free(base);
+        return NULL;
+    }
+    int status;
+    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    char *top = git_line(argv, &status);
+    if (top == NULL) {
+        fprintf(stderr, "srcls: --base %s: %s\n", ref,
+                status < 0 ? "git cannot be run (is it installed?)"
+                           : "not in a git work tree (run it from inside one)");
+        check_base_close(base);
+        return NULL;
+    }
+    base->toplevel = realpath(top, NULL);
+    free(top);
+    if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
+        check_base_close(base);
+        return NULL;
+    }
+    return base;
+}
+
+/* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. */
+/* The real path of `dir` (a directory, or a path named on the command line) relative to the
+ * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
+static char *directory_relative(const struct check_base *base, const char *dir)
+{
+    char *real = realpath(dir, NULL);
+    size_t top = strlen(base->toplevel);
+    if (real == NULL || strncmp(real, base->toplevel, top) != 0 ||
+        (real[top] != '/' && real[top] != '\0')) {
+        free(real);
+        return NULL;
+    }
+    size_t skip = real[top] == '/' ? top + 1 : top;
+    memmove(real, real + skip, strlen(real + skip) + 1);
+    return real;
+}
+
+/* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. Its
+ * directory is resolved once for all the files of a directory the walk visits in a row (a
+ * scan follows no link to a file, so the name is taken as it is). */
+static char *relative(struct check_base *base, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
+    if (base->dir == NULL || strlen(base->dir) != dir_len ||
+        strncmp(base->dir, path, dir_len) != 0) {
+        free(base->dir);
+        free(base->dir_relative);
+        base->dir = strndup(path, dir_len);
+        base->dir_relative = NULL;
+        if (base->dir == NULL)
+            return NULL;
+        base->dir_relative = directory_relative(base, slash == NULL  ? "."
+                                                      : dir_len == 0 ? "/"
+                                                                     : base->dir);
+    }
+    if (base->dir_relative == NULL)
+        return NULL;
+    const char *name = slash != NULL ? slash + 1 : path;
+    size_t size = strlen(base->dir_relative) + strlen(name) + 2;
+    char *rel = malloc(size);
+    if (rel != NULL)
+        snprintf(rel, size, "%s%s%s", base->dir_relative, base->dir_relative[0] ? "/" : "", name);
+    return rel;
+}
+
+/* Starts git cat-file --batch with a pipe each way. */
+static bool start_batch(struct check_base *base)
+{
+    int in[2], out[2];
+    if (pipe(in) != 0)
+        return false;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return false;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, in[1]);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "-C", base->toplevel, "cat-file", "--batch", NULL};
+    int spawned = posix_spawnp(&base->batch_pid, "git", &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (spawned == 0) {
+        base->to_batch = fdopen(in[1], "w");
+        base->from_batch = fdopen(out[0], "r");
+    }
+    if (base->to_batch == NULL)
+        close(in[1]);
+    if (base->from_batch == NULL)
+        close(out[0]);
+    if (spawned != 0)
+        base->batch_pid = 0;
+    return spawned == 0 && base->to_batch != NULL && base->from_batch != NULL;
+}
+
+/* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
+ * new file), -1 when git does not answer as it should. */
+static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
+{
+    if (base->batch_pid == 0 && !start_batch(base))
+        return -1;
+    if (fprintf(base->to_batch, "%s:%s\n", base->commit, rel) < 0 || fflush(base->to_batch) != 0)
+        return -1;
+    char header[256];
+    if (fgets(header, sizeof header, base->from_batch) == NULL || strchr(header, '\n') == NULL)
+        return -1;
+    if (strstr(header, " missing\n") != NULL)
+        return 0;
+    char type[16];
+    unsigned long long size;
+    if (sscanf(header, "%*s %15s %llu", type, &size) != 2)
+        return -1;
+    char *buf = size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)size + 1) : NULL;
+    if (buf == NULL || fread(buf, 1, (size_t)size, base->from_batch) != size ||
+        fgetc(base->from_batch) != '\n' || strcmp(type, "blob") != 0) {
+        free(buf);
+        return -1;
+    }
+    buf[size] = '\0';
+    *text = buf;
+    *len = (size_t)size;
+    return 1;
+}
+
+/* Says that `path` could not be compared with its version at the base: the run fails (2). */
+static void compare_failed(struct check_base *base, const char *path)
+{
+    fprintf(stderr, "srcls: %s: cannot compare it with its version at %s (git or memory failed)\n",
+            path, base->ref);
+    base->failed = true;
+}
+
+/* The analysis of `rel` (shown as `shown`) at the base: 1 with `old` and `*text` (its text, to
+ * free after it), 0 when it is not there, -1 when git or memory failed (said; the run fails). */
+static int analyse_at_base(struct check_base *base, const char *rel, const char *shown,
+                           const struct analysis_options *options, struct analysis *old,
+                           char **text)
+{
+    size_t len = 0;
+    *text = NULL;
+    int found = read_blob(base, rel, text, &len);
+    if (found > 0 && analysis_run(old, *text, len, options) != 0) {
+        analysis_free(old);
+        found = -1;
+    }
+    if (found < 0)
+        compare_failed(base, shown);
+    return found;
+}
+
+void check_base_review(struct check_base *base, const char *path, struct analysis *now)
+{
+    if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
+        return;
+    char *rel = relative(base, path);
+    const char *key = rel;
+    if (rel == NULL || bsearch(&key, base->changed.items, base->changed.count,
+                               sizeof *base->changed.items, compare) == NULL) {
+        free(rel);
+        return; /* outside the work tree, or unchanged since the base */
+    }
+    char *text;
+    struct analysis old;
+    struct analysis_options options = {.registry = now->registry, .settings = now->settings};
+    if (analyse_at_base(base, rel, path, &options, &old, &text) > 0) {
+        if (review_compare(now, &old, base->ref) != 0)
+            compare_failed(base, path);
+        analysis_free(&old);
+    }
+    free(text);
+    free(rel);
+}
+
+/* The message for a deleted file that held `old` at the base, in `arena`. */
+static const char *deleted_message(struct analysis *old, const char *ref, struct arena *arena)
+{
+    struct json_doc *doc = &old->doc;
+    if (old->document == DOCUMENT_BULK)
+        return arena_printf(arena,
+                            "the file was deleted since %s, and with it the %u sources it held",
+                            ref, json_child_count(doc, doc->root));
+    uint32_t name = old->document == DOCUMENT_SOURCE ? envelope_name(doc, doc->root) : JSON_NONE;
+    if (name != JSON_NONE && json_node_at(doc, name)->kind == JSON_STRING) {
+        struct json_str text = json_node_string(doc, name);
+        return arena_printf(arena, "the file was deleted since %s, and with it the source \"%.*s\"",
+                            ref, (int)text.len, text.ptr);
+    }
+    return arena_printf(arena, "the file was deleted since %s", ref);
+}
+
+/* Reports the file `rel`, deleted since the base and shown as `shown`, if it held a source or
+ * a job there: one risky-change about the whole file. */
+static void report_deleted(struct check_base *base, const struct check_options *options,
+                           const char *rel, const char *shown, struct report_summary *summary)
+{
+    char *text;
+    struct analysis_options analysis_options = {.registry = options->registry};
+    struct analysis old, gone;
+    if (analyse_at_base(base, rel, shown, &analysis_options, &old, &text) <= 0) {
+        free(text);
+        return;
+    }
+    if (old.document != DOCUMENT_UNKNOWN && analysis_run(&gone, "", 0, &analysis_options) != 0) {
+        analysis_free(&gone);
+        compare_failed(base, shown);
+    } else if (old.document != DOCUMENT_UNKNOWN) {
+        gone.diags.count = 0;
+        struct diagnostic d = {.code = CODE_RISKY_CHANGE,
+                               .severity = code_info(CODE_RISKY_CHANGE)->severity,
+                               .related_start = UINT32_MAX,
+                               .related_end = UINT32_MAX,
+                               .message = deleted_message(&old, base->ref, &gone.arena),
+                               .pointer = "",
+                               .node = JSON_NONE};
+        if (d.message != NULL && diag_list_add(&gone.diags, &d) == 0) {
+            struct checked_file file = {.path = shown, .analysis = &gone, .deleted = true};
+            summary->files++;
+            summary->warnings += d.severity == DIAG_WARNING;
+            summary->errors += d.severity == DIAG_ERROR;
+            options->reporter->file(options->reporter, &file);
+        } else {
+            compare_failed(base, shown);
+        }
+        analysis_free(&gone);
+    }
+    analysis_free(&old);
+    free(text);
+}
+
+void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
+{
+    struct check_base *base = options->base;
+    for (size_t i = 0; base != NULL && !options->diff && i < base->deleted.count; i++) {
+        const char *rel = base->deleted.items[i];
+        size_t rel_len = strlen(rel);
+        if (rel_len < 5 || strcmp(rel + rel_len - 5, ".json") != 0)
+            continue; /* only documents */
+        for (int p = 0; p < options->path_count && !base->failed; p++) {
+            char *prefix = strcmp(options->paths[p], "-") != 0
+                               ? directory_relative(base, options->paths[p])
+                               : NULL;
+            size_t n = prefix != NULL ? strlen(prefix) : 0;
+            bool below =
+                prefix != NULL && (n == 0 || (strncmp(rel, prefix, n) == 0 && rel[n] == '/'));
+            free(prefix);
+            if (!below)
+                continue;
+            const char *named = options->paths[p];
+            size_t size = strlen(named) + rel_len + 2;
+            char *shown = malloc(size);
+            if (shown == NULL) {
+                base->failed = true;
+                break;
+            }
+            bool slash = named[strlen(named) - 1] == '/';
+            snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
+            report_deleted(base, options, rel, shown, summary);
+            free(shown);
+            break;
+        }
+    }
+}
+
+bool check_base_failed(const struct check_base *base)
+{
+    return base != NULL && base->failed;
+}
+
+void check_base_close(struct check_base *base)
+{
+    if (base == NULL)
+        return;
+    if (base->to_batch != NULL)
+        fclose(base->to_batch); /* git sees the end of its input and stops */
+    if (base->from_batch != NULL)
+        fclose(base->from_batch);
+    if (base->batch_pid > 0)
+        waitpid(base->batch_pid, NULL, 0);
+    free(base->dir);
+    free(base->dir_relative);
+    free(base->changed.items);
+    free(base->deleted.items);
+    free(base->listing);
+    free(base->toplevel);
+    free(base->commit);
+    free(base->ref);
+    free(base);
+}

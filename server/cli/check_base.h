@@ -1,0 +1,34 @@
+/* check_base: `srcls --check --base REF` — each document checked is compared with its version
+ * at REF, read from git's objects by ONE `git cat-file --batch` per run, started when the
+ * first changed document needs it. What changed since REF is asked once (`git diff
+ * --name-status REF`): a document git does not list costs a lookup in that list and nothing
+ * more. The comparison itself is the core's (review). */
+#ifndef SRCLS_CHECK_BASE_H
+#define SRCLS_CHECK_BASE_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "report.h"
+
+struct check_base;
+struct check_options;
+
+/* Opens REF in the git work tree of the current directory. NULL after saying why on stderr:
+ * git missing, not a work tree, REF unknown (and whether the clone is shallow), memory. */
+struct check_base *check_base_open(const char *ref);
+/* Adds to `now` (the analysis of `path`) the risky changes since the base (none when `base`
+ * is NULL: no --base). An error (git
+ * stopped answering, memory) is said on stderr and makes check_base_failed true. */
+void check_base_review(struct check_base *base, const char *path, struct analysis *now);
+/* --base: reports each document deleted since REF below a path of `options` (a file that
+ * held a source or a job at REF, as an entry without a place), counted in `summary`. Nothing
+ * without --base or while --diff shows fixes. */
+void check_base_report_deleted(const struct check_options *options,
+                               struct report_summary *summary);
+/* Whether a review could not be done: the run must not pass silently (exit 2). */
+bool check_base_failed(const struct check_base *base);
+/* Stops git and frees everything; NULL is fine. */
+void check_base_close(struct check_base *base);
+
+#endif

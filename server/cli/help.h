@@ -1,0 +1,9 @@
+/* help: the texts of `srcls --help` and of the usage a usage error prints. */
+#ifndef SRCLS_HELP_H
+#define SRCLS_HELP_H
+
+extern const char help_usage[];   /* the synopsis, also after a usage error */
+extern const char help_options[]; /* --help: the synopsis and the options */
+extern const char help_status[];  /* --help's second half: exit status, where to read more */
+
+#endif

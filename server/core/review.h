@@ -1,0 +1,18 @@
+/* review: what a change does that a reviewer must see. The analysis of a document is compared
+ * with the analysis of the same document at a base version (`srcls --check --base REF`), and
+ * what the change does is added to the new analysis as risky-change diagnostics on the new
+ * text: a posture finding that fires now and did not at the base (same code at the same
+ * pointer; a bulk element is known by its "name", not its index), a source's "type" or "name"
+ * changed, a source removed from a bulk array. Messages never quote a value that may be a
+ * secret (only names and type identifiers, and the posture messages, which quote none). */
+#ifndef SRCLS_REVIEW_H
+#define SRCLS_REVIEW_H
+
+#include "analysis.h"
+
+/* Adds to `now` the risky-change diagnostics of the change from `base` (the same document at
+ * the version called `base_name`, analysed with the same registry and settings), sorted in.
+ * Returns 0, or -1 when memory ran out. */
+int review_compare(struct analysis *now, struct analysis *base, const char *base_name);
+
+#endif

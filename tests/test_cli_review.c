@@ -1,0 +1,227 @@
+/* test_cli_review: `srcls --check --base REF` on real git repositories the test builds: a
+ * posture finding new since REF, "name" and "type" changed, a source removed from a bulk file
+ * (a bulk source known by its name, not its index), unchanged files reporting nothing new, in
+ * every output format, secrets old and new never printed; a bad REF, a directory outside any
+ * work tree and a shallow clone without REF exit 2 with a message. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_harness.h"
+
+/* Runs `git ARGS` in the scratch directory's `dir`; 0 when git succeeded. */
+static int git(const char *dir, const char *args)
+{
+    char command[4096];
+    snprintf(command, sizeof command,
+             "cd '%s/%s' && git -c user.name=srcls -c user.email=srcls@example.invalid "
+             "-c init.defaultBranch=main %s >/dev/null 2>&1",
+             scratch_dir(), dir, args);
+    return system(command);
+}
+
+#define SOURCE(name, type, secure, secret)                                                         \
+    "{\"name\": \"" name "\", \"type\": \"" type "\", \"config\": {\"secure\": " secure            \
+    ", \"whitelistedBuckets\": [\"b\"], \"accessKey\": \"k\", \"accessSecret\": \"" secret "\"}}"
+#define STORAGE "CLOUDA_OBJECT_STORAGE"
+#define KEEP "$SERVICE_EXISTING_VALUE$"
+
+static int setup(void **state)
+{
+    (void)state;
+    if (scratch_create("review") != 0)
+        return -1;
+    if (system("git --version >/dev/null 2>&1") != 0)
+        return 0; /* each test skips */
+    write_file("repo/a.source.json", SOURCE("s1", STORAGE, "true", KEEP) "\n");
+    write_file("repo/bulk.json", "[" SOURCE("one", STORAGE, "true", KEEP) ",\n " SOURCE(
+                                     "two", STORAGE, "false", KEEP) "]\n");
+    write_file("repo/same.source.json", SOURCE("same", STORAGE, "false", KEEP) "\n");
+    write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,0ldS3cret") "\n");
+    write_file("repo/gone.source.json", SOURCE("gone", STORAGE, "true", "data:,g0neS3cret") "\n");
+    write_file("repo/package.json", "{\"private\": true}\n"); /* no document: not reported */
+    if (git("repo", "init -q") != 0 || git("repo", "add .") != 0 ||
+        git("repo", "commit -q -m base") != 0)
+        return -1;
+    /* the change under review, committed so that a clone has it */
+    write_file("repo/a.source.json", SOURCE("s2", STORAGE, "false", "data:,n0wInl1ne") "\n");
+    write_file("repo/bulk.json", "[" SOURCE("two", STORAGE, "false", KEEP) "]\n");
+    write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,n3wS3cret") "\n");
+    if (git("repo", "rm -q gone.source.json package.json") != 0)
+        return -1;
+    return git("repo", "commit -q -a -m change") == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_remove();
+    return 0;
+}
+
+static struct run review(const char *dir, const char *format, const char *ref)
+{
+    struct run_options options = {.subdir = dir};
+    return run_srcls_with(&options, (const char *[]){"--check", "--no-show-source", "--format",
+                                                     format, "--base", ref, ".", NULL});
+}
+
+static void skip_without_git(void)
+{
+    if (system("git --version >/dev/null 2>&1") != 0)
+        skip(); /* no git here: nothing to review against */
+}
+
+static void assert_no_secret(const struct run *r)
+{
+    static const char *const secrets[] = {"n0wInl1ne", "0ldS3cret", "n3wS3cret", "g0neS3cret"};
+    for (size_t i = 0; i < 4; i++) {
+        assert_null(strstr(r->out, secrets[i]));
+        assert_null(strstr(r->err, secrets[i]));
+    }
+}
+
+/* Each change a reviewer must see, on the new text, and nothing on what did not change. */
+static void test_text_reports_each_risky_change(void **state)
+{
+    (void)state;
+    skip_without_git();
+    struct run r = review("repo", "text", "HEAD~1");
+    assert_exit(&r, 0); /* warnings: a build that fails on errors still passes */
+    assert_non_null(strstr(r.out, "./a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
+                                  "from \"s1\" to \"s2\""));
+    assert_non_null(strstr(r.out, "./a.source.json:1:70: warning: insecure-transport since "
+                                  "HEAD~1: `secure` is false"));
+    assert_non_null(strstr(r.out, "warning: inline-secret since HEAD~1: the secret "
+                                  "\"accessSecret\" is written inline"));
+    assert_non_null(strstr(r.out, "./bulk.json:1:1: warning: the source \"one\" was removed "
+                                  "since HEAD~1"));
+    /* "two" moved from index 1 to 0 but was already insecure: nothing new on it */
+    assert_null(strstr(r.out, "./bulk.json:1:72: warning"));
+    assert_non_null(strstr(r.out, "./bulk.json:1:72: information: `secure` is false"));
+    /* unchanged, or inline at REF already: no risky-change */
+    assert_null(strstr(r.out, "same.source.json:1:54: warning"));
+    assert_null(strstr(r.out, "kept.source.json:1:140: warning"));
+    /* a deleted document: an entry with the path and no place; a deleted non-document: none */
+    assert_non_null(strstr(r.out, "\n./gone.source.json: warning: the file was deleted since "
+                                  "HEAD~1, and with it the source \"gone\" [risky-change]\n"));
+    assert_null(strstr(r.out, "package.json"));
+    assert_non_null(strstr(r.out, "\nchecked 5 files: 0 errors, 5 warnings, "));
+    assert_no_secret(&r);
+    run_free(&r);
+
+    /* at HEAD nothing changed: no risky-change at all */
+    r = review("repo", "text", "HEAD");
+    assert_exit(&r, 0);
+    assert_null(strstr(r.out, "risky-change"));
+    run_free(&r);
+
+    struct run_options options = {.subdir = "repo"};
+    r = run_srcls_with(&options, (const char *[]){"--check", "--fail-on", "warning", "--base",
+                                                  "HEAD~1", "a.source.json", NULL});
+    assert_exit(&r, 1);
+    run_free(&r);
+}
+
+/* "type" changed: a different kind of source. */
+static void test_type_changed(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("typed/t.source.json", SOURCE("t", STORAGE, "true", KEEP) "\n");
+    assert_int_equal(git("typed", "init -q"), 0);
+    assert_int_equal(git("typed", "add ."), 0);
+    assert_int_equal(git("typed", "commit -q -m base"), 0);
+    write_file("typed/t.source.json",
+               "{\"name\": \"t\", \"type\": \"SEARCH_INDEX\", \"config\": {}}\n");
+    struct run r = review("typed", "text", "HEAD");
+    assert_non_null(strstr(r.out, "./t.source.json:1:23: warning: \"type\" changed since HEAD "
+                                  "from \"" STORAGE "\" to \"SEARCH_INDEX\": a different kind of "
+                                  "source [risky-change]"));
+    run_free(&r);
+}
+
+/* Every output format carries the findings, none prints a secret. */
+static void test_every_format(void **state)
+{
+    (void)state;
+    skip_without_git();
+    /* the format, two findings, and the deleted file (json: no range; sarif: no region) */
+    static const char *const formats[][4] = {
+        {"json", "\"code\":\"risky-change\"", "the source \\\"one\\\" was removed since HEAD~1",
+         "{\"path\":\"./gone.source.json\",\"document\":\"unknown\",\"kind\":null,\"diagnostics\":"
+         "[{\"code\":\"risky-change\",\"severity\":\"warning\",\"message\":\"the file was deleted "
+         "since HEAD~1, and with it the source \\\"gone\\\"\",\"pointer\":\"\"}]}"},
+        {"sarif", "\"ruleId\":\"risky-change\"", "\"id\":\"risky-change\"",
+         "{\"uri\":\"gone.source.json\",\"uriBaseId\":\"%SRCROOT%\"}}}]"},
+        {"github", "::warning file=./bulk.json,line=1,", "title=risky-change::the source",
+         "\n::warning file=./gone.source.json,title=risky-change::the file was deleted"},
+        {"gitlab", "\"check_name\":\"risky-change\"", "was removed since HEAD~1",
+         "{\"description\":\"the file was deleted since HEAD~1, and with it the source "
+         "\\\"gone\\\"\",\"check_name\":\"risky-change\""},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        struct run r = review("repo", formats[i][0], "HEAD~1");
+        assert_exit(&r, 0);
+        assert_non_null(strstr(r.out, formats[i][1]));
+        assert_non_null(strstr(r.out, formats[i][2]));
+        assert_non_null(strstr(r.out, formats[i][3]));
+        assert_no_secret(&r);
+        run_free(&r);
+    }
+}
+
+/* A REF that does not exist, a directory in no work tree, a shallow clone without REF: exit
+ * 2, a message on stderr, never a silent pass. */
+static void test_bad_input_exits_2(void **state)
+{
+    (void)state;
+    skip_without_git();
+    struct run r = review("repo", "text", "no-such-branch");
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls: --base no-such-branch: no such commit in this "
+                                  "repository\n"));
+    assert_null(strstr(r.err, "shallow"));
+    assert_string_equal(r.out, "");
+    run_free(&r);
+
+    write_file("outside/o.source.json", SOURCE("o", STORAGE, "true", KEEP) "\n");
+    struct run_options options = {.subdir = "outside"};
+    r = run_srcls_with(&options, (const char *[]){"--check", "--base", "HEAD", ".", NULL});
+    if (strstr(r.err, "not in a git work tree") == NULL) { /* the scratch dir is in a repo */
+        run_free(&r);
+        skip();
+    }
+    assert_exit(&r, 2);
+    run_free(&r);
+
+    char clone[600];
+    snprintf(clone, sizeof clone, "clone -q --depth 1 file://%s/repo ../shallow", scratch_dir());
+    assert_int_equal(git("repo", clone), 0);
+    r = review("shallow", "json", "HEAD~1");
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls: --base HEAD~1: no such commit in this repository (the "
+                                  "clone is shallow"));
+    run_free(&r);
+    r = review("shallow", "text", "HEAD"); /* what a shallow clone has is fine */
+    assert_exit(&r, 0);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_reports_each_risky_change),
+        cmocka_unit_test(test_type_changed),
+        cmocka_unit_test(test_every_format),
+        cmocka_unit_test(test_bad_input_exits_2),
+    };
+    return harness_status(cmocka_run_group_tests(tests, setup, teardown));
+}
