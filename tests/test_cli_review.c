@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_harness.h"
 
@@ -215,6 +216,43 @@ static void test_bad_input_exits_2(void **state)
     run_free(&r);
 }
 
+/* A git whose `cat-file --batch` dies at once (a broken repository, a killed process): the
+ * comparison fails with a message and exit 2; srcls is not ended by SIGPIPE on its request. */
+static void test_git_dying_mid_run_exits_2(void **state)
+{
+    (void)state;
+    skip_without_git();
+    FILE *which = popen("command -v git", "r");
+    char real[512] = "";
+    assert_non_null(which);
+    assert_non_null(fgets(real, sizeof real, which));
+    pclose(which);
+    real[strcspn(real, "\n")] = '\0';
+    char script[1024];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nfor a; do [ \"$a\" = cat-file ] && { exec 0<&- 1>&-; exit 1; }; done\n"
+             "exec %s \"$@\"\n",
+             real);
+    write_file("fakegit/git", script);
+    char fake[700];
+    snprintf(fake, sizeof fake, "%s/fakegit/git", scratch_dir());
+    assert_int_equal(chmod(fake, 0755), 0);
+    const char *path = getenv("PATH");
+    char *saved = strdup(path != NULL ? path : "/usr/bin:/bin");
+    char *wrapped = malloc(strlen(saved) + 700);
+    assert_non_null(saved);
+    assert_non_null(wrapped);
+    sprintf(wrapped, "%s/fakegit:%s", scratch_dir(), saved);
+    setenv("PATH", wrapped, 1);
+    struct run r = review("repo", "text", "HEAD~1");
+    setenv("PATH", saved, 1);
+    free(wrapped);
+    free(saved);
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "cannot compare it with its version at HEAD~1"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_type_changed),
         cmocka_unit_test(test_every_format),
         cmocka_unit_test(test_bad_input_exits_2),
+        cmocka_unit_test(test_git_dying_mid_run_exits_2),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

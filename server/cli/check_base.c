@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,13 +234,32 @@ static bool start_batch(struct check_base *base)
     return spawned == 0 && base->to_batch != NULL && base->from_batch != NULL;
 }
 
+/* Asks git for the blob of `rel` with SIGPIPE held back: a git that has died makes the write
+ * fail (EPIPE), and the comparison fails with a message, instead of the signal ending srcls. */
+static bool ask_batch(struct check_base *base, const char *rel)
+{
+    sigset_t pipe_signal, old;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+    bool sent =
+        fprintf(base->to_batch, "%s:%s\n", base->commit, rel) >= 0 && fflush(base->to_batch) == 0;
+    if (!sent) { /* take the signal the failed write raised before letting it through again */
+        struct timespec none = {0, 0};
+        while (sigtimedwait(&pipe_signal, NULL, &none) == SIGPIPE)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return sent;
+}
+
 /* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
  * new file), -1 when git does not answer as it should. */
 static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
 {
     if (base->batch_pid == 0 && !start_batch(base))
         return -1;
-    if (fprintf(base->to_batch, "%s:%s\n", base->commit, rel) < 0 || fflush(base->to_batch) != 0)
+    if (!ask_batch(base, rel))
         return -1;
     char header[256];
     if (fgets(header, sizeof header, base->from_batch) == NULL || strchr(header, '\n') == NULL)
