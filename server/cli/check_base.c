@@ -121,7 +121,8 @@ static bool list_changed(struct check_base *base)
         }
         at += status_len + 1 + strlen(path) + 1;
     }
-    qsort(base->changed.items, base->changed.count, sizeof *base->changed.items, compare);
+    if (base->changed.count > 0) /* qsort's array may not be NULL, even empty */
+        qsort(base->changed.items, base->changed.count, sizeof *base->changed.items, compare);
     return true;
 }
 
@@ -314,8 +315,9 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
         return;
     char *rel = relative(base, path);
     const char *key = rel;
-    if (rel == NULL || bsearch(&key, base->changed.items, base->changed.count,
-                               sizeof *base->changed.items, compare) == NULL) {
+    if (rel == NULL || base->changed.count == 0 ||
+        bsearch(&key, base->changed.items, base->changed.count, sizeof *base->changed.items,
+                compare) == NULL) {
         free(rel);
         return; /* outside the work tree, or unchanged since the base */
     }

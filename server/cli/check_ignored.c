@@ -90,7 +90,8 @@ void ignored_add_git(struct ignored *set, const char *dir)
         at += name_len + 1;
     }
     free(names);
-    qsort(set->paths, set->count, sizeof *set->paths, compare);
+    if (set->count > 0) /* qsort's array may not be NULL, even empty */
+        qsort(set->paths, set->count, sizeof *set->paths, compare);
 }
 
 bool ignored_has(const struct ignored *set, const char *path)
