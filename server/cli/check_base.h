@@ -24,8 +24,7 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
 /* --base: reports each document deleted since REF below a path of `options` (a file that
  * held a source or a job at REF, as an entry without a place), counted in `summary`. Nothing
  * without --base or while --diff shows fixes. */
-void check_base_report_deleted(const struct check_options *options,
-                               struct report_summary *summary);
+void check_base_report_deleted(const struct check_options *options, struct report_summary *summary);
 /* Whether a review could not be done: the run must not pass silently (exit 2). */
 bool check_base_failed(const struct check_base *base);
 /* Stops git and frees everything; NULL is fine. */
