@@ -62,19 +62,6 @@ static const char *file_type_name(mode_t mode)
     return "an unknown kind of file";
 }
 
-static void count(struct report_summary *s, const struct analysis *a)
-{
-    for (uint32_t i = 0; i < a->diags.count; i++) {
-        switch (a->diags.items[i].severity) {
-        case DIAG_ERROR: s->errors++; break;
-        case DIAG_WARNING: s->warnings++; break;
-        case DIAG_INFORMATION: s->information++; break;
-        case DIAG_HINT: s->hints++; break;
-        case DIAG_OFF: break;
-        }
-    }
-}
-
 /* Reports `path` as unreadable; `message` says why in full. */
 static void report_unreadable(struct walk *walk, const char *path, const char *message)
 {
@@ -300,10 +287,12 @@ static void task_done(void *context, void *task)
     else if (t->ours) { /* after a fix, what is left */
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
         check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
-        struct checked_file file = {.path = t->path, .analysis = reported};
+        unsigned char *in_baseline = check_baseline_match(walk->options->baseline, t->path, reported);
+        struct checked_file file = {.path = t->path, .analysis = reported, .baselined = in_baseline};
         walk->summary.files++;
-        count(&walk->summary, reported);
+        report_count(&walk->summary, reported, in_baseline);
         walk->options->reporter->file(walk->options->reporter, &file);
+        free(in_baseline);
     }
     walk->handing_back = false;
     task_free(t);
@@ -572,6 +561,7 @@ int check_run(const struct check_options *options)
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
     check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
+    check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);
@@ -592,7 +582,7 @@ int check_run(const struct check_options *options)
     free(walk.visited.slots);
     ignored_free(&walk.ignored);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
-        check_base_failed(options->base))
+        check_base_failed(options->base) || check_baseline_failed(options->baseline))
         return 2;
     if (options->diff) /* 1: --fix would change something */
         return walk.fixed_files > 0 && !options->exit_zero;

@@ -87,6 +87,7 @@ struct cli_options {
     const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
     const char *base;                  /* --base REF */
+    const char *baseline, *write_baseline; /* --baseline FILE, --write-baseline FILE */
     const char *stdin_name;            /* --stdin-filename PATH */
     const char **excludes;             /* --exclude GLOB, each (owned array) */
     int exclude_count;
@@ -129,6 +130,8 @@ enum option_id {
     OPT_NO_GITIGNORE,
     OPT_EXPORT_JSON_SCHEMA,
     OPT_BASE,
+    OPT_BASELINE,
+    OPT_WRITE_BASELINE,
 };
 
 static const struct option long_options[] = {
@@ -159,6 +162,8 @@ static const struct option long_options[] = {
     {"no-show-source", no_argument, NULL, OPT_NO_SHOW_SOURCE},
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
     {"base", required_argument, NULL, OPT_BASE},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
     {NULL, 0, NULL, 0},
 };
 
@@ -197,6 +202,8 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_SELECT: o->select = value; break;
     case OPT_IGNORE: o->ignore = value; break;
     case OPT_BASE: o->base = value; break;
+    case OPT_BASELINE: o->baseline = value; break;
+    case OPT_WRITE_BASELINE: o->write_baseline = value; break;
     case OPT_SHOW_SOURCE: o->show_source = 1; break;
     case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
     case OPT_EXCLUDE: o->excludes[o->exclude_count++] = value; break;
@@ -260,6 +267,8 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->stdin_name       ? "--stdin-filename"
                                : o->exclude_count    ? "--exclude"
                                : o->base             ? "--base"
+                               : o->baseline         ? "--baseline"
+                               : o->write_baseline   ? "--write-baseline"
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
                                                      : NULL;
@@ -392,6 +401,9 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
 {
     if (o->statistics && strcmp(format, "text") != 0)
         return usage_error("--statistics is a text output (got --format %s)", format) == 0;
+    if (o->diff && (o->baseline != NULL || o->write_baseline != NULL))
+        return usage_error("%s", "--diff prints a diff: it takes no --baseline or "
+                                 "--write-baseline") == 0;
     if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
         return usage_error("%s", "--diff prints a diff: it takes no --fix, --statistics or "
                                  "--format") == 0;
@@ -407,6 +419,12 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     struct check_base *base = NULL;
     if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
         return 2;
+    struct check_baseline *baseline = NULL;
+    if ((o->baseline != NULL || o->write_baseline != NULL) &&
+        (baseline = check_baseline_open(o->baseline, o->write_baseline)) == NULL) {
+        check_base_close(base);
+        return 2;
+    }
     struct check_options options = {.paths = o->paths,
                                     .path_count = o->path_count,
                                     .reporter = reporter,
@@ -420,9 +438,16 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                                     .diff = o->diff,
                                     .no_gitignore = o->no_gitignore,
                                     .base = base,
+                                    .baseline = baseline,
                                     .exit_zero = o->exit_zero,
                                     .fail_on = fail_on};
     int status = check_run(&options);
+    if (status == 2 && o->write_baseline != NULL) /* only a whole run is recorded */
+        fprintf(stderr, "srcls: --write-baseline %s: not written (not every path was checked)\n",
+                o->write_baseline);
+    else if (check_baseline_write(baseline) != 0)
+        status = 2;
+    check_baseline_close(baseline);
     check_base_close(base);
     return status;
 }

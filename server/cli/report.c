@@ -1,4 +1,4 @@
-/* report: choosing an output format by name. */
+/* report: choosing an output format by name; counting what is reported. */
 #include "report.h"
 
 #include <string.h>
@@ -23,4 +23,18 @@ bool report_select(struct reporter *reporter, const char *name, FILE *out, bool 
         }
     }
     return false;
+}
+
+/* Counts the findings of `a` that are new (not `baselined`, which may be NULL). */
+void report_count(struct report_summary *s, const struct analysis *a, const unsigned char *baselined)
+{
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        switch (baselined != NULL && baselined[i] ? DIAG_OFF : a->diags.items[i].severity) {
+        case DIAG_ERROR: s->errors++; break;
+        case DIAG_WARNING: s->warnings++; break;
+        case DIAG_INFORMATION: s->information++; break;
+        case DIAG_HINT: s->hints++; break;
+        case DIAG_OFF: break;
+        }
+    }
 }

@@ -9,10 +9,23 @@
 #include "analysis.h"
 #include "json_write.h"
 
+/* --baseline: an entry whose finding is gone, for SARIF's `absent` results. */
+struct report_absent {
+    const char *path; /* relative to the current directory */
+    const char *code, *element, *pointer; /* element: the bulk element's name, or NULL */
+};
+
 struct report_summary {
     unsigned files;
-    unsigned errors, warnings, information, hints;
+    unsigned errors, warnings, information, hints; /* --baseline: the new findings only */
     unsigned unreadable;
+    /* --baseline or --write-baseline: the entries of the baseline, how many of them matched a
+     * finding of this run and how many are fixed (gone from a file checked, or their file
+     * deleted); the fixed ones (absent, absent_count) */
+    bool baseline;
+    unsigned baseline_entries, baseline_unchanged, baseline_fixed;
+    const struct report_absent *absent;
+    unsigned absent_count;
 };
 
 struct checked_file {
@@ -22,6 +35,9 @@ struct checked_file {
     /* --base: the file was deleted since REF; its diagnostics are about the whole file and
      * have no place in it (no range in json, no region in sarif, no line in github and text). */
     bool deleted;
+    /* --baseline: per diagnostic, 1 when the baseline holds it (NULL: no baseline). Text,
+     * github and gitlab leave those out; json and sarif say which they are. */
+    const unsigned char *baselined;
 };
 
 struct reporter {
@@ -48,6 +64,10 @@ bool report_select(struct reporter *reporter, const char *name, FILE *out, bool 
 /* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
  * the summary line. Returns false when memory ran out. */
 bool report_statistics_init(struct reporter *reporter);
+
+/* Counts in `summary` the diagnostics of `a` that are new (not `baselined`, which may be NULL). */
+void report_count(struct report_summary *summary, const struct analysis *a,
+                  const unsigned char *baselined);
 
 void report_text_init(struct reporter *reporter);
 void report_json_init(struct reporter *reporter);

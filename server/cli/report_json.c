@@ -87,6 +87,10 @@ static void json_file(struct reporter *self, const struct checked_file *file)
         json_write_string(&w, d->message);
         json_write_key(&w, "pointer");
         json_write_string(&w, d->pointer);
+        if (file->baselined != NULL) { /* --baseline: whether the baseline holds it */
+            json_write_key(&w, "baselined");
+            json_write_bool(&w, file->baselined[i] != 0);
+        }
         if (!file->deleted) {
             json_write_key(&w, "range");
             write_range(&w, &a->lines, d->start, d->end);
@@ -114,9 +118,14 @@ static void json_end(struct reporter *self, const struct report_summary *s)
 {
     fprintf(self->out,
             "%s],\n  \"summary\": {\"files\": %u, \"errors\": %u, \"warnings\": %u, "
-            "\"information\": %u, \"hints\": %u}\n}\n",
+            "\"information\": %u, \"hints\": %u",
             self->files_seen ? "\n  " : "", s->files, s->errors, s->warnings, s->information,
             s->hints);
+    if (s->baseline) /* --baseline: the entries, matched and fixed */
+        fprintf(self->out,
+                ", \"baseline\": {\"findings\": %u, \"unchanged\": %u, \"fixed\": %u}",
+                s->baseline_entries, s->baseline_unchanged, s->baseline_fixed);
+    fputs("}\n}\n", self->out);
 }
 
 void report_json_init(struct reporter *reporter)

@@ -308,6 +308,10 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_key(&w, "pointer");
         json_write_string(&w, d->pointer);
         json_write_object_end(&w);
+        if (file->baselined != NULL) { /* --baseline (SARIF 2.1.0 §3.27.24) */
+            json_write_key(&w, "baselineState");
+            json_write_string(&w, file->baselined[i] ? "unchanged" : "new");
+        }
         char print[32];
         snprintf(print, sizeof print, "%012lx", fingerprint(name, code_name(d->code), d->pointer));
         json_write_key(&w, "partialFingerprints");
@@ -320,10 +324,57 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
     flush(self, &w);
 }
 
+/* --baseline: an entry whose finding is gone, as a result with baselineState "absent" (level
+ * none) on its file, its pointer (and bulk element) in its properties. */
+static void sarif_absent(struct reporter *self, const struct report_absent *absent)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    if (self->files_seen++ > 0)
+        json_write_bytes(&w, ",", 1);
+    json_write_object_begin(&w);
+    json_write_key(&w, "ruleId");
+    json_write_string(&w, absent->code);
+    int code = code_parse(absent->code);
+    json_write_key(&w, "ruleIndex");
+    json_write_int(&w, code >= 0 ? code : 0);
+    json_write_key(&w, "level");
+    json_write_string(&w, "none");
+    json_write_key(&w, "message");
+    json_write_object_begin(&w);
+    json_write_key(&w, "text");
+    json_write_string(&w, "fixed: the baseline holds this finding, the run did not find it");
+    json_write_object_end(&w);
+    json_write_key(&w, "locations");
+    json_write_array_begin(&w);
+    json_write_object_begin(&w);
+    json_write_key(&w, "physicalLocation");
+    json_write_object_begin(&w);
+    write_artifact(&w, absent->path);
+    json_write_object_end(&w);
+    json_write_object_end(&w);
+    json_write_array_end(&w);
+    json_write_key(&w, "properties");
+    json_write_object_begin(&w);
+    if (absent->element != NULL) {
+        json_write_key(&w, "element");
+        json_write_string(&w, absent->element);
+    }
+    json_write_key(&w, "pointer");
+    json_write_string(&w, absent->pointer);
+    json_write_object_end(&w);
+    json_write_key(&w, "baselineState");
+    json_write_string(&w, "absent");
+    json_write_object_end(&w);
+    flush(self, &w);
+}
+
 /* Closes the results and says in `invocations` whether every path could be read, with a
  * notification for each that could not. */
 static void sarif_end(struct reporter *self, const struct report_summary *s)
 {
+    for (unsigned i = 0; i < s->absent_count; i++)
+        sarif_absent(self, &s->absent[i]);
     fprintf(self->out, "],\"invocations\":[{\"executionSuccessful\":%s",
             s->unreadable == 0 ? "true" : "false");
     if (self->deferred_count > 0) {

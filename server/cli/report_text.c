@@ -75,6 +75,8 @@ static void text_file(struct reporter *self, const struct checked_file *file)
     const struct analysis *a = file->analysis;
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
+        if (file->baselined != NULL && file->baselined[i])
+            continue; /* --baseline: only what is new */
         if (file->deleted) /* no place in a file that is gone */
             fprintf(self->out, "%s: ", file->path);
         else
@@ -121,6 +123,10 @@ static void text_end(struct reporter *self, const struct report_summary *s)
         fputs(" could not be read)", out);
     }
     fputc('\n', out);
+    if (s->baseline) {
+        plural(out, s->baseline_entries, "finding", "findings");
+        fprintf(out, " in the baseline, %u of them fixed\n", s->baseline_fixed);
+    }
 }
 
 void report_text_init(struct reporter *reporter)

@@ -1,0 +1,500 @@
+/* check_baseline: reading, matching and writing a baseline file (see check_baseline.h). The
+ * file:
+ *
+ *   {
+ *     "version": 1,
+ *     "findings": [
+ *       {"path":"a.source.json","code":"invalid-enum","pointer":"/config/x","hash":"..."},
+ *       ...
+ *     ]
+ *   }
+ *
+ * An entry is compared by its bytes once written in canonical form (baseline_write_entry's key
+ * order, compact), so entries read back are written again that way: a file edited by hand
+ * still matches. */
+#include "check_baseline.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "check_read.h"
+#include "codes.h"
+#include "json_doc.h"
+#include "vector.h"
+
+struct entry {
+    char *line; /* canonical bytes */
+    char *path, *code, *element, *pointer;
+    bool used; /* matched a finding of this run */
+};
+
+struct check_baseline {
+    const char *read_path, *write_path;
+    char *cwd;                   /* absolute, normalised */
+    char *read_dir, *write_dir;  /* the files' directories, absolute, normalised */
+    struct entry *entries;       /* sorted by line */
+    size_t entry_count, entry_cap;
+    char **checked; /* the paths checked (relative to read_dir), for the fixed count */
+    size_t checked_count, checked_cap;
+    char **written; /* --write-baseline: the lines to write */
+    size_t written_count, written_cap;
+    struct report_absent *absent;
+    unsigned absent_count;
+    bool failed;
+};
+
+/* `path` made absolute against `cwd` and normalised: no "." or empty segments, ".." applied.
+ * Malloc'd, or NULL. */
+static char *absolute(const char *cwd, const char *path)
+{
+    size_t size = strlen(cwd) + strlen(path) + 3;
+    char *joined = malloc(size), *out = malloc(size);
+    if (joined == NULL || out == NULL) {
+        free(joined);
+        free(out);
+        return NULL;
+    }
+    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
+    size_t len = 0;
+    for (char *segment = joined; *segment != '\0';) {
+        size_t n = strcspn(segment, "/");
+        if (n == 2 && segment[0] == '.' && segment[1] == '.') {
+            while (len > 0 && out[--len] != '/')
+                ;
+        } else if (n > 0 && !(n == 1 && segment[0] == '.')) {
+            out[len++] = '/';
+            memcpy(out + len, segment, n);
+            len += n;
+        }
+        segment += n + (segment[n] == '/');
+    }
+    if (len == 0)
+        out[len++] = '/';
+    out[len] = '\0';
+    free(joined);
+    return out;
+}
+
+/* `file` (absolute) relative to the directory `dir` (absolute). Malloc'd, or NULL. */
+static char *relative(const char *dir, const char *file)
+{
+    size_t common = 0; /* the bytes of the segments both start with */
+    for (size_t i = 0;; i++) {
+        bool dir_end = dir[i] == '\0' || dir[i] == '/', file_end = file[i] == '\0' || file[i] == '/';
+        if (dir_end && file_end)
+            common = i;
+        if (dir[i] != file[i] || dir[i] == '\0')
+            break;
+    }
+    if (strcmp(dir, "/") == 0)
+        common = 0;
+    size_t ups = 0;
+    for (const char *c = dir + common; *c != '\0'; c++)
+        ups += *c == '/';
+    const char *rest = file + common + (file[common] == '/');
+    char *out = malloc(ups * 3 + strlen(rest) + 2);
+    if (out == NULL)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < ups; i++, len += 3)
+        memcpy(out + len, "../", 3);
+    strcpy(out + len, rest);
+    return out;
+}
+
+/* The directory of `path`, absolute and normalised, or NULL. */
+static char *directory_of(const char *cwd, const char *path)
+{
+    char *file = absolute(cwd, path);
+    char *slash = file != NULL ? strrchr(file, '/') : NULL;
+    if (slash != NULL)
+        slash[slash == file ? 1 : 0] = '\0';
+    return file;
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcmp(((const struct entry *)a)->line, ((const struct entry *)b)->line);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The string member `key` of the entry `node`, malloc'd; NULL when it has none (or memory). */
+static char *member(struct json_doc *doc, uint32_t node, const char *key)
+{
+    uint32_t m = json_object_get(doc, node, key, strlen(key));
+    if (m == JSON_NONE || json_node_at(doc, m)->kind != JSON_STRING)
+        return NULL;
+    struct json_str s = json_node_string(doc, m);
+    char *copy = malloc(s.len + 1);
+    if (copy != NULL) {
+        if (s.len > 0)
+            memcpy(copy, s.ptr, s.len);
+        copy[s.len] = '\0';
+    }
+    return copy;
+}
+
+/* The canonical line of an entry read back (baseline_write_entry's form). */
+static char *canonical(const struct entry *e, const char *hash)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "path");
+    json_write_string(&w, e->path);
+    json_write_key(&w, "code");
+    json_write_string(&w, e->code);
+    if (e->element != NULL) {
+        json_write_key(&w, "element");
+        json_write_string(&w, e->element);
+    }
+    json_write_key(&w, "pointer");
+    json_write_string(&w, e->pointer);
+    json_write_key(&w, "hash");
+    json_write_string(&w, hash);
+    json_write_object_end(&w);
+    if (w.failed) {
+        json_writer_free(&w);
+        return NULL;
+    }
+    return w.buf;
+}
+
+static void entry_free(struct entry *e)
+{
+    free(e->line);
+    free(e->path);
+    free(e->code);
+    free(e->element);
+    free(e->pointer);
+}
+
+/* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
+static bool read_entry(struct check_baseline *b, struct json_doc *doc, uint32_t node, unsigned index,
+                       struct entry *e)
+{
+    *e = (struct entry){0};
+    const char *why = NULL;
+    char *hash = NULL;
+    if (json_node_at(doc, node)->kind != JSON_OBJECT)
+        why = "not an object";
+    else if ((e->path = member(doc, node, "path")) == NULL || e->path[0] == '\0')
+        why = "\"path\" must be a non-empty string";
+    else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
+        why = "\"code\" must name a code";
+    else if ((e->pointer = member(doc, node, "pointer")) == NULL)
+        why = "\"pointer\" must be a string";
+    else if ((hash = member(doc, node, "hash")) == NULL)
+        why = "\"hash\" must be a string";
+    else if (json_object_get(doc, node, JSON_LITERAL("element")) != JSON_NONE &&
+             (e->element = member(doc, node, "element")) == NULL)
+        why = "\"element\" must be a string";
+    else if ((e->line = canonical(e, hash)) == NULL)
+        why = "out of memory";
+    free(hash);
+    if (why == NULL)
+        return true;
+    fprintf(stderr, "srcls: %s: finding %u: %s\n", b->read_path, index, why);
+    entry_free(e);
+    return false;
+}
+
+/* Parses the baseline `text` into b->entries (sorted); false after saying why on stderr. */
+static bool read_entries(struct check_baseline *b, const char *text, size_t len)
+{
+    struct json_doc doc;
+    bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
+              doc.root != JSON_NONE && json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
+    uint32_t version = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("version")) : JSON_NONE;
+    uint32_t list = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("findings")) : JSON_NONE;
+    int64_t number = 0;
+    if (!ok || version == JSON_NONE || !json_node_int64(&doc, version, &number) || number != 1 ||
+        list == JSON_NONE || json_node_at(&doc, list)->kind != JSON_ARRAY) {
+        fprintf(stderr, "srcls: %s: not a baseline of this version of srcls (a JSON object "
+                        "with \"version\": 1 and a \"findings\" array; write one with "
+                        "--write-baseline)\n", b->read_path);
+        json_doc_free(&doc);
+        return false;
+    }
+    unsigned index = 0;
+    for (uint32_t n = doc.nodes[list].first_child; ok && n != JSON_NONE; n = doc.nodes[n].next) {
+        struct entry *grown =
+            vector_grow(b->entries, &b->entry_cap, b->entry_count + 1, sizeof *grown);
+        if (grown == NULL) {
+            fprintf(stderr, "srcls: %s: out of memory\n", b->read_path);
+            ok = false;
+            break;
+        }
+        b->entries = grown;
+        ok = read_entry(b, &doc, n, index++, &b->entries[b->entry_count]);
+        b->entry_count += ok;
+    }
+    json_doc_free(&doc);
+    if (ok && b->entry_count > 1)
+        qsort(b->entries, b->entry_count, sizeof *b->entries, compare_entries);
+    return ok;
+}
+
+static bool read_file(struct check_baseline *b)
+{
+    int fd = open(b->read_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (uintmax_t)st.st_size > CHECK_MAX_INPUT_SIZE) {
+        int error = fd < 0 || errno != 0 ? errno : EINVAL;
+        fprintf(stderr, "srcls: --baseline %s: cannot read: %s\n", b->read_path,
+                fd >= 0 && (uintmax_t)st.st_size > CHECK_MAX_INPUT_SIZE ? "too large"
+                : fd >= 0 && !S_ISREG(st.st_mode)                     ? "not a regular file"
+                                                                      : strerror(error));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    size_t len;
+    char *text = read_descriptor(fd, (size_t)st.st_size, &len);
+    int error = errno;
+    close(fd);
+    if (text == NULL) {
+        fprintf(stderr, "srcls: --baseline %s: cannot read: %s\n", b->read_path, strerror(error));
+        return false;
+    }
+    bool ok = read_entries(b, text, len);
+    free(text);
+    return ok;
+}
+
+struct check_baseline *check_baseline_open(const char *read_path, const char *write_path)
+{
+    if (read_path == NULL && write_path == NULL)
+        return NULL;
+    struct check_baseline *b = calloc(1, sizeof *b);
+    char here[4096];
+    if (b == NULL || getcwd(here, sizeof here) == NULL || (b->cwd = absolute("/", here)) == NULL ||
+        (read_path != NULL && (b->read_dir = directory_of(b->cwd, read_path)) == NULL) ||
+        (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
+        fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
+        check_baseline_close(b);
+        return NULL;
+    }
+    b->read_path = read_path;
+    b->write_path = write_path;
+    if (read_path != NULL && !read_file(b)) {
+        check_baseline_close(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* Whether `line` is an entry not used yet; marks it used. */
+static bool take(struct check_baseline *b, const char *line)
+{
+    size_t lo = 0, hi = b->entry_count;
+    while (lo < hi) { /* the first entry not below `line` */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(b->entries[mid].line, line) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < b->entry_count && strcmp(b->entries[lo].line, line) == 0; lo++) {
+        if (!b->entries[lo].used)
+            return b->entries[lo].used = true;
+    }
+    return false;
+}
+
+/* Appends a malloc'd string to a vector of them; false (and the string freed) on failure. */
+static bool push(char ***items, size_t *count, size_t *cap, char *item)
+{
+    char **grown = item != NULL ? vector_grow(*items, cap, *count + 1, sizeof *grown) : NULL;
+    if (grown == NULL) {
+        free(item);
+        return false;
+    }
+    *items = grown;
+    grown[(*count)++] = item;
+    return true;
+}
+
+/* The entry line of diagnostic `i` of `a` for the file `rel`, malloc'd, or NULL. */
+static char *entry_line(struct analysis *a, uint32_t i, const char *rel)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    baseline_write_entry(&w, a, &a->diags.items[i], rel);
+    if (!w.failed)
+        return w.buf;
+    json_writer_free(&w);
+    return NULL;
+}
+
+unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
+                                    struct analysis *a)
+{
+    if (b == NULL)
+        return NULL;
+    char *file = absolute(b->cwd, path);
+    char *read_rel = file != NULL && b->read_dir != NULL ? relative(b->read_dir, file) : NULL;
+    char *write_rel = file != NULL && b->write_dir != NULL ? relative(b->write_dir, file) : NULL;
+    unsigned char *flags = calloc(a->diags.count + 1, 1);
+    bool ok = file != NULL && flags != NULL && (b->read_dir == NULL || read_rel != NULL) &&
+              (b->write_dir == NULL || write_rel != NULL);
+    for (uint32_t i = 0; ok && i < a->diags.count; i++) {
+        if (read_rel != NULL) {
+            char *line = entry_line(a, i, read_rel);
+            ok = line != NULL;
+            flags[i] = ok && take(b, line);
+            free(line);
+        }
+        if (write_rel != NULL && ok)
+            ok = push(&b->written, &b->written_count, &b->written_cap, entry_line(a, i, write_rel));
+        if (b->read_dir == NULL) /* --write-baseline alone: what is written is the baseline */
+            flags[i] = 1;
+    }
+    if (ok && read_rel != NULL) {
+        ok = push(&b->checked, &b->checked_count, &b->checked_cap, read_rel);
+        read_rel = NULL;
+    }
+    free(read_rel);
+    free(write_rel);
+    free(file);
+    if (!ok) {
+        b->failed = true;
+        free(flags);
+        return NULL;
+    }
+    return flags;
+}
+
+/* Whether the entry's file was checked in this run, or no longer exists. */
+static bool file_gone_or_checked(const struct check_baseline *b, const struct entry *e)
+{
+    const char *key = e->path;
+    if (b->checked_count > 0 &&
+        bsearch(&key, b->checked, b->checked_count, sizeof *b->checked, compare_strings) != NULL)
+        return true;
+    size_t size = strlen(b->read_dir) + strlen(e->path) + 2;
+    char *full = malloc(size);
+    if (full == NULL)
+        return false;
+    snprintf(full, size, "%s/%s", b->read_dir, e->path);
+    struct stat st;
+    bool gone = stat(full, &st) != 0 && errno == ENOENT;
+    free(full);
+    return gone;
+}
+
+void check_baseline_finish(struct check_baseline *b, struct report_summary *summary)
+{
+    if (b == NULL)
+        return;
+    summary->baseline = true;
+    if (b->read_dir == NULL) { /* --write-baseline alone */
+        summary->baseline_entries = summary->baseline_unchanged = (unsigned)b->written_count;
+        return;
+    }
+    if (b->checked_count > 1)
+        qsort(b->checked, b->checked_count, sizeof *b->checked, compare_strings);
+    summary->baseline_entries = (unsigned)b->entry_count;
+    b->absent = calloc(b->entry_count + 1, sizeof *b->absent);
+    for (size_t i = 0; i < b->entry_count; i++) {
+        struct entry *e = &b->entries[i];
+        summary->baseline_unchanged += e->used;
+        if (e->used || !file_gone_or_checked(b, e))
+            continue;
+        summary->baseline_fixed++;
+        char *full = b->absent != NULL ? malloc(strlen(b->read_dir) + strlen(e->path) + 2) : NULL;
+        char *shown = NULL;
+        if (full != NULL) {
+            sprintf(full, "%s/%s", b->read_dir, e->path);
+            char *normal = absolute("/", full);
+            shown = normal != NULL ? relative(b->cwd, normal) : NULL;
+            free(normal);
+        }
+        free(full);
+        if (shown == NULL) {
+            b->failed = true;
+            continue;
+        }
+        free(e->path); /* from now on shown from the current directory */
+        e->path = shown;
+        b->absent[b->absent_count++] =
+            (struct report_absent){shown, e->code, e->element, e->pointer};
+    }
+    summary->absent = b->absent;
+    summary->absent_count = b->absent_count;
+}
+
+int check_baseline_write(struct check_baseline *b)
+{
+    if (b == NULL || b->write_path == NULL)
+        return 0;
+    if (b->written_count > 1)
+        qsort(b->written, b->written_count, sizeof *b->written, compare_strings);
+    size_t size = strlen(b->write_path) + 16;
+    char *temporary = malloc(size);
+    FILE *out = NULL;
+    if (temporary != NULL) {
+        snprintf(temporary, size, "%s.tmp", b->write_path);
+        out = fopen(temporary, "w");
+    }
+    if (out != NULL) {
+        fputs("{\n  \"version\": 1,\n  \"findings\": [", out);
+        for (size_t i = 0; i < b->written_count; i++)
+            fprintf(out, "%s\n    %s", i > 0 ? "," : "", b->written[i]);
+        fputs(b->written_count > 0 ? "\n  ]\n}\n" : "]\n}\n", out);
+    }
+    int error = out == NULL ? errno : 0;
+    if (out != NULL && (fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0))
+        error = errno != 0 ? errno : EIO;
+    if (out != NULL && fclose(out) != 0 && error == 0)
+        error = errno;
+    if (error == 0 && rename(temporary, b->write_path) != 0)
+        error = errno;
+    if (error != 0) {
+        fprintf(stderr, "srcls: --write-baseline %s: cannot write: %s\n", b->write_path,
+                temporary == NULL ? "out of memory" : strerror(error));
+        if (temporary != NULL)
+            unlink(temporary);
+    } else {
+        fprintf(stderr, "srcls: wrote %zu finding%s to %s\n", b->written_count,
+                b->written_count == 1 ? "" : "s", b->write_path);
+    }
+    free(temporary);
+    return error == 0 ? 0 : -1;
+}
+
+bool check_baseline_failed(const struct check_baseline *b)
+{
+    return b != NULL && b->failed;
+}
+
+void check_baseline_close(struct check_baseline *b)
+{
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < b->entry_count; i++)
+        entry_free(&b->entries[i]);
+    for (size_t i = 0; i < b->checked_count; i++)
+        free(b->checked[i]);
+    for (size_t i = 0; i < b->written_count; i++)
+        free(b->written[i]);
+    free(b->entries);
+    free(b->checked);
+    free(b->written);
+    free(b->absent);
+    free(b->cwd);
+    free(b->read_dir);
+    free(b->write_dir);
+    free(b);
+}

@@ -1,0 +1,36 @@
+/* check_baseline: `srcls --check --baseline FILE` and `--write-baseline FILE`. A baseline is a
+ * JSON file of findings recorded once (the core's baseline entries, one a line, sorted); a run
+ * with it reports only the findings it does not hold (each entry matches one finding), and
+ * counts the entries whose finding is gone. Paths in the file are relative to the file's
+ * directory, so that it is read the same from any directory. */
+#ifndef SRCLS_CHECK_BASELINE_H
+#define SRCLS_CHECK_BASELINE_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "report.h"
+
+struct check_baseline;
+
+/* Reads `read_path` (--baseline; NULL: none) and prepares to write `write_path`
+ * (--write-baseline; NULL: none). NULL after saying why on stderr: the file cannot be read,
+ * is not a baseline (which entry, what is wrong), memory. */
+struct check_baseline *check_baseline_open(const char *read_path, const char *write_path);
+/* The findings of the file `path` (its reported analysis `a`): returns a malloc'd array of
+ * a->diags.count flags (1: in the baseline), or NULL when `baseline` is NULL or memory ran out
+ * (then every finding counts as new, and the run fails: check_baseline_failed). */
+unsigned char *check_baseline_match(struct check_baseline *baseline, const char *path,
+                                    struct analysis *a);
+/* After the walk: the entries whose finding is gone (their file checked, or deleted), into
+ * `summary` for the reporters' end. */
+void check_baseline_finish(struct check_baseline *baseline, struct report_summary *summary);
+/* --write-baseline: writes the file (atomically: a temporary file renamed). 0, or -1 after
+ * saying why on stderr. */
+int check_baseline_write(struct check_baseline *baseline);
+/* Whether memory ran out: the run must not pass. */
+bool check_baseline_failed(const struct check_baseline *baseline);
+/* Frees everything (the summary's absent entries too); NULL is fine. */
+void check_baseline_close(struct check_baseline *baseline);
+
+#endif

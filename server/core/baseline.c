@@ -1,0 +1,149 @@
+/* baseline: the entry of a finding (see baseline.h). */
+#include "baseline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codes.h"
+#include "envelope.h"
+#include "schema_at.h"
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv(uint64_t h, const char *bytes, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)bytes[i];
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static void hash_text(char out[17], char type, const char *text, size_t len)
+{
+    uint64_t h = fnv(FNV_OFFSET, &type, 1);
+    h = fnv(h, text, len);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The child of `node` named by the pointer segment [segment, end) (~0 and ~1 escapes), or
+ * JSON_NONE. An array's element is found by walking its siblings. */
+static uint32_t child_at(struct json_doc *doc, uint32_t node, const char *segment, size_t len)
+{
+    const struct json_node *n = json_node_at(doc, node);
+    char buffer[256];
+    size_t out = 0;
+    for (size_t i = 0; i < len && out < sizeof buffer; i++) {
+        char c = segment[i];
+        if (c == '~' && i + 1 < len && (segment[i + 1] == '0' || segment[i + 1] == '1'))
+            c = segment[++i] == '0' ? '~' : '/';
+        buffer[out++] = c;
+    }
+    if (out == sizeof buffer)
+        return JSON_NONE;
+    if (n->kind == JSON_OBJECT)
+        return json_object_get(doc, node, buffer, out);
+    if (n->kind != JSON_ARRAY || out == 0)
+        return JSON_NONE;
+    char *end;
+    buffer[out < sizeof buffer ? out : sizeof buffer - 1] = '\0';
+    unsigned long index = strtoul(buffer, &end, 10);
+    if (*end != '\0')
+        return JSON_NONE;
+    uint32_t c = n->first_child;
+    for (unsigned long i = 0; c != JSON_NONE && i < index; i++)
+        c = doc->nodes[c].next;
+    return c;
+}
+
+/* The node at `pointer` below `node`, or JSON_NONE. */
+static uint32_t node_below(struct json_doc *doc, uint32_t node, const char *pointer)
+{
+    while (node != JSON_NONE && *pointer == '/') {
+        const char *segment = pointer + 1;
+        const char *end = strchr(segment, '/');
+        size_t len = end != NULL ? (size_t)(end - segment) : strlen(segment);
+        node = child_at(doc, node, segment, len);
+        pointer = segment + len;
+    }
+    return *pointer == '\0' ? node : JSON_NONE;
+}
+
+/* Whether the string `node` may be hashed: the value of a known field that is neither secret
+ * nor sensitive, under a key the parser read as written (excerpt's rule for what it shows). */
+static bool hashable(struct analysis *a, uint32_t node)
+{
+    const struct json_node *n = &a->doc.nodes[node];
+    if (n->key_start == JSON_NONE || (n->flags & JSON_FLAG_KEY_RECOVERED) || a->registry == NULL)
+        return false;
+    const struct schema_field *f = schema_at_member(&a->doc, node, a->registry, a->settings);
+    return f != NULL && !f->secret && !f->sensitive;
+}
+
+/* The hash of the value at `node` into `out`: its type and, for a scalar, its text (a
+ * string decoded, a number or literal as written); a container by its type alone, so that a
+ * finding about an object does not come back with every edit inside it. */
+static void hash_value(struct analysis *a, uint32_t node, char out[17])
+{
+    if (node == JSON_NONE) {
+        hash_text(out, '-', "", 0);
+        return;
+    }
+    const struct json_node *n = json_node_at(&a->doc, node);
+    switch (n->kind) {
+    case JSON_OBJECT: hash_text(out, 'o', "", 0); return;
+    case JSON_ARRAY: hash_text(out, 'a', "", 0); return;
+    case JSON_STRING: {
+        if (!hashable(a, node)) {
+            snprintf(out, 17, "%s", BASELINE_SECRET);
+            return;
+        }
+        struct json_str s = json_node_string(&a->doc, node);
+        hash_text(out, 's', s.ptr != NULL ? s.ptr : "", s.len);
+        return;
+    }
+    default:
+        hash_text(out, 'v', a->doc.text + n->start, n->end - n->start);
+        return;
+    }
+}
+
+void baseline_write_entry(struct json_writer *w, struct analysis *a, const struct diagnostic *d,
+                          const char *path)
+{
+    const char *pointer = d->pointer != NULL ? d->pointer : "";
+    uint32_t node = a->doc.root;
+    struct json_str element = {0};
+    if (a->document == DOCUMENT_BULK && a->elements != NULL && pointer[0] == '/') {
+        char *end;
+        unsigned long index = strtoul(pointer + 1, &end, 10);
+        if (end != pointer + 1 && (*end == '/' || *end == '\0') && index < a->element_count) {
+            node = a->elements[index];
+            uint32_t name = json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME));
+            if (name != JSON_NONE && json_node_at(&a->doc, name)->kind == JSON_STRING)
+                element = json_node_string(&a->doc, name);
+            if (element.ptr != NULL)
+                pointer = end;
+        }
+    }
+    char hash[17];
+    hash_value(a, element.ptr != NULL ? node_below(&a->doc, node, pointer)
+                                      : node_below(&a->doc, a->doc.root, pointer),
+               hash);
+    json_write_object_begin(w);
+    json_write_key(w, "path");
+    json_write_string(w, path);
+    json_write_key(w, "code");
+    json_write_string(w, code_name(d->code));
+    if (element.ptr != NULL) {
+        json_write_key(w, "element");
+        json_write_string_n(w, element.ptr, element.len);
+    }
+    json_write_key(w, "pointer");
+    json_write_string(w, pointer);
+    json_write_key(w, "hash");
+    json_write_string(w, hash);
+    json_write_object_end(w);
+}
