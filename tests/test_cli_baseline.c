@@ -1,0 +1,254 @@
+/* test_cli_baseline: `srcls --check --write-baseline FILE` then `--baseline FILE` on a repository
+ * with findings: edits above, below and beside the findings, a reformatted file and a source
+ * moved within a bulk array bring nothing back; a changed value brings back exactly its finding;
+ * a fixed finding and a deleted file are counted as fixed (SARIF `absent`); the exit status
+ * counts new findings only; the file's bytes are the same written twice, with --jobs 1 and 2,
+ * and from another directory; no secret value is in it; a broken baseline exits 2. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_harness.h"
+
+/* A search-service source with three findings: an invalid enum value (`mode`), an unknown
+ * field, a secret that is not encoded; `above` and `below` are members put before and after. */
+static char *source(const char *name, const char *mode, const char *above, const char *below)
+{
+    static char buffers[8][1024];
+    static unsigned next;
+    char *out = buffers[next++ % 8];
+    snprintf(out, sizeof buffers[0],
+             "{\n  \"name\": \"%s\",\n  \"type\": \"CLOUDA_SEARCH_SERVICE\",\n  \"config\": {\n"
+             "    %s\"hostname\": \"search.example.com\",\n    \"port\": \"443\",\n"
+             "    \"encryptionValidationMode\": \"%s\",\n    \"colour\": 1,\n"
+             "    \"authenticationType\": \"ACCESS_KEY\",\n"
+             "    \"accessKey\": \"AKEXAMPLE7Q2RW4ZT9LM\",\n"
+             "    \"accessSecret\": \"hunter2-%s\"%s\n  }\n}",
+             name, above, mode, name, below);
+    return out;
+}
+
+static void write_repository(void)
+{
+    char bulk[4096];
+    write_file("repo/src/single.source.json", source("single", "BOGUS", "", ""));
+    snprintf(bulk, sizeof bulk, "[%s,\n%s,\n%s]\n", source("one", "BOGUS", "", ""),
+             source("two", "BOGUS", "", ""), source("three", "BOGUS", "", ""));
+    write_file("repo/src/bulk.json", bulk);
+    write_file("repo/src/other.source.json", source("other", "BOGUS", "", ""));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return scratch_create("baseline");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_remove();
+    return 0;
+}
+
+static struct run check_in(const char *subdir, const char *const *args)
+{
+    struct run_options options = {.subdir = subdir};
+    return run_srcls_with(&options, args);
+}
+
+/* The findings a text report lists (lines "path:line:column: severity: ... [code]"). */
+static unsigned findings(const char *out)
+{
+    unsigned n = 0;
+    for (const char *line = out; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        n += len > 0 && line[len - 1] == ']' && memchr(line, '[', len) != NULL;
+        line += len + (end != NULL);
+    }
+    return n;
+}
+
+static void write_baseline(void)
+{
+    write_repository();
+    struct run r = check_in("repo", (const char *[]){"--check", "--write-baseline",
+                                                     "baseline.json", "src", NULL});
+    assert_exit(&r, 0); /* every finding is in the baseline now */
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json"));
+    run_free(&r);
+}
+
+static struct run with_baseline(const char *format)
+{
+    return check_in("repo", (const char *[]){"--check", "--baseline", "baseline.json", "--format",
+                                             format, "src", NULL});
+}
+
+static void test_edits_beside_findings_bring_nothing_back(void **state)
+{
+    (void)state;
+    write_baseline();
+    struct run before = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&before, 1);
+    assert_int_equal(findings(before.out), 15);
+    run_free(&before);
+    /* above and below the findings, lines added; the bulk file reformatted on one line and its
+     * sources in another order */
+    write_file("repo/src/single.source.json",
+               source("single", "BOGUS", "\"readTimeoutMillis\": 30000,\n\n\n    ",
+                      ",\n    \"regionName\": \"us-east-1\""));
+    char bulk[4096];
+    snprintf(bulk, sizeof bulk, "[%s, %s, %s]", source("three", "BOGUS", "", ""),
+             source("one", "BOGUS", "", ""), source("two", "BOGUS", "", ""));
+    for (char *c = bulk; *c != '\0'; c++)
+        *c = *c == '\n' ? ' ' : *c;
+    write_file("repo/src/bulk.json", bulk);
+    struct run r = with_baseline("text");
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+}
+
+static void test_changed_value_comes_back_alone(void **state)
+{
+    (void)state;
+    write_baseline();
+    char bulk[4096]; /* "two" moved first and its value changed; "three" lost its finding */
+    snprintf(bulk, sizeof bulk, "[%s,\n%s,\n%s]\n", source("two", "WRONG", "", ""),
+             source("one", "BOGUS", "", ""), source("three", "CERTIFICATE_ONLY_VALIDATION", "", ""));
+    write_file("repo/src/bulk.json", bulk);
+    struct run r = with_baseline("text");
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 1);
+    assert_non_null(strstr(r.out, "src/bulk.json:7:33: error: "));
+    assert_non_null(strstr(r.out, "(got \"WRONG\") [invalid-enum]"));
+    /* two's old value, three's finding */
+    assert_line(&r, "15 findings in the baseline, 2 of them fixed");
+    run_free(&r);
+    r = with_baseline("sarif");
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "\"baselineState\":\"new\""));
+    assert_non_null(strstr(r.out, "\"element\":\"three\",\"pointer\":\"/config/"
+                                  "encryptionValidationMode\"},\"baselineState\":\"absent\""));
+    assert_non_null(strstr(r.out, "\"element\":\"two\",\"pointer\":\"/config/"
+                                  "encryptionValidationMode\"},\"baselineState\":\"absent\""));
+    run_free(&r);
+    r = with_baseline("json");
+    assert_non_null(strstr(r.out, "\"baselined\":false"));
+    assert_non_null(strstr(r.out, "\"baseline\": {\"findings\": 15, \"unchanged\": 13, "
+                                  "\"fixed\": 2}"));
+    assert_non_null(strstr(r.out, "\"errors\": 1, \"warnings\": 0")); /* new ones only */
+    run_free(&r);
+}
+
+static void test_deleted_file_is_fixed(void **state)
+{
+    (void)state;
+    write_baseline();
+    assert_int_equal(unlink("repo/src/other.source.json"), 0);
+    struct run r = with_baseline("text");
+    assert_exit(&r, 0);
+    assert_line(&r, "15 findings in the baseline, 3 of them fixed");
+    run_free(&r);
+    /* a file not checked in this run is not counted as fixed */
+    r = check_in("repo",
+                 (const char *[]){"--check", "--baseline", "baseline.json", "src/bulk.json", NULL});
+    assert_exit(&r, 0);
+    assert_line(&r, "15 findings in the baseline, 3 of them fixed");
+    run_free(&r);
+}
+
+static void test_bytes_are_stable(void **state)
+{
+    (void)state;
+    write_baseline();
+    char *first = read_all("repo/baseline.json");
+    assert_non_null(first);
+    assert_null(strstr(first, "hunter2")); /* secrets: never written, not even hashed */
+    assert_null(strstr(first, "\"line"));
+    const char *jobs[] = {"1", "2"};
+    for (size_t i = 0; i < 2; i++) {
+        struct run r = check_in("repo", (const char *[]){"--check", "--jobs", jobs[i],
+                                                         "--write-baseline", "again.json", "src",
+                                                         NULL});
+        assert_exit(&r, 0);
+        run_free(&r);
+        char *again = read_all("repo/again.json");
+        assert_string_equal(first, again);
+        free(again);
+    }
+    /* from another directory: the paths are relative to the baseline file */
+    struct run r = check_in("repo/src", (const char *[]){"--check", "--write-baseline",
+                                                         "../again.json", ".", NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    char *again = read_all("repo/again.json");
+    assert_string_equal(first, again);
+    free(again);
+    r = check_in("repo/src", (const char *[]){"--check", "--baseline", "../baseline.json",
+                                              "bulk.json", NULL});
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    run_free(&r);
+    free(first);
+}
+
+static void test_broken_baseline_exits_2(void **state)
+{
+    (void)state;
+    write_repository();
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"not json", "not a baseline"},
+        {"{\"version\": 2, \"findings\": []}", "not a baseline"},
+        {"{\"version\": 1, \"findings\": [{\"path\": \"a\", \"code\": \"no-such-code\", "
+         "\"pointer\": \"\", \"hash\": \"x\"}]}",
+         "finding 0: \"code\" must name a code"},
+        {"{\"version\": 1, \"findings\": [{\"path\": \"a\", \"code\": \"invalid-enum\", "
+         "\"hash\": \"x\"}]}",
+         "finding 0: \"pointer\" must be a string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_file("repo/baseline.json", cases[i].text);
+        struct run r = with_baseline("text");
+        assert_exit(&r, 2);
+        assert_non_null(strstr(r.err, cases[i].message));
+        assert_string_equal(r.out, ""); /* nothing checked */
+        run_free(&r);
+    }
+    struct run r = check_in("repo", (const char *[]){"--check", "--baseline", "missing.json",
+                                                     "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "missing.json: cannot read: No such file or directory"));
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--baseline", "baseline.json", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--baseline is an option of --check"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_edits_beside_findings_bring_nothing_back),
+        cmocka_unit_test(test_changed_value_comes_back_alone),
+        cmocka_unit_test(test_deleted_file_is_fixed),
+        cmocka_unit_test(test_bytes_are_stable),
+        cmocka_unit_test(test_broken_baseline_exits_2),
+    };
+    return harness_status(cmocka_run_group_tests(tests, setup, teardown));
+}
