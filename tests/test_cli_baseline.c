@@ -241,6 +241,38 @@ static void test_broken_baseline_exits_2(void **state)
     run_free(&r);
 }
 
+static void test_srcls_json_names_the_baseline(void **state)
+{
+    (void)state;
+    write_baseline();
+    assert_int_equal(rename("repo/baseline.json", "repo/src/known.json"), 0);
+    write_file("repo/srcls.json", "{\"baseline\": \"src/known.json\"}");
+    /* the entries' paths are relative to the baseline file: from src/, written from repo/ */
+    struct run r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 1);
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--check", "--write-baseline", "src/known.json", "src",
+                                         NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    r = check_in("repo/src", (const char *[]){"--check", ".", NULL});
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    write_file("repo/srcls.json", "{\"baseline\": \"nowhere.json\"}");
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 2); /* named but unreadable: never a silent pass */
+    assert_non_null(strstr(r.err, "nowhere.json: cannot read: No such file or directory"));
+    run_free(&r);
+    write_file("repo/srcls.json", "{\"baseline\": 1}");
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls.json:1:2: must be the path of a baseline file"));
+    run_free(&r);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_deleted_file_is_fixed),
         cmocka_unit_test(test_bytes_are_stable),
         cmocka_unit_test(test_broken_baseline_exits_2),
+        cmocka_unit_test(test_srcls_json_names_the_baseline),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -287,7 +287,8 @@ static void task_done(void *context, void *task)
     else if (t->ours) { /* after a fix, what is left */
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
         check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
-        unsigned char *in_baseline = check_baseline_match(walk->options->baseline, t->path, reported);
+        unsigned char *in_baseline = check_baseline_match(walk->options->baseline, t->path, reported,
+                                                         t->target.baseline);
         struct checked_file file = {.path = t->path, .analysis = reported, .baselined = in_baseline};
         walk->summary.files++;
         report_count(&walk->summary, reported, in_baseline);

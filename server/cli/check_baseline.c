@@ -34,19 +34,29 @@ struct entry {
     bool used; /* matched a finding of this run */
 };
 
-struct check_baseline {
-    const char *read_path, *write_path;
-    char *cwd;                   /* absolute, normalised */
-    char *read_dir, *write_dir;  /* the files' directories, absolute, normalised */
-    struct entry *entries;       /* sorted by line */
+/* One baseline file read: --baseline's, or a srcls.json's "baseline". */
+struct baseline_set {
+    char *read_path;       /* as named (--baseline) or absolute (srcls.json) */
+    char *read_dir;        /* its directory, absolute, normalised */
+    struct entry *entries; /* sorted by line */
     size_t entry_count, entry_cap;
     char **checked; /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
+    bool broken; /* could not be read (said once): its files' findings are all new */
+};
+
+struct check_baseline {
+    const char *write_path;
+    bool named;    /* --baseline: sets[0], for every file */
+    char *cwd;       /* absolute, normalised */
+    char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
+    struct baseline_set *sets;
+    size_t set_count, set_cap;
     char **written; /* --write-baseline: the lines to write */
     size_t written_count, written_cap;
     struct report_absent *absent;
     unsigned absent_count;
-    bool failed;
+    bool used, failed; /* used: a baseline was read or is written */
 };
 
 /* `path` made absolute against `cwd` and normalised: no "." or empty segments, ".." applied.
@@ -180,7 +190,7 @@ static void entry_free(struct entry *e)
 }
 
 /* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
-static bool read_entry(struct check_baseline *b, struct json_doc *doc, uint32_t node, unsigned index,
+static bool read_entry(struct baseline_set *b, struct json_doc *doc, uint32_t node, unsigned index,
                        struct entry *e)
 {
     *e = (struct entry){0};
@@ -210,7 +220,7 @@ static bool read_entry(struct check_baseline *b, struct json_doc *doc, uint32_t 
 }
 
 /* Parses the baseline `text` into b->entries (sorted); false after saying why on stderr. */
-static bool read_entries(struct check_baseline *b, const char *text, size_t len)
+static bool read_entries(struct baseline_set *b, const char *text, size_t len)
 {
     struct json_doc doc;
     bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
@@ -245,14 +255,14 @@ static bool read_entries(struct check_baseline *b, const char *text, size_t len)
     return ok;
 }
 
-static bool read_file(struct check_baseline *b)
+static bool read_file(struct baseline_set *b)
 {
     int fd = open(b->read_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
         (uintmax_t)st.st_size > CHECK_MAX_INPUT_SIZE) {
         int error = fd < 0 || errno != 0 ? errno : EINVAL;
-        fprintf(stderr, "srcls: --baseline %s: cannot read: %s\n", b->read_path,
+        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path,
                 fd >= 0 && (uintmax_t)st.st_size > CHECK_MAX_INPUT_SIZE ? "too large"
                 : fd >= 0 && !S_ISREG(st.st_mode)                     ? "not a regular file"
                                                                       : strerror(error));
@@ -265,7 +275,7 @@ static bool read_file(struct check_baseline *b)
     int error = errno;
     close(fd);
     if (text == NULL) {
-        fprintf(stderr, "srcls: --baseline %s: cannot read: %s\n", b->read_path, strerror(error));
+        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path, strerror(error));
         return false;
     }
     bool ok = read_entries(b, text, len);
@@ -273,22 +283,60 @@ static bool read_file(struct check_baseline *b)
     return ok;
 }
 
+static void set_free(struct baseline_set *set)
+{
+    for (size_t i = 0; i < set->entry_count; i++)
+        entry_free(&set->entries[i]);
+    for (size_t i = 0; i < set->checked_count; i++)
+        free(set->checked[i]);
+    free(set->entries);
+    free(set->checked);
+    free(set->read_path);
+    free(set->read_dir);
+}
+
+/* The set of the baseline file `path`, read on first use; NULL when memory ran out. A file that
+ * cannot be read is said once on stderr and gives a broken set. */
+static struct baseline_set *set_for(struct check_baseline *b, const char *path)
+{
+    for (size_t i = 0; i < b->set_count; i++) {
+        if (strcmp(b->sets[i].read_path, path) == 0)
+            return &b->sets[i];
+    }
+    struct baseline_set *grown = vector_grow(b->sets, &b->set_cap, b->set_count + 1, sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    b->sets = grown;
+    struct baseline_set *set = &b->sets[b->set_count];
+    *set = (struct baseline_set){.read_path = strdup(path)};
+    set->read_dir = set->read_path != NULL ? directory_of(b->cwd, path) : NULL;
+    if (set->read_dir == NULL) {
+        set_free(set);
+        return NULL;
+    }
+    b->set_count++;
+    set->broken = !read_file(set);
+    b->used = true;
+    return set;
+}
+
 struct check_baseline *check_baseline_open(const char *read_path, const char *write_path)
 {
-    if (read_path == NULL && write_path == NULL)
-        return NULL;
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
     if (b == NULL || getcwd(here, sizeof here) == NULL || (b->cwd = absolute("/", here)) == NULL ||
-        (read_path != NULL && (b->read_dir = directory_of(b->cwd, read_path)) == NULL) ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
         fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
         check_baseline_close(b);
         return NULL;
     }
-    b->read_path = read_path;
     b->write_path = write_path;
-    if (read_path != NULL && !read_file(b)) {
+    b->used = write_path != NULL;
+    b->named = read_path != NULL;
+    struct baseline_set *set = b->named ? set_for(b, read_path) : NULL;
+    if (b->named && (set == NULL || set->broken)) {
+        if (set == NULL)
+            fprintf(stderr, "srcls: --baseline %s: out of memory\n", read_path);
         check_baseline_close(b);
         return NULL;
     }
@@ -296,7 +344,7 @@ struct check_baseline *check_baseline_open(const char *read_path, const char *wr
 }
 
 /* Whether `line` is an entry not used yet; marks it used. */
-static bool take(struct check_baseline *b, const char *line)
+static bool take(struct baseline_set *b, const char *line)
 {
     size_t lo = 0, hi = b->entry_count;
     while (lo < hi) { /* the first entry not below `line` */
@@ -339,30 +387,40 @@ static char *entry_line(struct analysis *a, uint32_t i, const char *rel)
 }
 
 unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
-                                    struct analysis *a)
+                                    struct analysis *a, const char *config_baseline)
 {
-    if (b == NULL)
+    if (b == NULL || (!b->used && config_baseline == NULL))
         return NULL;
+    if (b->write_dir != NULL && !b->named)
+        config_baseline = NULL; /* --write-baseline alone: what it writes is the baseline */
+    struct baseline_set *set = b->named              ? &b->sets[0]
+                               : config_baseline != NULL ? set_for(b, config_baseline)
+                                                         : NULL;
+    if (set != NULL && set->broken) {
+        b->failed = true; /* said when it was read */
+        set = NULL;
+    }
     char *file = absolute(b->cwd, path);
-    char *read_rel = file != NULL && b->read_dir != NULL ? relative(b->read_dir, file) : NULL;
+    char *read_rel = file != NULL && set != NULL ? relative(set->read_dir, file) : NULL;
     char *write_rel = file != NULL && b->write_dir != NULL ? relative(b->write_dir, file) : NULL;
     unsigned char *flags = calloc(a->diags.count + 1, 1);
-    bool ok = file != NULL && flags != NULL && (b->read_dir == NULL || read_rel != NULL) &&
-              (b->write_dir == NULL || write_rel != NULL);
+    bool ok = file != NULL && flags != NULL && (set == NULL || read_rel != NULL) &&
+              (b->write_dir == NULL || write_rel != NULL) &&
+              (config_baseline == NULL || b->named || set != NULL || b->failed);
     for (uint32_t i = 0; ok && i < a->diags.count; i++) {
         if (read_rel != NULL) {
             char *line = entry_line(a, i, read_rel);
             ok = line != NULL;
-            flags[i] = ok && take(b, line);
+            flags[i] = ok && take(set, line);
             free(line);
         }
         if (write_rel != NULL && ok)
             ok = push(&b->written, &b->written_count, &b->written_cap, entry_line(a, i, write_rel));
-        if (b->read_dir == NULL) /* --write-baseline alone: what is written is the baseline */
+        if (b->write_dir != NULL && set == NULL) /* --write-baseline alone: it is the baseline */
             flags[i] = 1;
     }
     if (ok && read_rel != NULL) {
-        ok = push(&b->checked, &b->checked_count, &b->checked_cap, read_rel);
+        ok = push(&set->checked, &set->checked_count, &set->checked_cap, read_rel);
         read_rel = NULL;
     }
     free(read_rel);
@@ -377,7 +435,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
 }
 
 /* Whether the entry's file was checked in this run, or no longer exists. */
-static bool file_gone_or_checked(const struct check_baseline *b, const struct entry *e)
+static bool file_gone_or_checked(const struct baseline_set *b, const struct entry *e)
 {
     const char *key = e->path;
     if (b->checked_count > 0 &&
@@ -394,43 +452,54 @@ static bool file_gone_or_checked(const struct check_baseline *b, const struct en
     return gone;
 }
 
-void check_baseline_finish(struct check_baseline *b, struct report_summary *summary)
+/* The fixed entries of `set` into b->absent and `summary`. */
+static void finish_set(struct check_baseline *b, struct baseline_set *set,
+                       struct report_summary *summary)
 {
-    if (b == NULL)
-        return;
-    summary->baseline = true;
-    if (b->read_dir == NULL) { /* --write-baseline alone */
-        summary->baseline_entries = summary->baseline_unchanged = (unsigned)b->written_count;
-        return;
-    }
-    if (b->checked_count > 1)
-        qsort(b->checked, b->checked_count, sizeof *b->checked, compare_strings);
-    summary->baseline_entries = (unsigned)b->entry_count;
-    b->absent = calloc(b->entry_count + 1, sizeof *b->absent);
-    for (size_t i = 0; i < b->entry_count; i++) {
-        struct entry *e = &b->entries[i];
+    if (set->checked_count > 1)
+        qsort(set->checked, set->checked_count, sizeof *set->checked, compare_strings);
+    summary->baseline_entries += (unsigned)set->entry_count;
+    for (size_t i = 0; i < set->entry_count; i++) {
+        struct entry *e = &set->entries[i];
         summary->baseline_unchanged += e->used;
-        if (e->used || !file_gone_or_checked(b, e))
+        if (e->used || !file_gone_or_checked(set, e))
             continue;
         summary->baseline_fixed++;
-        char *full = b->absent != NULL ? malloc(strlen(b->read_dir) + strlen(e->path) + 2) : NULL;
+        char *full = malloc(strlen(set->read_dir) + strlen(e->path) + 2);
         char *shown = NULL;
         if (full != NULL) {
-            sprintf(full, "%s/%s", b->read_dir, e->path);
+            sprintf(full, "%s/%s", set->read_dir, e->path);
             char *normal = absolute("/", full);
             shown = normal != NULL ? relative(b->cwd, normal) : NULL;
             free(normal);
         }
         free(full);
-        if (shown == NULL) {
+        struct report_absent *grown =
+            shown != NULL ? realloc(b->absent, (b->absent_count + 1) * sizeof *grown) : NULL;
+        if (grown == NULL) {
+            free(shown);
             b->failed = true;
             continue;
         }
+        b->absent = grown;
         free(e->path); /* from now on shown from the current directory */
         e->path = shown;
         b->absent[b->absent_count++] =
             (struct report_absent){shown, e->code, e->element, e->pointer};
     }
+}
+
+void check_baseline_finish(struct check_baseline *b, struct report_summary *summary)
+{
+    if (b == NULL || !b->used)
+        return;
+    summary->baseline = true;
+    if (b->set_count == 0) { /* --write-baseline alone */
+        summary->baseline_entries = summary->baseline_unchanged = (unsigned)b->written_count;
+        return;
+    }
+    for (size_t i = 0; i < b->set_count; i++)
+        finish_set(b, &b->sets[i], summary);
     summary->absent = b->absent;
     summary->absent_count = b->absent_count;
 }
@@ -483,18 +552,14 @@ void check_baseline_close(struct check_baseline *b)
 {
     if (b == NULL)
         return;
-    for (size_t i = 0; i < b->entry_count; i++)
-        entry_free(&b->entries[i]);
-    for (size_t i = 0; i < b->checked_count; i++)
-        free(b->checked[i]);
+    for (size_t i = 0; i < b->set_count; i++)
+        set_free(&b->sets[i]);
     for (size_t i = 0; i < b->written_count; i++)
         free(b->written[i]);
-    free(b->entries);
-    free(b->checked);
+    free(b->sets);
     free(b->written);
     free(b->absent);
     free(b->cwd);
-    free(b->read_dir);
     free(b->write_dir);
     free(b);
 }

@@ -14,14 +14,18 @@
 struct check_baseline;
 
 /* Reads `read_path` (--baseline; NULL: none) and prepares to write `write_path`
- * (--write-baseline; NULL: none). NULL after saying why on stderr: the file cannot be read,
- * is not a baseline (which entry, what is wrong), memory. */
+ * (--write-baseline; NULL: none). Without either, a file is matched against the baseline its
+ * srcls.json names, read on first use; with --write-baseline alone, against what is written
+ * (every finding is in it). NULL after saying why on stderr: the file cannot be
+ * read, is not a baseline (which entry, what is wrong), memory. */
 struct check_baseline *check_baseline_open(const char *read_path, const char *write_path);
-/* The findings of the file `path` (its reported analysis `a`): returns a malloc'd array of
- * a->diags.count flags (1: in the baseline), or NULL when `baseline` is NULL or memory ran out
- * (then every finding counts as new, and the run fails: check_baseline_failed). */
+/* The findings of the file `path` (its reported analysis `a`; `config_baseline` the absolute
+ * path of the baseline its srcls.json names, or NULL): returns a malloc'd array of
+ * a->diags.count flags (1: in the baseline), or NULL when no baseline applies, or when memory
+ * ran out or the srcls.json's baseline cannot be read (then every finding counts as new, and
+ * the run fails: check_baseline_failed). */
 unsigned char *check_baseline_match(struct check_baseline *baseline, const char *path,
-                                    struct analysis *a);
+                                    struct analysis *a, const char *config_baseline);
 /* After the walk: the entries whose finding is gone (their file checked, or deleted), into
  * `summary` for the reporters' end. */
 void check_baseline_finish(struct check_baseline *baseline, struct report_summary *summary);

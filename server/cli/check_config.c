@@ -24,6 +24,7 @@ struct check_config {
     struct project_schema schema; /* its own kinds ("schemas") */
     char **globs;                 /* "include" then "exclude", owned */
     uint32_t include_count, exclude_count;
+    char *baseline; /* "baseline", absolute, or NULL (owned) */
     struct check_config *next;
 };
 
@@ -43,6 +44,7 @@ void check_configs_free(struct check_configs *configs)
         configs->first = c->next;
         settings_free(&c->settings);
         project_schema_free(&c->schema);
+        free(c->baseline);
         for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
             free(c->globs[i]);
         free(c->globs);
@@ -202,6 +204,16 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     c->include_count = included > 0 ? (uint32_t)included : 0;
     int excluded = included >= 0 ? read_globs(c, &a.doc, SETTINGS_KEY_EXCLUDE) : -1;
     c->exclude_count = excluded > 0 ? (uint32_t)excluded : 0;
+    uint32_t baseline = read == 1 ? json_object_get(&a.doc, a.doc.root,
+                                                    JSON_LITERAL(SETTINGS_KEY_BASELINE))
+                                  : JSON_NONE;
+    struct json_str named = baseline != JSON_NONE ? json_node_string(&a.doc, baseline)
+                                                  : (struct json_str){0};
+    if (named.ptr != NULL && (c->baseline = malloc(strlen(dir) + named.len + 2)) != NULL)
+        sprintf(c->baseline, "%s%s%.*s", named.ptr[0] == '/' ? "" : dir,
+                named.ptr[0] == '/' ? "" : "/", (int)named.len, named.ptr);
+    if (named.ptr != NULL && c->baseline == NULL)
+        excluded = -1; /* out of memory */
     if (read == 1 && excluded < 0)
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
     else if (read == 1)
@@ -315,6 +327,7 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     if (c == NULL || !c->usable)
         return false;
     target->settings = &c->settings;
+    target->baseline = c->baseline;
     target->registry = project_schema_registry(&c->schema, configs->registry);
     const struct check_config *owner =
         path != NULL && configs->kind_dirs ? kind_file_owner(configs, path) : NULL;

@@ -38,6 +38,7 @@ struct check_target {
     const struct project_schema *schema; /* a kind file: its project (else NULL) */
     char *kind_file_name;                /* a kind file's absolute path (malloc'd: the caller
                                             frees it) */
+    const char *baseline; /* its "baseline", absolute, or NULL (the configuration's) */
 };
 
 /* The target for the file `path` (as named: absolute, or relative to the current directory;

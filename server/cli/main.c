@@ -420,7 +420,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
         return 2;
     struct check_baseline *baseline = NULL;
-    if ((o->baseline != NULL || o->write_baseline != NULL) &&
+    if (!o->diff && /* also for the "baseline" of a srcls.json */
         (baseline = check_baseline_open(o->baseline, o->write_baseline)) == NULL) {
         check_base_close(base);
         return 2;

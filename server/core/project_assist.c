@@ -22,6 +22,9 @@ static const char SCHEMAS_TEXT[] =
     "Directories of your own kind files, relative to this file's directory: each *.json in them "
     "adds a kind, or extends a built-in one when it has \"extends\" and no \"types\" "
     "(docs/schema-format.md, \"Your own kinds\"). srcls --check and the editor load them.";
+static const char BASELINE_TEXT[] =
+    "The baseline file of srcls --check, relative to this file's directory (written by srcls "
+    "--check --write-baseline FILE): the findings it records are not reported again.";
 
 enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES };
 
@@ -87,17 +90,19 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
     if (place == PLACE_TOP) {
         static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES,
                                            SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE,
-                                           SETTINGS_KEY_SCHEMAS};
-        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT, INCLUDE_TEXT, EXCLUDE_TEXT,
-                                           SCHEMAS_TEXT};
-        for (uint32_t i = 0; i < 5; i++) {
+                                           SETTINGS_KEY_SCHEMAS, SETTINGS_KEY_BASELINE};
+        static const char *const docs[] = {RULES_TEXT,   TYPES_TEXT,   INCLUDE_TEXT,
+                                           EXCLUDE_TEXT, SCHEMAS_TEXT, BASELINE_TEXT};
+        static const char *const empty[] = {"{}", "{}", "[]", "[]", "[]", "\"\""};
+        static const char *const types[] = {"object", "object", "array",
+                                            "array",  "array",  "string"};
+        for (uint32_t i = 0; i < 6; i++) {
             if (json_object_get(doc, object, keys[i], strlen(keys[i])) != JSON_NONE)
                 continue;
             const char *text =
                 key_only ? arena_printf(arena, "\"%s\"", keys[i])
-                         : arena_printf(arena, "\"%s\": %s", keys[i], i < 2 ? "{}" : "[]");
-            if (add(out, COMPLETION_KEY, keys[i], text, i < 2 ? "object" : "array", docs[i], start,
-                    end, i) != 0)
+                         : arena_printf(arena, "\"%s\": %s", keys[i], empty[i]);
+            if (add(out, COMPLETION_KEY, keys[i], text, types[i], docs[i], start, end, i) != 0)
                 return -1;
         }
         return 0;
@@ -192,6 +197,8 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
             return EXCLUDE_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)))
             return SCHEMAS_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_BASELINE)))
+            return BASELINE_TEXT;
         return place_of(doc, at.node) == PLACE_RULES ? RULES_TEXT : NULL;
     }
     if (place == PLACE_RULES && key) {

@@ -39,8 +39,8 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
 {
     char what[160];
     snprintf(what, sizeof what,
-             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\"%s "
-             "\"schemas\"%s%s%s)",
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\", "
+             "\"schemas\"%s \"baseline\"%s%s%s)",
              door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
              door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
@@ -50,6 +50,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_BASELINE)) &&
             !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
             note(problems, problems_size, doc, m, what);
     }
@@ -139,6 +140,11 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
                  problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
                  problems, problems_size);
+    uint32_t baseline = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_BASELINE));
+    if (baseline != JSON_NONE && (doc->nodes[baseline].kind != JSON_STRING ||
+                                  doc->nodes[baseline].end - doc->nodes[baseline].start <= 2))
+        note(problems, problems_size, doc, baseline,
+             "must be the path of a baseline file (a non-empty string, relative to srcls.json)");
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
         note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)

@@ -20,6 +20,8 @@
 /* Directories of a team's own kind files, relative to the srcls.json (read by the doors, which
  * build the registry from them: schema_custom.h). */
 #define SETTINGS_KEY_SCHEMAS "schemas"
+/* The baseline file of `--check` (a path relative to the srcls.json, read by the doors). */
+#define SETTINGS_KEY_BASELINE "baseline"
 
 struct settings_severity {
     enum diag_code code;
