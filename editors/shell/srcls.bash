@@ -14,11 +14,11 @@ _srcls() {
             return ;;
         --jobs) return ;;
         --base) COMPREPLY=($(compgen -W "HEAD origin/main $(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur")); return ;;
-        --config|--output-file|--stdin-filename|--exclude) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config|--output-file|--stdin-filename|--exclude|--baseline|--write-baseline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --export-json-schema) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore --base" -- "$cur"))
+        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore --base --baseline --write-baseline" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -66,6 +66,11 @@ const char help_options[] =
 
 /* The second half of --help (C11 promises string literals of 4095 bytes, not more). */
 const char help_status[] =
+    "  --baseline FILE   Report only the findings the baseline FILE does not hold, and how\n"
+    "                    many it holds that are fixed (srcls.json \"baseline\" names one too).\n"
+    "  --write-baseline FILE\n"
+    "                    Record every finding in FILE (keyed by path, code, pointer and a\n"
+    "                    hash of the value, never by line): they are then not reported.\n"
     "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
@@ -73,7 +78,8 @@ const char help_status[] =
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
     "\n"
     "Exit status of --check:\n"
-    "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero\n"
+    "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero; with a\n"
+    "     baseline, only the findings it does not hold count\n"
     "  1  at least one error (or a diagnostic at least as severe as --fail-on)\n"
     "  2  usage error, a path that could not be read, or a file --fix could not rewrite\n"
     "     (the others are still checked); or a report that could not be written (a full\n"
