@@ -7,6 +7,8 @@ every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
   run.py keystroke    edit → publishDiagnostics, edit → pulled diagnostics, completion and hover
                       after an edit and at rest; srcls vs vscode-json-language-server
   run.py memory       peak RSS (VmHWM) of each server with the 50 MB document open
+  run.py baseline     --check --baseline FILE of the 10,000-file corpus vs plain --check (and
+                      --write-baseline), srcls against itself
 
 Options: --build DIR (a meson build with -Dtests=true; default $SRCLS_BUILD or /tmp/bench/br),
 --corpus DIR (default /tmp/srcls-corpus; made by gen_corpus.py when missing), --rounds N,
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import select
 import statistics
 import subprocess
@@ -108,6 +111,61 @@ def bench_check(args):
     table("Benchmark 1: %d files, %.1f MB, %d with a planted mistake; %d rounds, order rotated"
           % (n, size / 1e6, mistakes, args.rounds),
           ["command", "median ms", "best ms", "time / srcls", "files reported"], rows)
+
+
+# ---------------------------------------------------------------- 5. baseline
+
+def bench_baseline(args):
+    """--baseline must cost little: the same walk and checks, plus one entry (a pointer walk and
+    a hash) and a binary search per finding. Baselines of the corpus's findings: the whole run's
+    (every finding matched, nothing reported) and half of it (the other half reported)."""
+    c, _ = corpus(args)
+    files = os.path.join(c, "files")
+    srcls = os.path.join(args.build, "server", "srcls")
+    whole = os.path.join(c, "baseline.json")
+    half = os.path.join(c, "baseline-half.json")
+    p = subprocess.run([srcls, "--check", "--write-baseline", whole, files],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit("--write-baseline failed: %s" % p.stderr.decode(errors="replace"))
+    entries = json.load(open(whole))["findings"]
+    with open(half, "w") as f:
+        json.dump({"version": 1, "findings": entries[::2]}, f, indent=2)
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    runs = {
+        "srcls --check": [srcls, "--check"] + jobs + [files],
+        "--baseline (every finding)": [srcls, "--check", "--baseline", whole] + jobs + [files],
+        "--baseline (half of them)": [srcls, "--check", "--baseline", half] + jobs + [files],
+        "--write-baseline": [srcls, "--check", "--write-baseline", whole + ".again"] + jobs + [files],
+    }
+    reported = {}
+    for name, cmd in runs.items():  # warm, and count the findings each reports
+        _, p = timed(cmd)
+        reported[name] = sum(1 for l in p.stdout.decode(errors="replace").splitlines()
+                             if l.endswith("]") and ": " in l)
+    if open(whole, "rb").read() != open(whole + ".again", "rb").read():
+        sys.exit("--write-baseline twice gave different bytes")
+    times = {k: [] for k in runs}
+    cpu = {k: [] for k in runs}  # user + system time of the child: less swayed by a busy machine
+    names = list(runs)
+    for r in range(args.rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t, _ = timed(runs[name])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times[name].append(t)
+            cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    base = statistics.median(times["srcls --check"])
+    cpu_base = statistics.median(cpu["srcls --check"])
+    rows = [(name, "%.0f" % (statistics.median(times[name]) * 1e3),
+             "%.0f" % (min(times[name]) * 1e3), "%.2f" % (statistics.median(times[name]) / base),
+             "%.0f" % (statistics.median(cpu[name]) * 1e3),
+             "%.2f" % (statistics.median(cpu[name]) / cpu_base), reported[name]) for name in names]
+    table("Benchmark 5: --baseline, %d files, %d entries in the baseline; %s; %d rounds, order "
+          "rotated" % (len(os.listdir(files)), len(entries),
+                       "--jobs %d" % args.jobs if args.jobs else "default --jobs", args.rounds),
+          ["command", "median ms", "best ms", "time / --check", "median CPU ms", "CPU / --check",
+           "findings reported"], rows)
 
 
 # ---------------------------------------------------------------- 3. throughput
@@ -426,7 +484,8 @@ def bench_memory(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["check", "throughput", "keystroke", "memory"])
+    ap.add_argument("what", choices=["check", "throughput", "keystroke", "memory", "baseline"])
+    ap.add_argument("--jobs", type=int, default=0, help="baseline: srcls's --jobs (default: its own)")
     ap.add_argument("--build", default=os.environ.get("SRCLS_BUILD", "/tmp/bench/br"))
     ap.add_argument("--corpus", default="/tmp/srcls-corpus")
     ap.add_argument("--rounds", type=int, default=0)
@@ -437,7 +496,7 @@ def main():
                     help="keystroke, memory: run srcls alone (a quick look while working; no ratios)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
-    args.rounds = args.rounds or (3 if args.quick else 7 if args.what == "check" else 5)
+    args.rounds = args.rounds or (3 if args.quick else 7 if args.what in ("check", "baseline") else 5)
     default_sizes = "50" if args.what == "memory" else "0.5,5,50"
     args.sizes = [float(x) for x in (args.sizes or default_sizes).split(",")]
     print("srcls %s; %d cores (%s), %s; shared machine" % (
@@ -445,7 +504,7 @@ def main():
         next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
         next((l.split(":", 1)[1].strip() for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")))
     {"check": bench_check, "throughput": bench_throughput, "keystroke": bench_keystroke,
-     "memory": bench_memory}[args.what](args)
+     "memory": bench_memory, "baseline": bench_baseline}[args.what](args)
 
 
 if __name__ == "__main__":
