@@ -20,6 +20,7 @@
 #include "codes.h"
 #include "json_doc.h"
 #include "schema.h"
+#include "settings.h"
 
 static struct schema_registry registry;
 
@@ -86,6 +87,25 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     const struct json_node *d = &cases->nodes[document];
     struct analysis a;
     struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    /* "config": a srcls.json for the case (its "ignore" entries), "path": the document's path
+     * from that srcls.json's directory */
+    uint32_t config = json_object_get(cases, item, "config", 6);
+    uint32_t path = json_object_get(cases, item, "path", 4);
+    struct settings settings;
+    settings_init(&settings);
+    char problems[1024] = "", path_text[256] = "";
+    if (config != JSON_NONE) {
+        settings_read(&settings, cases, config, problems, sizeof problems);
+        if (problems[0] != '\0')
+            fail_msg("%s: \"%.*s\": the config has mistakes: %s", file, (int)case_name.len,
+                     case_name.ptr, problems);
+        options.settings = &settings;
+    }
+    if (path != JSON_NONE) {
+        struct json_str p = json_node_string(cases, path);
+        snprintf(path_text, sizeof path_text, "%.*s", (int)p.len, p.ptr);
+        options.path = path_text;
+    }
     assert_int_equal(analysis_run(&a, cases->text + d->start, d->end - d->start, &options), 0);
 
     uint32_t count = json_child_count(cases, expect);
@@ -137,6 +157,7 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     }
     free(want);
     analysis_free(&a);
+    settings_free(&settings);
     return mismatches;
 }
 

@@ -180,7 +180,8 @@ static void task_work(void *task)
                                        .empty_is_error = t->explicit || named != DOCUMENT_UNKNOWN,
                                        .empty_expected = named,
                                        .registry = t->target.registry,
-                                       .settings = t->target.settings};
+                                       .settings = t->target.settings,
+                                       .path = t->target.path};
     t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
     if (!t->analysed)
         return;
@@ -242,6 +243,7 @@ static void task_free(struct file_task *t)
     free(t->text);
     free(t->path);
     free(t->target.kind_file_name);
+    free(t->target.path);
     free(t);
 }
 
@@ -290,6 +292,8 @@ static void task_done(void *context, void *task)
         unsigned char *in_baseline = check_baseline_match(walk->options->baseline, t->path, reported,
                                                          t->target.baseline);
         struct checked_file file = {.path = t->path, .analysis = reported, .baselined = in_baseline};
+        for (uint32_t i = 0; reported->ignore_hits != NULL && i < t->target.ignore_count; i++)
+            t->target.ignore_hits[i] |= reported->ignore_hits[i]; /* "ignore" entries used */
         walk->summary.files++;
         report_count(&walk->summary, reported, in_baseline);
         walk->options->reporter->file(walk->options->reporter, &file);
@@ -562,6 +566,9 @@ int check_run(const struct check_options *options)
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
     check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
+    if (!options->diff) /* "ignore" entries that silenced nothing */
+        check_configs_report_unused(options->configs, options->paths, options->path_count,
+                                    reporter, &walk.summary);
     check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_suppress.h"
 #include "project.h"
 
 /* The largest configuration file read: far above any real srcls.json. */
@@ -25,6 +26,7 @@ struct check_config {
     char **globs;                 /* "include" then "exclude", owned */
     uint32_t include_count, exclude_count;
     char *baseline; /* "baseline", absolute, or NULL (owned) */
+    unsigned char *hits; /* per "ignore" entry, 1 when it matched a finding (owned) */
     struct check_config *next;
 };
 
@@ -45,6 +47,7 @@ void check_configs_free(struct check_configs *configs)
         settings_free(&c->settings);
         project_schema_free(&c->schema);
         free(c->baseline);
+        free(c->hits);
         for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
             free(c->globs[i]);
         free(c->globs);
@@ -217,7 +220,8 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     if (read == 1 && excluded < 0)
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
     else if (read == 1)
-        c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0;
+        c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0 &&
+                    (c->hits = calloc(own.ignore_count + 1, 1)) != NULL;
     else if (read == 0)
         report_mistakes(shown, &a);
     else
@@ -328,6 +332,19 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         return false;
     target->settings = &c->settings;
     target->baseline = c->baseline;
+    target->ignore_hits = c->hits;
+    target->ignore_count = c->settings.ignore_count;
+    if (c->settings.ignore_count > 0 && path != NULL && c->path[0] != '\0') {
+        char whole[2 * PATH_MAX], config[2 * PATH_MAX];
+        absolute(configs, path, whole, sizeof whole);
+        without_dots(whole);
+        snprintf(config, sizeof config, "%s", c->path);
+        without_dots(config);
+        size_t dir = (size_t)(strrchr(config, '/') - config);
+        if (strncmp(whole, config, dir) == 0 && whole[dir] == '/' &&
+            (target->path = strdup(whole + dir + 1)) == NULL)
+            return false;
+    }
     target->registry = project_schema_registry(&c->schema, configs->registry);
     const struct check_config *owner =
         path != NULL && configs->kind_dirs ? kind_file_owner(configs, path) : NULL;
@@ -374,4 +391,46 @@ enum check_scan check_configs_scan(struct check_configs *configs, const char *pa
     if (check_glob_match(globs, c->include_count, whole + prefix, name))
         return CHECK_SCAN_INCLUDED;
     return CHECK_SCAN_DEFAULT;
+}
+
+/* Whether every file below the directory of the srcls.json at `config` was checked: a path
+ * named is a directory that holds it. */
+static bool covered(struct check_configs *configs, const char *path, const char *const *paths,
+                    int count)
+{
+    char config[2 * PATH_MAX];
+    snprintf(config, sizeof config, "%s", path);
+    without_dots(config);
+    size_t dir = (size_t)(strrchr(config, '/') - config);
+    for (int i = 0; i < count; i++) {
+        char whole[2 * PATH_MAX];
+        struct stat st;
+        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        absolute(configs, paths[i], whole, sizeof whole);
+        strcat(whole, "/");
+        without_dots(whole);
+        size_t len = strlen(whole);
+        if (len - 1 <= dir + 1 && strncmp(config, whole, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+void check_configs_report_unused(struct check_configs *configs, const char *const *paths,
+                                 int count, struct reporter *reporter,
+                                 struct report_summary *summary)
+{
+    for (struct check_config *c = configs->first; c != NULL; c = c->next) {
+        if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))
+            continue;
+        size_t len, cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
+        const char *shown = c->path;
+        if (cwd > 0 && strncmp(shown, configs->cwd, cwd) == 0 && shown[cwd] == '/')
+            shown += cwd + 1;
+        char *text = read_whole(c->path, &len);
+        check_suppress_report(shown, text, len, c->hits, c->settings.ignore_count, reporter,
+                              summary);
+        free(text);
+    }
 }

@@ -39,6 +39,12 @@ struct check_target {
     char *kind_file_name;                /* a kind file's absolute path (malloc'd: the caller
                                             frees it) */
     const char *baseline; /* its "baseline", absolute, or NULL (the configuration's) */
+    /* With "ignore" entries: the file's path from the srcls.json's directory (malloc'd: the
+     * caller frees it; NULL when outside it), and the configuration's record of the entries
+     * that matched a finding, to which the caller adds the file's (ignore_count of them). */
+    char *path;
+    unsigned char *ignore_hits;
+    uint32_t ignore_count;
 };
 
 /* The target for the file `path` (as named: absolute, or relative to the current directory;
@@ -56,6 +62,15 @@ bool check_glob_match(const char *const *globs, size_t count, const char *path, 
  * a directory), its "include" names it (a file checked as a document whatever its name). `path`
  * is the entry as the walk names it, `name` its last part. */
 enum check_scan { CHECK_SCAN_DEFAULT, CHECK_SCAN_EXCLUDED, CHECK_SCAN_INCLUDED };
+/* After a run over `paths` (`count`): reports, as project-config warnings on the srcls.json
+ * through `reporter` (counted in `summary`), the "ignore" entries that matched no finding, for
+ * each srcls.json whose directory lies in a directory named (its files were all checked). */
+struct reporter;
+struct report_summary;
+void check_configs_report_unused(struct check_configs *configs, const char *const *paths,
+                                 int count, struct reporter *reporter,
+                                 struct report_summary *summary);
+
 enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
                                    const char *name);
 

@@ -111,18 +111,53 @@ static int add_parse_errors(struct analysis *a)
     return 0;
 }
 
-/* Severity overrides for the diagnostics from `first` on; "off" removes the diagnostic. */
-static void apply_severities(struct diag_list *diags, const struct settings *settings,
+/* Whether an "ignore" entry of `settings` silences `d`; the entries that do are marked in
+ * a->ignore_hits. `elements` (`count`): a bulk document's. */
+static bool ignored(struct analysis *a, const struct settings *settings, const char *path,
+                    const struct diagnostic *d, const uint32_t *elements, uint32_t count)
+{
+    bool silenced = false;
+    for (uint32_t e = 0; e < settings->ignore_count; e++) {
+        if (suppress_matches(&settings->ignores[e], d, path, &a->doc, elements, count)) {
+            silenced = true;
+            if (a->ignore_hits != NULL)
+                a->ignore_hits[e] = 1;
+        }
+    }
+    return silenced;
+}
+
+/* Severity overrides for the diagnostics from `first` on; "off" removes the diagnostic, and so
+ * does an "ignore" entry that matches it. */
+static void apply_severities(struct analysis *a, const struct analysis_options *options,
                              uint32_t first)
 {
+    const struct settings *settings = options->settings;
+    struct diag_list *diags = &a->diags;
+    uint32_t count = 0, *elements = NULL;
+    bool fresh = settings->ignore_count > 0 && a->ignore_hits == NULL;
+    if (fresh)
+        a->ignore_hits = arena_alloc(&a->arena, settings->ignore_count);
+    if (a->ignore_hits != NULL && (fresh || first == 0))
+        memset(a->ignore_hits, 0, settings->ignore_count);
+    if (settings->ignore_count > 0 && a->doc.root != JSON_NONE &&
+        a->doc.nodes[a->doc.root].kind == JSON_ARRAY &&
+        (elements = malloc(((size_t)json_child_count(&a->doc, a->doc.root) + 1) *
+                           sizeof *elements)) != NULL) /* without it: by index only */
+        for (uint32_t e = a->doc.nodes[a->doc.root].first_child; e != JSON_NONE;
+             e = a->doc.nodes[e].next)
+            elements[count++] = e;
     uint32_t kept = first;
     for (uint32_t i = first; i < diags->count; i++) {
         struct diagnostic *d = &diags->items[i];
         d->severity = settings_severity(settings, d->code, d->severity);
-        if (d->severity != DIAG_OFF)
+        if (d->severity != DIAG_OFF &&
+            (settings->ignore_count == 0 ||
+             !ignored(a, settings, options->path, d, elements, count)))
             diags->items[kept++] = *d;
     }
     diags->count = kept;
+    free(elements);
 }
 
 /* Reports a document that is neither a source nor a job, when asked to. */
@@ -214,7 +249,7 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
         rules_check(a, options->registry, options->settings) != 0)
         status = -1;
     if (options && options->settings)
-        apply_severities(&a->diags, options->settings, 0);
+        apply_severities(a, options, 0);
     diag_list_sort(&a->diags);
     if (list_elements(a) != 0)
         status = -1;
@@ -349,7 +384,7 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
         rules_check_element(a, options->registry, options->settings, element, index) != 0)
         return -1;
     if (options->settings)
-        apply_severities(&a->diags, options->settings, count);
+        apply_severities(a, options, count);
     diag_list_sort_from(&a->diags, count);
     /* [0, lo): before the element; [lo, hi): its old diagnostics; [hi, count): after it;
      * [count, total): its new ones. */

@@ -35,6 +35,9 @@ struct analysis_options {
     const struct json_parse_options *parse; /* NULL: the defaults */
     const struct schema_registry *registry; /* NULL: syntax checks only */
     const struct settings *settings;        /* NULL: the defaults */
+    /* The document's path from its srcls.json's directory, for the "files" globs of the
+     * settings' "ignore" entries (NULL: only entries without "files" apply). */
+    const char *path;
 };
 
 struct analysis {
@@ -48,6 +51,9 @@ struct analysis {
     const struct schema_registry *registry;
     const struct settings *settings;
     struct arena arena; /* messages and pointers of the diagnostics */
+    /* Per "ignore" entry of the settings, 1 when it silenced a finding of the last whole
+     * analysis (in `arena`; NULL when there are none): what --check reports as unused. */
+    unsigned char *ignore_hits;
     /* A bulk document: the node of each element, in order (owned), for updates. */
     uint32_t *elements;
     uint32_t element_count;

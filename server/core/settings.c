@@ -40,7 +40,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
     char what[160];
     snprintf(what, sizeof what,
              "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\", "
-             "\"schemas\"%s \"baseline\"%s%s%s)",
+             "\"schemas\", \"ignore\"%s \"baseline\"%s%s%s)",
              door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
              door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
@@ -51,6 +51,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_BASELINE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_IGNORE)) &&
             !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
             note(problems, problems_size, doc, m, what);
     }
@@ -140,6 +141,8 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
                  problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
                  problems, problems_size);
+    suppress_read(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_IGNORE)),
+                  note, problems, problems_size);
     uint32_t baseline = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_BASELINE));
     if (baseline != JSON_NONE && (doc->nodes[baseline].kind != JSON_STRING ||
                                   doc->nodes[baseline].end - doc->nodes[baseline].start <= 2))
@@ -203,6 +206,8 @@ int settings_merge(struct settings *out, const struct settings *base, const stru
                 goto fail;
             out->types[out->type_count++] = copy;
         }
+        if (suppress_copy(out, layers[l]) != 0)
+            goto fail;
     }
     return 0;
 fail:

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "diagnostic.h"
 #include "json_doc.h"
+#include "suppress.h"
 
 /* The keys of the settings object ("severity" is another name for "rules"). */
 #define SETTINGS_KEY_RULES "rules"
@@ -20,6 +21,8 @@
 /* Directories of a team's own kind files, relative to the srcls.json (read by the doors, which
  * build the registry from them: schema_custom.h). */
 #define SETTINGS_KEY_SCHEMAS "schemas"
+/* Findings silenced, with the reason (suppress.h). */
+#define SETTINGS_KEY_IGNORE "ignore"
 /* The baseline file of `--check` (a path relative to the srcls.json, read by the doors). */
 #define SETTINGS_KEY_BASELINE "baseline"
 
@@ -38,6 +41,8 @@ struct settings {
     uint32_t severity_count;
     struct settings_type *types;
     uint32_t type_count;
+    struct settings_ignore *ignores; /* "ignore" (suppress.h), in the order written */
+    uint32_t ignore_count;
     struct arena arena;
 };
 
