@@ -3,7 +3,10 @@
  * moved within a bulk array bring nothing back; a changed value brings back exactly its finding;
  * a fixed finding and a deleted file are counted as fixed (SARIF `absent`); the exit status
  * counts new findings only; the file's bytes are the same written twice, with --jobs 1 and 2,
- * and from another directory; no secret value is in it; a broken baseline exits 2. */
+ * and from another directory; no secret value is in it; a broken baseline exits 2. And
+ * srcls.json's "ignore": entries silence findings by file, pointer and code, an entry that
+ * silenced nothing is a project-config warning when its directory was scanned whole, and an
+ * entry without a reason is a mistake of the configuration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -273,6 +276,37 @@ static void test_srcls_json_names_the_baseline(void **state)
     assert_int_equal(unlink("repo/srcls.json"), 0);
 }
 
+static void test_ignore_entries(void **state)
+{
+    (void)state;
+    write_repository();
+    write_file("repo/srcls.json",
+               "{\"ignore\": [\n"
+               "  {\"files\": \"src/*.source.json\", \"pointer\": \"/config/colour\", "
+               "\"reason\": \"read by the old loader\"},\n"
+               "  {\"files\": \"bulk.json\", \"pointer\": \"/two\", \"reason\": \"retired\"},\n"
+               "  {\"codes\": [\"type-mismatch\"], \"reason\": \"silences nothing\"}\n]}\n");
+    /* single and other: 2 each; bulk: one, three (3 each), two silenced */
+    struct run r = check_in("repo", (const char *[]){"--check", ".", NULL});
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 2 + 2 + 6 + 1);
+    assert_null(strstr(r.out, "single.source.json:9:5: warning: unknown field"));
+    assert_line(&r, "./srcls.json:4:3: warning: this \"ignore\" entry silenced no finding in the "
+                    "files checked: remove it (or correct its files, pointer or codes) "
+                    "[project-config]");
+    run_free(&r);
+    /* a part of the tree checked: an entry is not known to be unused */
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_int_equal(findings(r.out), 2 + 2 + 6);
+    run_free(&r);
+    write_file("repo/srcls.json", "{\"ignore\": [{\"pointer\": \"/config\"}]}");
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls.json:1:13: an \"ignore\" entry needs a \"reason\""));
+    run_free(&r);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_bytes_are_stable),
         cmocka_unit_test(test_broken_baseline_exits_2),
         cmocka_unit_test(test_srcls_json_names_the_baseline),
+        cmocka_unit_test(test_ignore_entries),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -25,8 +25,23 @@ static const char SCHEMAS_TEXT[] =
 static const char BASELINE_TEXT[] =
     "The baseline file of srcls --check, relative to this file's directory (written by srcls "
     "--check --write-baseline FILE): the findings it records are not reported again.";
+static const char IGNORE_TEXT[] =
+    "Findings silenced, each with its reason: entries of {\"files\": GLOB, \"pointer\": PATTERN, "
+    "\"codes\": [CODE, ...], \"reason\": \"...\"}; \"reason\" is required, and \"pointer\" or "
+    "\"codes\". srcls --check reports an entry that silenced nothing.";
+static const char IGNORE_FILES_TEXT[] =
+    "A glob of the files the entry applies to (default: all): with '/' matched against the path "
+    "from this file's directory, without against the file's name; '*' and '?' within a name, "
+    "'**' any directories.";
+static const char IGNORE_POINTER_TEXT[] =
+    "A JSON Pointer pattern of where the findings are (the place and below it): '*' is any one "
+    "segment, '**' any number; in a bulk file the first segment is a source's index or name.";
+static const char IGNORE_CODES_TEXT[] =
+    "The codes silenced (or the group \"security\"); without it, every code at the pointer.";
+static const char IGNORE_REASON_TEXT[] =
+    "Why these findings are accepted (required): for the next reader of this file.";
 
-enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES };
+enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES, PLACE_IGNORE };
 
 /* Which object of srcls.json `object` is: the top, "rules" or "types". */
 static enum place place_of(struct json_doc *doc, uint32_t object)
@@ -36,6 +51,9 @@ static enum place place_of(struct json_doc *doc, uint32_t object)
     uint32_t parent = doc->nodes[object].parent;
     if (parent == JSON_NONE)
         return PLACE_TOP;
+    if (doc->nodes[parent].kind == JSON_ARRAY && doc->nodes[parent].parent == doc->root &&
+        json_node_key_equals(doc, parent, JSON_LITERAL(SETTINGS_KEY_IGNORE)))
+        return PLACE_IGNORE; /* an entry of "ignore" */
     if (doc->nodes[parent].parent != JSON_NONE)
         return PLACE_NONE;
     if (json_node_key_equals(doc, object, JSON_LITERAL(SETTINGS_KEY_RULES)) ||
@@ -87,22 +105,34 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
                          enum place place, uint32_t start, uint32_t end, bool key_only)
 {
     struct arena *arena = &out->arena;
-    if (place == PLACE_TOP) {
-        static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES,
-                                           SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE,
-                                           SETTINGS_KEY_SCHEMAS, SETTINGS_KEY_BASELINE};
-        static const char *const docs[] = {RULES_TEXT,   TYPES_TEXT,   INCLUDE_TEXT,
-                                           EXCLUDE_TEXT, SCHEMAS_TEXT, BASELINE_TEXT};
-        static const char *const empty[] = {"{}", "{}", "[]", "[]", "[]", "\"\""};
-        static const char *const types[] = {"object", "object", "array",
-                                            "array",  "array",  "string"};
-        for (uint32_t i = 0; i < 6; i++) {
-            if (json_object_get(doc, object, keys[i], strlen(keys[i])) != JSON_NONE)
+    if (place == PLACE_TOP || place == PLACE_IGNORE) {
+        static const struct {
+            enum place place;
+            const char *key, *doc, *empty, *type;
+        } table[] = {
+            {PLACE_TOP, SETTINGS_KEY_RULES, RULES_TEXT, "{}", "object"},
+            {PLACE_TOP, SETTINGS_KEY_TYPES, TYPES_TEXT, "{}", "object"},
+            {PLACE_TOP, SETTINGS_KEY_INCLUDE, INCLUDE_TEXT, "[]", "array"},
+            {PLACE_TOP, SETTINGS_KEY_EXCLUDE, EXCLUDE_TEXT, "[]", "array"},
+            {PLACE_TOP, SETTINGS_KEY_SCHEMAS, SCHEMAS_TEXT, "[]", "array"},
+            {PLACE_TOP, SETTINGS_KEY_IGNORE, IGNORE_TEXT, "[]", "array"},
+            {PLACE_TOP, SETTINGS_KEY_BASELINE, BASELINE_TEXT, "\"\"", "string"},
+            {PLACE_IGNORE, "files", IGNORE_FILES_TEXT, "\"\"", "string"},
+            {PLACE_IGNORE, "pointer", IGNORE_POINTER_TEXT, "\"\"", "string"},
+            {PLACE_IGNORE, "codes", IGNORE_CODES_TEXT, "[]", "array"},
+            {PLACE_IGNORE, "reason", IGNORE_REASON_TEXT, "\"\"", "string"},
+        };
+        for (uint32_t i = 0; i < sizeof table / sizeof *table; i++) {
+            if (table[i].place != place)
                 continue;
-            const char *text =
-                key_only ? arena_printf(arena, "\"%s\"", keys[i])
-                         : arena_printf(arena, "\"%s\": %s", keys[i], empty[i]);
-            if (add(out, COMPLETION_KEY, keys[i], text, types[i], docs[i], start, end, i) != 0)
+            const char *key = table[i].key;
+            if (json_object_get(doc, object, key, strlen(key)) != JSON_NONE)
+                continue;
+            const char *text = key_only
+                                   ? arena_printf(arena, "\"%s\"", key)
+                                   : arena_printf(arena, "\"%s\": %s", key, table[i].empty);
+            if (add(out, COMPLETION_KEY, key, text, table[i].type, table[i].doc, start, end, i) !=
+                0)
                 return -1;
         }
         return 0;
@@ -188,6 +218,16 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
     *start = key ? n->key_start : n->start;
     *end = key ? n->key_end : n->end;
     const char *b = markup == TEXT_MARKDOWN ? "**" : "";
+    if (place == PLACE_IGNORE && key) {
+        static const char *const keys[] = {"files", "pointer", "codes", "reason"};
+        static const char *const texts[] = {IGNORE_FILES_TEXT, IGNORE_POINTER_TEXT,
+                                            IGNORE_CODES_TEXT, IGNORE_REASON_TEXT};
+        for (size_t i = 0; i < 4; i++) {
+            if (json_node_key_equals(doc, at.node, keys[i], strlen(keys[i])))
+                return texts[i];
+        }
+        return NULL;
+    }
     if (place == PLACE_TOP && key) {
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_TYPES)))
             return TYPES_TEXT;
@@ -199,6 +239,8 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
             return SCHEMAS_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_BASELINE)))
             return BASELINE_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_IGNORE)))
+            return IGNORE_TEXT;
         return place_of(doc, at.node) == PLACE_RULES ? RULES_TEXT : NULL;
     }
     if (place == PLACE_RULES && key) {

@@ -190,6 +190,8 @@ void lsp_document_retarget(struct lsp_document *d)
     d->settings = target.settings;
     d->registry = target.registry;
     d->kind_schema = target.kind_schema;
+    free(d->relative);
+    d->relative = target.relative;
 }
 
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
@@ -198,6 +200,7 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
         .report_unknown_document = true,
         .registry = d->registry,
         .settings = d->settings != NULL ? d->settings : d->store->settings,
+        .path = d->relative,
     };
 }
 
@@ -497,6 +500,7 @@ static void free_document(uv_handle_t *handle)
     lsp_rendered_free(&d->rendered);
     free(d->text);
     free(d->uri);
+    free(d->relative);
     free(d);
 }
 

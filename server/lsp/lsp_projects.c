@@ -241,7 +241,7 @@ static struct lsp_project *project_for(struct lsp_projects *projects, const char
 
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
 {
-    *out = (struct lsp_target){projects->editor, projects->registry, NULL};
+    *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL};
     char *path = lsp_uri_to_path(uri, strlen(uri));
     if (path == NULL || project_is_config(path, strlen(path))) {
         free(path); /* a srcls.json is checked on its own */
@@ -251,6 +251,9 @@ void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct 
     if (p != NULL && p->usable) {
         out->settings = &p->merged;
         out->registry = project_schema_registry(&p->schema, projects->registry);
+        size_t dir = strlen(p->path) - strlen(PROJECT_FILE_NAME); /* with its slash */
+        if (p->merged.ignore_count > 0 && strncmp(path, p->path, dir) == 0)
+            out->relative = strdup(path + dir);
     }
     for (struct lsp_project *q = projects->first; q != NULL; q = q->next) {
         if (q->usable && project_schema_has(&q->schema, path))

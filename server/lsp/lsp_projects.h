@@ -38,6 +38,9 @@ struct lsp_target {
     const struct settings *settings;
     const struct schema_registry *registry;
     const struct project_schema *kind_schema;
+    /* When its srcls.json has "ignore" entries: the document's path from that srcls.json's
+     * directory, for their "files" globs (malloc'd: the caller frees it), else NULL. */
+    char *relative;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
 /* Whether a change of the file `uri` changes what documents are checked with: a srcls.json, or

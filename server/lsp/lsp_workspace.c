@@ -203,7 +203,8 @@ static void visit_file(struct walk *walk, const char *path)
     struct analysis a;
     struct lsp_target target; /* as an open document would be checked */
     lsp_projects_target(&s->documents.projects, uri, &target);
-    struct analysis_options options = {.registry = target.registry, .settings = target.settings};
+    struct analysis_options options = {
+        .registry = target.registry, .settings = target.settings, .path = target.relative};
     if (text == NULL) {
         /* unchanged (or unreadable: then the client keeps what it had) */
         memset(&a, 0, sizeof a);
@@ -221,6 +222,7 @@ static void visit_file(struct walk *walk, const char *path)
     }
     free(text);
     free(uri);
+    free(target.relative);
 }
 
 static bool is_json_file(const char *name)

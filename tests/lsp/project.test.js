@@ -131,8 +131,14 @@ describe('srcls.json in the editor', () => {
     const kinds = await labels('{"MY_ID": ""', 11);
     assert.ok(kinds.some((i) => i.label === 'CLOUDA_OBJECT_STORAGE' && i.detail === 'Object storage A'));
     const top = await labels('\n}', 1);
-    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas'], 'rules and types are there already');
-    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array']);
+    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas', 'ignore', 'baseline'], 'rules and types are there already');
+    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array', 'array', 'string']);
+    // the keys of an "ignore" entry
+    const entryText = '{"ignore": [{"codes": [], }]}';
+    const entryUri = 'file://' + path.join(root, 'sub', 'srcls.json');
+    await client.open(entryUri, entryText);
+    const res = await client.request(CompletionRequest.method, { textDocument: { uri: entryUri }, position: positionOf(entryText, '[], ', { delta: 4 }) });
+    assert.deepEqual((Array.isArray(res) ? res : res.items).map((i) => i.label), ['files', 'pointer', 'reason'], 'codes is there already');
   });
 
   test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
@@ -146,6 +152,47 @@ describe('srcls.json in the editor', () => {
     assert.match(await hover('"security"'), /insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret/);
     assert.match(await hover('"CLOUDA_OBJECT_STORAGE"'), /Object storage A/);
     assert.match(await hover('"rules"'), /error, warning, information, hint, or off/);
+    const uri2 = 'file://' + path.join(root, 'sub', 'srcls.json');
+    const text2 = '{"ignore": [{"pointer": "/config/x", "reason": "r"}], "baseline": "b.json"}';
+    await client.open(uri2, text2);
+    const hover2 = async (needle) => (await client.request(HoverRequest.method, { textDocument: { uri: uri2 }, position: positionOf(text2, needle, { delta: 2 }) })).contents.value;
+    assert.match(await hover2('"ignore"'), /Findings silenced, each with its reason/);
+    assert.match(await hover2('"pointer"'), /'\*' is any one segment, '\*\*' any number/);
+    assert.match(await hover2('"reason"'), /required/);
+    assert.match(await hover2('"baseline"'), /--write-baseline/);
+  });
+
+  test('"ignore" entries silence findings in the editor as in --check, through edits too', T, async (t) => {
+    const root = project(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), JSON.stringify({ ignore: [
+      { files: 'legacy/*.json', codes: ['unknown-field'], reason: 'read by the old loader' },
+      { pointer: '/config/maxCacheSpacePct', reason: 'reviewed' },
+    ] }));
+    fs.mkdirSync(path.join(root, 'legacy'));
+    const text = example('bad-object-storage.source.json');
+    const client = await startClient(t);
+    const open = async (dir) => {
+      const file = path.join(root, dir, 'bad.source.json');
+      fs.writeFileSync(file, text);
+      const pub = await client.openAndSettle('file://' + file, text);
+      assert.deepEqual(summarize(pub.diagnostics), summarize(checked(file)), 'the editor and --check agree in ' + dir);
+      return pub.diagnostics;
+    };
+    const legacy = await open('legacy');
+    const here = await open('.');
+    assert.ok(here.some((d) => d.code === 'unknown-field'), 'outside legacy/ unknown fields are reported');
+    assert.equal(here.filter((d) => d.code === 'out-of-range').length, 0, 'a pointer silences it everywhere');
+    assert.equal(legacy.filter((d) => d.code === 'unknown-field').length, 0, 'in legacy/ they are silenced');
+    assert.equal(legacy.length, here.length - here.filter((d) => d.code === 'unknown-field').length);
+    // an edit (analysed in place) gives what the new text gives afresh
+    const uri = 'file://' + path.join(root, 'legacy', 'bad.source.json');
+    const at = text.indexOf('{') + 1;
+    const edited = text.slice(0, at) + '"zzz": 1, ' + text.slice(at);
+    await client.change(uri, 2, [{ range: { start: positionOf(text, '{'), end: positionOf(text, '{', { delta: 1 }) }, text: '{"zzz": 1, ' }]);
+    const after = (await client.settled(uri, 2)).diagnostics;
+    assert.equal(after.filter((d) => d.code === 'unknown-field').length, 0, 'a new unknown field in legacy/ is silenced too');
+    fs.writeFileSync(path.join(root, 'legacy', 'bad.source.json'), edited);
+    assert.deepEqual(summarize(after), summarize(checked(path.join(root, 'legacy', 'bad.source.json'))));
   });
 
   // A source whose `type` is the team's own identifier, its config plainly object storage A.
