@@ -4,7 +4,6 @@
  * directory below it, a file:// URI elsewhere) and a partial fingerprint built from the file's
  * name, the code and the JSON Pointer, so it stays put when unrelated lines move and whatever
  * directory srcls runs from. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 
 #include "codes.h"
 #include "json_write.h"
+#include "platform.h"
 #include "report.h"
 
 #ifndef SRCLS_VERSION
@@ -149,7 +149,7 @@ static bool artifact_uri(const char *path, char *out, size_t size)
     char cwd[PATH_MAX], full[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
     if (path[0] == '/' || strncmp(path, "../", 3) == 0 || strcmp(path, "..") == 0) {
-        if (realpath(path, full) == NULL)
+        if (platform_realpath(path, full) == NULL)
             snprintf(full, sizeof full, "%s", path);
         size_t n = have_cwd ? strlen(cwd) : 0;
         if (!have_cwd || strncmp(full, cwd, n) != 0 || full[n] != '/') {
