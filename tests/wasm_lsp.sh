@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The language-server suite (tests/lsp) against srcls built as WebAssembly, run by node through
-# srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) stands in for --check and --list-kinds,
-# the suite's oracles, which the WebAssembly build does not have.
+# srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) is the suite's --check and --list-kinds
+# oracle, independent of the build under test (tests/wasm_check.sh compares the WebAssembly
+# build's --check with it).
 #   tests/wasm_lsp.sh [WASM] [RUNNER]
 # WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
 # build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
@@ -36,4 +37,5 @@ SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/src
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
   navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js
-# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone)
+# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
+# tests/wasm_check.sh compares the WebAssembly build's SARIF with the native one's)
