@@ -15,20 +15,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 
-wasm=${1:-${SRCLS_WASM:-}}
-if [ -z "$wasm" ]; then
-  # the newer of the two, so that a stale one is not tested by mistake
-  wasm=$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)
-fi
-[ -n "$wasm" ] && [ -f "$wasm" ] ||
-  skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it, or a" \
-    "development build: tools/wasm32-wasi.ini says how"
-wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
-runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
-command -v node >/dev/null || skip "node is not installed"
-major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$major" -ge 20 ] || skip "srcls-wasm.mjs needs node 20 or later (found $(node --version))"
+# shellcheck source=tests/wasm_find.sh
+. "$root/tests/wasm_find.sh"
 native=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$native" ] || skip "no native srcls at $native to compare with (set SRCLS_CLI_BINARY)"
 
@@ -82,6 +70,7 @@ checks=$((checks + 1))
 [ "$version" = "$("$native" --version) (wasm32-wasi)" ] || fail "--version says '$version'"
 
 # One document per rule case, outside any git work tree (.source.json; .job.json for jobs).
+# shellcheck disable=SC2016 # JavaScript's template strings
 node -e '
   const fs = require("fs"), path = require("path");
   const [dir, out] = process.argv.slice(1);
@@ -92,7 +81,7 @@ node -e '
       fs.writeFileSync(path.join(out, name), JSON.stringify(c.document, null, 2) + "\n");
     });
   }' "$root/tests/rules" "$(mkdir -p "$tmp/cases" && echo "$tmp/cases")"
-cases=$(ls "$tmp/cases" | wc -l)
+cases=$(find "$tmp/cases" -name '*.json' | wc -l)
 echo "wasm_check: $cases rule-case documents in $tmp/cases"
 
 cd "$root"
@@ -214,8 +203,9 @@ if command -v git >/dev/null; then
   expect_same "--check of a file named in a work tree"
   (cd "$repo" && run_both --check --base HEAD kept)
   checks=$((checks + 1))
-  [ "$(cat "$tmp/wasm.status")" -eq 2 ] && [ ! -s "$tmp/wasm.out" ] ||
+  if [ "$(cat "$tmp/wasm.status")" -ne 2 ] || [ -s "$tmp/wasm.out" ]; then
     fail "--base: exit $(cat "$tmp/wasm.status") and a report, not 2 and none"
+  fi
   expect_lines "$tmp/wasm.err" "--base HEAD is not available in the WebAssembly build" 1 "--base"
 else
   echo "wasm_check: git is not installed: the work-tree cases are left out"

@@ -14,19 +14,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 
-wasm=${1:-${SRCLS_WASM:-}}
-if [ -z "$wasm" ]; then
-  # the newer of the two, so that a stale one is not tested by mistake
-  wasm=$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)
-fi
-[ -n "$wasm" ] && [ -f "$wasm" ] ||
-  skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it"
-wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
-runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
-command -v node >/dev/null || skip "node is not installed"
-major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$major" -ge 20 ] || skip "the WebAssembly server's runner needs node 20 or later (found $(node --version))"
+# shellcheck source=tests/wasm_find.sh
+. "$root/tests/wasm_find.sh"
 [ -d "$root/tests/lsp/node_modules" ] || skip "no tests/lsp/node_modules: run npm ci in tests/lsp"
 cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$cli" ] || skip "no native srcls at $cli for the suite's --check oracle (set SRCLS_CLI_BINARY)"
