@@ -101,6 +101,14 @@ expect_same "--check --select security --fail-on warning"
 expect_same "--check relative paths (with ..) from another directory"
 STDIN_FILE=docs/examples/bad-syntax.source.json run_both --check --stdin-filename x.source.json -
 expect_same "--check - (stdin)"
+STDIN_FILE=docs/examples/bad-object-storage.source.json run_both --check --fix -
+expect_same "--check --fix - (the fixed document on stdout)"
+run_both --check --color always --show-source docs/examples/bad-syntax.source.json
+expect_same "--check --color always --show-source"
+run_both --check --config docs/examples/team-kinds/srcls.json docs/examples/team-kinds/bad-lake.source.json
+expect_same "--check --config (custom kinds)"
+run_both --check --no-respect-gitignore --exclude '*bad-syntax*' docs/examples
+expect_same "--check --exclude"
 run_both --check --format json --output-file "$tmp/report-$$.json" "$tmp/cases"
 checks=$((checks + 1))
 mv "$tmp/report-$$.json" "$tmp/wasm.out" 2>/dev/null || fail "--output-file: no file written"
