@@ -7,7 +7,8 @@
 # on a temporary copy, paths that cannot be read. Then what is documented to differ
 # (docs/install.md): --jobs (one file at a time, said once), a directory in a git work tree
 # (not checked, exit 2, said once; --no-respect-gitignore checks it as natively), --base (exit 2),
-# --fix rewriting in place (said once; owner, mode and inode kept).
+# --fix rewriting in place (said once; owner, mode and inode kept). Last, tests/lsp/sarif.test.js
+# with the WebAssembly build as its --check binary.
 #   tests/wasm_check.sh [WASM] [RUNNER]      (the same defaults as tests/wasm_lsp.sh)
 # Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
 # native binary.
@@ -217,6 +218,17 @@ if command -v git >/dev/null; then
   expect_lines "$tmp/wasm.err" "--base HEAD is not available in the WebAssembly build" 1 "--base"
 else
   echo "wasm_check: git is not installed: the work-tree cases are left out"
+fi
+
+# The SARIF tests of the language-server suite (SARIF 2.1.0's schema, GitHub's and GitLab's
+# rules for their reports) with the WebAssembly build as the --check binary.
+if [ -d "$root/tests/lsp/node_modules" ]; then
+  checks=$((checks + 1))
+  (cd "$root/tests/lsp" && SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" \
+    SRCLS_CLI_BINARY="$root/tests/lsp/srcls-wasm.sh" node --require ./require-deps.js --test \
+    sarif.test.js >"$tmp/sarif.log" 2>&1) || { fail "tests/lsp/sarif.test.js"; tail -40 "$tmp/sarif.log"; }
+else
+  echo "wasm_check: no tests/lsp/node_modules (npm ci in tests/lsp): sarif.test.js left out"
 fi
 
 echo "wasm_check: $checks checks, $failures failed"

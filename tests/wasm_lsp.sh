@@ -27,4 +27,4 @@ SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/src
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
   navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js
 # (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
-# tests/wasm_check.sh compares the WebAssembly build's SARIF with the native one's)
+# tests/wasm_check.sh runs it against the WebAssembly build's --check)
