@@ -218,10 +218,10 @@ static void test_broken_baseline_exits_2(void **state)
     } cases[] = {
         {"not json", "not a baseline"},
         {"{\"version\": 2, \"findings\": []}", "not a baseline"},
-        {"{\"version\": 1, \"findings\": [{\"path\": \"a\", \"code\": \"no-such-code\", "
+        {"{\"version\": 1, \"findings\": [{\"file\": \"a\", \"code\": \"no-such-code\", "
          "\"pointer\": \"\", \"hash\": \"x\"}]}",
          "finding 0: \"code\" must name a code"},
-        {"{\"version\": 1, \"findings\": [{\"path\": \"a\", \"code\": \"invalid-enum\", "
+        {"{\"version\": 1, \"findings\": [{\"file\": \"a\", \"code\": \"invalid-enum\", "
          "\"hash\": \"x\"}]}",
          "finding 0: \"pointer\" must be a string"},
     };

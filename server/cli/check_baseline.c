@@ -4,7 +4,7 @@
  *   {
  *     "version": 1,
  *     "findings": [
- *       {"path":"a.source.json","code":"invalid-enum","pointer":"/config/x","hash":"..."},
+ *       {"file":"a.source.json","code":"invalid-enum","pointer":"/config/x","hash":"..."},
  *       ...
  *     ]
  *   }
@@ -160,7 +160,7 @@ static char *canonical(const struct entry *e, const char *hash)
     struct json_writer w;
     json_writer_init(&w, 0);
     json_write_object_begin(&w);
-    json_write_key(&w, "path");
+    json_write_key(&w, "file");
     json_write_string(&w, e->path);
     json_write_key(&w, "code");
     json_write_string(&w, e->code);
@@ -198,8 +198,8 @@ static bool read_entry(struct baseline_set *b, struct json_doc *doc, uint32_t no
     char *hash = NULL;
     if (json_node_at(doc, node)->kind != JSON_OBJECT)
         why = "not an object";
-    else if ((e->path = member(doc, node, "path")) == NULL || e->path[0] == '\0')
-        why = "\"path\" must be a non-empty string";
+    else if ((e->path = member(doc, node, "file")) == NULL || e->path[0] == '\0')
+        why = "\"file\" must be a non-empty string";
     else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
         why = "\"code\" must name a code";
     else if ((e->pointer = member(doc, node, "pointer")) == NULL)

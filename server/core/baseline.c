@@ -133,7 +133,7 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
                                       : node_below(&a->doc, a->doc.root, pointer),
                hash);
     json_write_object_begin(w);
-    json_write_key(w, "path");
+    json_write_key(w, "file");
     json_write_string(w, path);
     json_write_key(w, "code");
     json_write_string(w, code_name(d->code));

@@ -16,7 +16,7 @@
 #define BASELINE_SECRET "secret"
 
 /* Writes the entry of `d` (a diagnostic of `a`) of the file `path` into `w`: one compact JSON
- * object, keys in a fixed order (path, code, element when in a named bulk element, pointer,
+ * object, keys in a fixed order (file, code, element when in a named bulk element, pointer,
  * hash), so that two equal entries are equal bytes and sorting the bytes sorts the file. The
  * hash is 16 hex digits of FNV-1a (64 bits) over the value's JSON type and its decoded text. */
 void baseline_write_entry(struct json_writer *w, struct analysis *a, const struct diagnostic *d,
