@@ -45,4 +45,11 @@ bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *
                       const char *path, struct json_doc *doc, const uint32_t *elements,
                       uint32_t count);
 
+/* The edit of a srcls.json's `text` (`len` bytes; none or blank: a file to create) that appends
+ * `entry` (an entry's JSON text) to its "ignore" array, adding the array when there is none:
+ * bytes [*start, *end) become the returned text (in `arena`). NULL when the text is not a JSON
+ * object without syntax errors, when its "ignore" is not an array, or when memory ran out. */
+const char *suppress_add_entry(const char *text, size_t len, const char *entry,
+                               struct arena *arena, uint32_t *start, uint32_t *end);
+
 #endif

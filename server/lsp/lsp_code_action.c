@@ -10,7 +10,9 @@
 #include "kind_resolve.h"
 #include "lsp_position.h"
 #include "lsp_uri.h"
+#include "json_pointer.h"
 #include "project.h"
+#include "suppress.h"
 
 #define KIND_QUICKFIX "quickfix"
 #define KIND_FIX_ALL "source.fixAll.srcls"
@@ -26,6 +28,9 @@ void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initia
     uint32_t changes = lsp_jsonrpc_get(doc, edit, "documentChanges");
     uint32_t operations = lsp_jsonrpc_get(doc, edit, "resourceOperations");
     s->create_files = false;
+    s->snippet_edits = lsp_jsonrpc_get(doc, edit, "snippetEditSupport") != JSON_NONE &&
+                       doc->nodes[lsp_jsonrpc_get(doc, edit, "snippetEditSupport")].kind ==
+                           JSON_TRUE;
     for (uint32_t o = operations != JSON_NONE && doc->nodes[operations].kind == JSON_ARRAY
                           ? doc->nodes[operations].first_child
                           : JSON_NONE;
@@ -131,6 +136,69 @@ static const struct schema_kind *kind_to_map(const struct lsp_document *d, struc
     return best[0];
 }
 
+/* A quick fix for the diagnostic `index` of `d` that edits the srcls.json at `uri` (`text`,
+ * `len` bytes: [start, end) becomes `edit`), or creates it first (`create`). */
+static void write_config_action(struct json_writer *w, struct lsp_document *d, uint32_t index,
+                                bool create, const char *uri, const char *text, size_t len,
+                                uint32_t start, uint32_t end, const char *edit, bool snippet,
+                                const char *title)
+{
+    struct line_index lines;
+    if (title == NULL || line_index_build(&lines, text ? text : "", len) != 0)
+        return;
+    json_write_object_begin(w);
+    json_write_key(w, "title");
+    json_write_string(w, title);
+    json_write_key(w, "kind");
+    json_write_string(w, KIND_QUICKFIX);
+    json_write_key(w, "diagnostics");
+    json_write_array_begin(w);
+    lsp_document_write_diagnostic(w, d, index);
+    json_write_array_end(w);
+    json_write_key(w, "edit");
+    json_write_object_begin(w);
+    json_write_key(w, "documentChanges");
+    json_write_array_begin(w);
+    if (create) {
+        json_write_object_begin(w);
+        json_write_key(w, "kind");
+        json_write_string(w, "create");
+        json_write_key(w, "uri");
+        json_write_string(w, uri);
+        json_write_object_end(w);
+    }
+    json_write_object_begin(w);
+    json_write_key(w, "textDocument");
+    json_write_object_begin(w);
+    json_write_key(w, "uri");
+    json_write_string(w, uri);
+    json_write_key(w, "version");
+    json_write_null(w);
+    json_write_object_end(w);
+    json_write_key(w, "edits");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "range");
+    lsp_position_write_range(w, &lines, start, end, d->store->encoding);
+    json_write_key(w, snippet ? "snippet" : "newText"); /* a SnippetTextEdit (LSP 3.18) */
+    if (snippet) {
+        json_write_object_begin(w);
+        json_write_key(w, "kind");
+        json_write_string(w, "snippet");
+        json_write_key(w, "value");
+    }
+    json_write_string(w, edit);
+    if (snippet)
+        json_write_object_end(w);
+    json_write_object_end(w);
+    json_write_array_end(w);
+    json_write_object_end(w);
+    json_write_array_end(w);
+    json_write_object_end(w);
+    json_write_object_end(w);
+    line_index_free(&lines);
+}
+
 /* "Map ID to KIND in srcls.json" for the unknown-kind diagnostic `index`: an edit of the
  * srcls.json that applies to the document, or the creation of one beside it. */
 static void write_map_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
@@ -156,56 +224,116 @@ static void write_map_action(struct lsp_server *s, struct json_writer *w, struct
                            : project_map_type(text ? text : "", len, id_text, kind->types[0],
                                               &arena, &start, &end);
     char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
-    struct line_index lines;
-    if (uri != NULL && line_index_build(&lines, text ? text : "", len) == 0) {
-        json_write_object_begin(w);
-        json_write_key(w, "title");
-        json_write_string(w, arena_printf(&arena, "Map \"%s\" to %s in %s", id_text, kind->types[0],
-                                          PROJECT_FILE_NAME));
-        json_write_key(w, "kind");
-        json_write_string(w, KIND_QUICKFIX);
-        json_write_key(w, "diagnostics");
-        json_write_array_begin(w);
-        lsp_document_write_diagnostic(w, d, index);
-        json_write_array_end(w);
-        json_write_key(w, "edit");
-        json_write_object_begin(w);
-        json_write_key(w, "documentChanges");
-        json_write_array_begin(w);
-        if (found == 0) {
-            json_write_object_begin(w);
-            json_write_key(w, "kind");
-            json_write_string(w, "create");
-            json_write_key(w, "uri");
-            json_write_string(w, uri);
-            json_write_object_end(w);
-        }
-        json_write_object_begin(w);
-        json_write_key(w, "textDocument");
-        json_write_object_begin(w);
-        json_write_key(w, "uri");
-        json_write_string(w, uri);
-        json_write_key(w, "version");
-        json_write_null(w);
-        json_write_object_end(w);
-        json_write_key(w, "edits");
-        json_write_array_begin(w);
-        json_write_object_begin(w);
-        json_write_key(w, "range");
-        lsp_position_write_range(w, &lines, start, end, d->store->encoding);
-        json_write_key(w, "newText");
-        json_write_string(w, edit);
-        json_write_object_end(w);
-        json_write_array_end(w);
-        json_write_object_end(w);
-        json_write_array_end(w);
-        json_write_object_end(w);
-        json_write_object_end(w);
-        line_index_free(&lines);
-    }
+    if (uri != NULL)
+        write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit, false,
+                            arena_printf(&arena, "Map \"%s\" to %s in %s", id_text,
+                                         kind->types[0], PROJECT_FILE_NAME));
     free(uri);
     free(path);
     free(text);
+    arena_free(&arena);
+}
+
+/* The text of an "ignore" entry for the diagnostic `index` of `d`, the document at `relative`
+ * from the srcls.json's directory: its file, its pointer (a bulk source by its name, so that
+ * the entry follows it in the array), its code, and the reason as the byte \1 (replaced by the
+ * caller). In `arena`; NULL when out of memory. */
+static const char *ignore_entry(struct lsp_document *d, uint32_t index, const char *relative,
+                                struct arena *arena)
+{
+    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    const char *pointer = diag->pointer != NULL ? diag->pointer : "";
+    struct analysis *a = &d->analysis;
+    if (a->document == DOCUMENT_BULK && pointer[0] == '/') {
+        char *rest;
+        unsigned long element = strtoul(pointer + 1, &rest, 10);
+        uint32_t name = element < a->element_count
+                            ? json_object_get(&a->doc, a->elements[element],
+                                              JSON_LITERAL(ENVELOPE_NAME))
+                            : JSON_NONE;
+        struct json_str n = name != JSON_NONE && a->doc.nodes[name].kind == JSON_STRING
+                                ? json_node_string(&a->doc, name)
+                                : (struct json_str){0};
+        const char *head = n.ptr != NULL && memchr(n.ptr, '\0', n.len) == NULL
+                               ? json_pointer_append(arena, "", n.ptr, n.len)
+                               : NULL;
+        if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
+            pointer = arena_printf(arena, "%s%s", head, rest);
+    }
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "files");
+    json_write_string(&w, relative);
+    json_write_key(&w, "pointer");
+    json_write_string(&w, pointer != NULL ? pointer : "");
+    json_write_key(&w, "codes");
+    json_write_array_begin(&w);
+    json_write_string(&w, code_name(diag->code));
+    json_write_array_end(&w);
+    json_write_key(&w, "reason");
+    json_write_raw(&w, "\"\1\"", 3);
+    json_write_object_end(&w);
+    const char *entry = w.failed ? NULL : arena_strndup(arena, w.buf, w.len);
+    json_writer_free(&w);
+    return entry;
+}
+
+/* `edit` with the reason's mark made a snippet placeholder (`snippet`: the rest escaped for a
+ * snippet) or left empty; in `arena`. */
+static const char *with_reason(const char *edit, bool snippet, struct arena *arena)
+{
+    static const char placeholder[] = "${1:why this finding is accepted}";
+    size_t len = strlen(edit), out = 0;
+    char *text = arena_alloc(arena, 2 * len + sizeof placeholder);
+    for (size_t i = 0; text != NULL && i < len; i++) {
+        if (edit[i] == '\1') {
+            if (snippet) {
+                memcpy(text + out, placeholder, sizeof placeholder - 1);
+                out += sizeof placeholder - 1;
+            }
+            continue;
+        }
+        if (snippet && (edit[i] == '$' || edit[i] == '}' || edit[i] == '\\'))
+            text[out++] = '\\';
+        text[out++] = edit[i];
+    }
+    if (text != NULL)
+        text[out] = '\0';
+    return text;
+}
+
+static void write_ignore_action(struct lsp_server *s, struct json_writer *w,
+                                struct lsp_document *d, uint32_t index)
+{
+    char *path = NULL, *text = NULL, *file = lsp_uri_to_path(d->uri, strlen(d->uri));
+    size_t len = 0;
+    int found = file != NULL ? lsp_projects_config_text(&s->documents.projects, d->uri, &path,
+                                                        &text, &len)
+                             : -1;
+    size_t dir = path != NULL ? strlen(path) - strlen(PROJECT_FILE_NAME) : 0;
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t start = 0, end = 0;
+    const char *entry = found >= 0 && (found == 1 || s->create_files) &&
+                                strncmp(file, path, dir) == 0
+                            ? ignore_entry(d, index, file + dir, &arena)
+                            : NULL;
+    const char *edit =
+        entry != NULL ? suppress_add_entry(text ? text : "", len, entry, &arena, &start, &end)
+                      : NULL;
+    edit = edit != NULL ? with_reason(edit, s->snippet_edits, &arena) : NULL;
+    char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
+    if (uri != NULL)
+        write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit,
+                            s->snippet_edits,
+                            arena_printf(&arena, "Ignore %s here in %s",
+                                         code_name(d->analysis.diags.items[index].code),
+                                         PROJECT_FILE_NAME));
+    free(uri);
+    free(path);
+    free(text);
+    free(file);
     arena_free(&arena);
 }
 
@@ -236,6 +364,14 @@ static void write_actions(struct lsp_server *s, struct json_writer *w, struct ls
         const struct diagnostic *diag = &d->analysis.diags.items[i];
         if (diag->code == CODE_UNKNOWN_KIND && diag->end >= start && diag->start <= end)
             write_map_action(s, w, d, i);
+    }
+    for (uint32_t i = 0; quickfix && !d->project_file && d->kind_schema == NULL &&
+                         i < d->analysis.diags.count;
+         i++) {
+        const struct diagnostic *diag = &d->analysis.diags.items[i];
+        if (diag->code != CODE_JSON_SYNTAX && diag->code != CODE_PROJECT_CONFIG &&
+            diag->end >= start && diag->start <= end)
+            write_ignore_action(s, w, d, i);
     }
     if (all->count > 0) {
         json_write_object_begin(w);

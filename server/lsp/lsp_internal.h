@@ -43,6 +43,7 @@ struct lsp_server {
     uint32_t fold_limit; /* the most folding ranges the client takes (lsp_navigation) */
     bool watch_projects; /* the client registers file watchers on request (lsp_configuration) */
     bool create_files;   /* the client's workspace edits can create a file (lsp_code_action) */
+    bool snippet_edits;  /* ... and hold snippets (snippetEditSupport, LSP 3.18) */
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;
     size_t folder_capacity;

@@ -242,4 +242,60 @@ describe('srcls.json in the editor', () => {
     const plain = await startClient(t);
     assert.equal(await mapAction(plain, 'file://' + file, MY_LAKE), undefined, 'not offered without create');
   });
+
+  async function ignoreAction(client, uri, text, code, nth = 0) {
+    const pub = await client.openAndSettle(uri, text);
+    const diag = pub.diagnostics.filter((d) => d.code === code)[nth];
+    assert.ok(diag, code + ' in ' + JSON.stringify(pub.diagnostics.map((d) => d.code)));
+    const actions = await client.request(CodeActionRequest.method,
+      { textDocument: { uri }, range: diag.range, context: { diagnostics: [diag] } });
+    return actions.find((a) => a.title.startsWith('Ignore '));
+  }
+
+  test('"Ignore in srcls.json" on any finding: an entry with an empty reason, which srcls.json flags until written', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{"rules": {"kind-inferred": "off"}}');
+    fs.mkdirSync(path.join(root, 'sources'));
+    const file = path.join(root, 'sources', 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const client = await startClient(t);
+    const action = await ignoreAction(client, 'file://' + file, text, 'unknown-field');
+    assert.equal(action.title, 'Ignore unknown-field here in srcls.json');
+    const [change] = action.edit.documentChanges;
+    assert.equal(change.textDocument.uri, 'file://' + config);
+    const after = applyEdits(fs.readFileSync(config, 'utf8'), change.edits);
+    const entry = { files: 'sources/bad.source.json', pointer: '/config/acessKey', codes: ['unknown-field'], reason: '' };
+    assert.deepEqual(JSON.parse(after), { rules: { 'kind-inferred': 'off' }, ignore: [entry] });
+    fs.writeFileSync(config, after);
+    let res = spawnSync(CLI_BINARY, ['--check', file], { encoding: 'utf8', cwd: root });
+    assert.equal(res.status, 2, 'the empty reason is a mistake of srcls.json: ' + res.stderr);
+    assert.match(res.stderr, /must be a non-empty string/);
+    fs.writeFileSync(config, JSON.stringify({ ignore: [{ ...entry, reason: 'read by the old loader' }] }));
+    res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
+    const codes = JSON.parse(res.stdout).files[0].diagnostics.map((d) => d.code);
+    assert.ok(codes.length > 0 && !codes.includes('unknown-field'), 'silenced: ' + codes);
+  });
+
+  test('"Ignore in srcls.json" with snippets in workspace edits: the reason is a placeholder; a bulk source by its name; srcls.json created', T, async (t) => {
+    const root = project(t);
+    const source = JSON.parse(example('bad-object-storage.source.json'));
+    const bulk = JSON.stringify([{ ...source, name: 'lake-$1' }, source], null, 2);
+    const file = path.join(root, 'bulk.json');
+    fs.writeFileSync(file, bulk);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.workspaceEdit = { documentChanges: true, resourceOperations: ['create'], snippetEditSupport: true };
+    const client = await startClient(t, { capabilities });
+    const action = await ignoreAction(client, 'file://' + file, bulk, 'unknown-field');
+    const [create, change] = action.edit.documentChanges;
+    assert.deepEqual(create, { kind: 'create', uri: 'file://' + path.join(root, 'srcls.json') });
+    const { snippet } = change.edits[0];
+    assert.equal(snippet.kind, 'snippet');
+    assert.ok(snippet.value.includes('"reason": "${1:why this finding is accepted}"') ||
+              snippet.value.includes('"reason":"${1:why this finding is accepted}"'), snippet.value);
+    // the rest is escaped for a snippet: the name's $ and the closing braces
+    const plain = snippet.value.replace('${1:why this finding is accepted}', 'r').replace(/\\([$}\\])/g, '$1');
+    assert.deepEqual(JSON.parse(plain).ignore, [{ files: 'bulk.json', pointer: '/lake-$1/config/acessKey', codes: ['unknown-field'], reason: 'r' }]);
+  });
 });
