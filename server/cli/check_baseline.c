@@ -28,18 +28,11 @@
 #include "json_doc.h"
 #include "vector.h"
 
-struct entry {
-    char *line; /* canonical bytes */
-    char *path, *code, *element, *pointer;
-    bool used; /* matched a finding of this run */
-};
-
 /* One baseline file read: --baseline's, or a srcls.json's "baseline". */
 struct baseline_set {
     char *read_path;       /* as named (--baseline) or absolute (srcls.json) */
     char *read_dir;        /* its directory, absolute, normalised */
-    struct entry *entries; /* sorted by line */
-    size_t entry_count, entry_cap;
+    struct baseline_index index; /* its entries, sorted */
     char **checked; /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
@@ -128,131 +121,9 @@ static char *directory_of(const char *cwd, const char *path)
     return file;
 }
 
-static int compare_entries(const void *a, const void *b)
-{
-    return strcmp(((const struct entry *)a)->line, ((const struct entry *)b)->line);
-}
-
 static int compare_strings(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The string member `key` of the entry `node`, malloc'd; NULL when it has none (or memory). */
-static char *member(struct json_doc *doc, uint32_t node, const char *key)
-{
-    uint32_t m = json_object_get(doc, node, key, strlen(key));
-    if (m == JSON_NONE || json_node_at(doc, m)->kind != JSON_STRING)
-        return NULL;
-    struct json_str s = json_node_string(doc, m);
-    char *copy = malloc(s.len + 1);
-    if (copy != NULL) {
-        if (s.len > 0)
-            memcpy(copy, s.ptr, s.len);
-        copy[s.len] = '\0';
-    }
-    return copy;
-}
-
-/* The canonical line of an entry read back (baseline_write_entry's form). */
-static char *canonical(const struct entry *e, const char *hash)
-{
-    struct json_writer w;
-    json_writer_init(&w, 0);
-    json_write_object_begin(&w);
-    json_write_key(&w, "file");
-    json_write_string(&w, e->path);
-    json_write_key(&w, "code");
-    json_write_string(&w, e->code);
-    if (e->element != NULL) {
-        json_write_key(&w, "element");
-        json_write_string(&w, e->element);
-    }
-    json_write_key(&w, "pointer");
-    json_write_string(&w, e->pointer);
-    json_write_key(&w, "hash");
-    json_write_string(&w, hash);
-    json_write_object_end(&w);
-    if (w.failed) {
-        json_writer_free(&w);
-        return NULL;
-    }
-    return w.buf;
-}
-
-static void entry_free(struct entry *e)
-{
-    free(e->line);
-    free(e->path);
-    free(e->code);
-    free(e->element);
-    free(e->pointer);
-}
-
-/* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
-static bool read_entry(struct baseline_set *b, struct json_doc *doc, uint32_t node, unsigned index,
-                       struct entry *e)
-{
-    *e = (struct entry){0};
-    const char *why = NULL;
-    char *hash = NULL;
-    if (json_node_at(doc, node)->kind != JSON_OBJECT)
-        why = "not an object";
-    else if ((e->path = member(doc, node, "file")) == NULL || e->path[0] == '\0')
-        why = "\"file\" must be a non-empty string";
-    else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
-        why = "\"code\" must name a code";
-    else if ((e->pointer = member(doc, node, "pointer")) == NULL)
-        why = "\"pointer\" must be a string";
-    else if ((hash = member(doc, node, "hash")) == NULL)
-        why = "\"hash\" must be a string";
-    else if (json_object_get(doc, node, JSON_LITERAL("element")) != JSON_NONE &&
-             (e->element = member(doc, node, "element")) == NULL)
-        why = "\"element\" must be a string";
-    else if ((e->line = canonical(e, hash)) == NULL)
-        why = "out of memory";
-    free(hash);
-    if (why == NULL)
-        return true;
-    fprintf(stderr, "srcls: %s: finding %u: %s\n", b->read_path, index, why);
-    entry_free(e);
-    return false;
-}
-
-/* Parses the baseline `text` into b->entries (sorted); false after saying why on stderr. */
-static bool read_entries(struct baseline_set *b, const char *text, size_t len)
-{
-    struct json_doc doc;
-    bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
-              doc.root != JSON_NONE && json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
-    uint32_t version = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("version")) : JSON_NONE;
-    uint32_t list = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("findings")) : JSON_NONE;
-    int64_t number = 0;
-    if (!ok || version == JSON_NONE || !json_node_int64(&doc, version, &number) || number != 1 ||
-        list == JSON_NONE || json_node_at(&doc, list)->kind != JSON_ARRAY) {
-        fprintf(stderr, "srcls: %s: not a baseline of this version of srcls (a JSON object "
-                        "with \"version\": 1 and a \"findings\" array; write one with "
-                        "--write-baseline)\n", b->read_path);
-        json_doc_free(&doc);
-        return false;
-    }
-    unsigned index = 0;
-    for (uint32_t n = doc.nodes[list].first_child; ok && n != JSON_NONE; n = doc.nodes[n].next) {
-        struct entry *grown =
-            vector_grow(b->entries, &b->entry_cap, b->entry_count + 1, sizeof *grown);
-        if (grown == NULL) {
-            fprintf(stderr, "srcls: %s: out of memory\n", b->read_path);
-            ok = false;
-            break;
-        }
-        b->entries = grown;
-        ok = read_entry(b, &doc, n, index++, &b->entries[b->entry_count]);
-        b->entry_count += ok;
-    }
-    json_doc_free(&doc);
-    if (ok && b->entry_count > 1)
-        qsort(b->entries, b->entry_count, sizeof *b->entries, compare_entries);
-    return ok;
 }
 
 static bool read_file(struct baseline_set *b)
@@ -278,18 +149,19 @@ static bool read_file(struct baseline_set *b)
         fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path, strerror(error));
         return false;
     }
-    bool ok = read_entries(b, text, len);
+    char why[256];
+    bool ok = baseline_parse(&b->index, text, len, why, sizeof why) == 0;
+    if (!ok)
+        fprintf(stderr, "srcls: %s: %s\n", b->read_path, why);
     free(text);
     return ok;
 }
 
 static void set_free(struct baseline_set *set)
 {
-    for (size_t i = 0; i < set->entry_count; i++)
-        entry_free(&set->entries[i]);
+    baseline_index_free(&set->index);
     for (size_t i = 0; i < set->checked_count; i++)
         free(set->checked[i]);
-    free(set->entries);
     free(set->checked);
     free(set->read_path);
     free(set->read_dir);
@@ -343,24 +215,6 @@ struct check_baseline *check_baseline_open(const char *read_path, const char *wr
     return b;
 }
 
-/* Whether `line` is an entry not used yet; marks it used. */
-static bool take(struct baseline_set *b, const char *line)
-{
-    size_t lo = 0, hi = b->entry_count;
-    while (lo < hi) { /* the first entry not below `line` */
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(b->entries[mid].line, line) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < b->entry_count && strcmp(b->entries[lo].line, line) == 0; lo++) {
-        if (!b->entries[lo].used)
-            return b->entries[lo].used = true;
-    }
-    return false;
-}
-
 /* Appends a malloc'd string to a vector of them; false (and the string freed) on failure. */
 static bool push(char ***items, size_t *count, size_t *cap, char *item)
 {
@@ -372,18 +226,6 @@ static bool push(char ***items, size_t *count, size_t *cap, char *item)
     *items = grown;
     grown[(*count)++] = item;
     return true;
-}
-
-/* The entry line of diagnostic `i` of `a` for the file `rel`, malloc'd, or NULL. */
-static char *entry_line(struct analysis *a, uint32_t i, const char *rel)
-{
-    struct json_writer w;
-    json_writer_init(&w, 0);
-    baseline_write_entry(&w, a, &a->diags.items[i], rel);
-    if (!w.failed)
-        return w.buf;
-    json_writer_free(&w);
-    return NULL;
 }
 
 unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
@@ -409,13 +251,13 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
               (config_baseline == NULL || b->named || set != NULL || b->failed);
     for (uint32_t i = 0; ok && i < a->diags.count; i++) {
         if (read_rel != NULL) {
-            char *line = entry_line(a, i, read_rel);
+            char *line = baseline_entry_line(a, &a->diags.items[i], read_rel);
             ok = line != NULL;
-            flags[i] = ok && take(set, line);
+            flags[i] = ok && baseline_take(&set->index, line);
             free(line);
         }
         if (write_rel != NULL && ok)
-            ok = push(&b->written, &b->written_count, &b->written_cap, entry_line(a, i, write_rel));
+            ok = push(&b->written, &b->written_count, &b->written_cap, baseline_entry_line(a, &a->diags.items[i], write_rel));
         if (b->write_dir != NULL && set == NULL) /* --write-baseline alone: it is the baseline */
             flags[i] = 1;
     }
@@ -435,7 +277,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
 }
 
 /* Whether the entry's file was checked in this run, or no longer exists. */
-static bool file_gone_or_checked(const struct baseline_set *b, const struct entry *e)
+static bool file_gone_or_checked(const struct baseline_set *b, const struct baseline_entry *e)
 {
     const char *key = e->path;
     if (b->checked_count > 0 &&
@@ -458,9 +300,9 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
 {
     if (set->checked_count > 1)
         qsort(set->checked, set->checked_count, sizeof *set->checked, compare_strings);
-    summary->baseline_entries += (unsigned)set->entry_count;
-    for (size_t i = 0; i < set->entry_count; i++) {
-        struct entry *e = &set->entries[i];
+    summary->baseline_entries += (unsigned)set->index.count;
+    for (size_t i = 0; i < set->index.count; i++) {
+        struct baseline_entry *e = &set->index.entries[i];
         summary->baseline_unchanged += e->used;
         if (e->used || !file_gone_or_checked(set, e))
             continue;

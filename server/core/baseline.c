@@ -8,6 +8,7 @@
 #include "codes.h"
 #include "envelope.h"
 #include "schema_at.h"
+#include "vector.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -146,4 +147,166 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
     json_write_key(w, "hash");
     json_write_string(w, hash);
     json_write_object_end(w);
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcmp(((const struct baseline_entry *)a)->line,
+                  ((const struct baseline_entry *)b)->line);
+}
+
+/* The string member `key` of the entry `node`, malloc'd; NULL when it has none (or memory). */
+static char *member(struct json_doc *doc, uint32_t node, const char *key)
+{
+    uint32_t m = json_object_get(doc, node, key, strlen(key));
+    if (m == JSON_NONE || json_node_at(doc, m)->kind != JSON_STRING)
+        return NULL;
+    struct json_str s = json_node_string(doc, m);
+    char *copy = malloc(s.len + 1);
+    if (copy != NULL) {
+        if (s.len > 0)
+            memcpy(copy, s.ptr, s.len);
+        copy[s.len] = '\0';
+    }
+    return copy;
+}
+
+/* The canonical line of an entry read back (baseline_write_entry's form). */
+static char *canonical(const struct baseline_entry *e, const char *hash)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "file");
+    json_write_string(&w, e->path);
+    json_write_key(&w, "code");
+    json_write_string(&w, e->code);
+    if (e->element != NULL) {
+        json_write_key(&w, "element");
+        json_write_string(&w, e->element);
+    }
+    json_write_key(&w, "pointer");
+    json_write_string(&w, e->pointer);
+    json_write_key(&w, "hash");
+    json_write_string(&w, hash);
+    json_write_object_end(&w);
+    if (w.failed) {
+        json_writer_free(&w);
+        return NULL;
+    }
+    return w.buf;
+}
+
+static void entry_free(struct baseline_entry *e)
+{
+    free(e->line);
+    free(e->path);
+    free(e->code);
+    free(e->element);
+    free(e->pointer);
+}
+
+/* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
+static bool read_entry(struct json_doc *doc, uint32_t node, unsigned index,
+                       struct baseline_entry *e, char *why_out, size_t why_size)
+{
+    *e = (struct baseline_entry){0};
+    const char *why = NULL;
+    char *hash = NULL;
+    if (json_node_at(doc, node)->kind != JSON_OBJECT)
+        why = "not an object";
+    else if ((e->path = member(doc, node, "file")) == NULL || e->path[0] == '\0')
+        why = "\"file\" must be a non-empty string";
+    else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
+        why = "\"code\" must name a code";
+    else if ((e->pointer = member(doc, node, "pointer")) == NULL)
+        why = "\"pointer\" must be a string";
+    else if ((hash = member(doc, node, "hash")) == NULL)
+        why = "\"hash\" must be a string";
+    else if (json_object_get(doc, node, JSON_LITERAL("element")) != JSON_NONE &&
+             (e->element = member(doc, node, "element")) == NULL)
+        why = "\"element\" must be a string";
+    else if ((e->line = canonical(e, hash)) == NULL)
+        why = "out of memory";
+    free(hash);
+    if (why == NULL)
+        return true;
+    snprintf(why_out, why_size, "finding %u: %s", index, why);
+    entry_free(e);
+    return false;
+}
+
+int baseline_parse(struct baseline_index *b, const char *text, size_t len, char *why,
+                   size_t why_size)
+{
+    *b = (struct baseline_index){0};
+    struct json_doc doc;
+    bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
+              doc.root != JSON_NONE && json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
+    uint32_t version = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("version")) : JSON_NONE;
+    uint32_t list = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("findings")) : JSON_NONE;
+    int64_t number = 0;
+    if (!ok || version == JSON_NONE || !json_node_int64(&doc, version, &number) || number != 1 ||
+        list == JSON_NONE || json_node_at(&doc, list)->kind != JSON_ARRAY) {
+        snprintf(why, why_size, "not a baseline of this version of srcls (a JSON object with "
+                                "\"version\": 1 and a \"findings\" array; write one with "
+                                "--write-baseline)");
+        json_doc_free(&doc);
+        return -1;
+    }
+    unsigned index = 0;
+    for (uint32_t n = doc.nodes[list].first_child; ok && n != JSON_NONE; n = doc.nodes[n].next) {
+        struct baseline_entry *grown =
+            vector_grow(b->entries, &b->cap, b->count + 1, sizeof *grown);
+        if (grown == NULL) {
+            snprintf(why, why_size, "out of memory");
+            ok = false;
+            break;
+        }
+        b->entries = grown;
+        ok = read_entry(&doc, n, index++, &b->entries[b->count], why, why_size);
+        b->count += ok;
+    }
+    json_doc_free(&doc);
+    if (ok && b->count > 1)
+        qsort(b->entries, b->count, sizeof *b->entries, compare_entries);
+    if (!ok)
+        baseline_index_free(b);
+    return ok ? 0 : -1;
+}
+
+void baseline_index_free(struct baseline_index *b)
+{
+    for (size_t i = 0; i < b->count; i++)
+        entry_free(&b->entries[i]);
+    free(b->entries);
+    *b = (struct baseline_index){0};
+}
+
+bool baseline_take(struct baseline_index *b, const char *line)
+{
+    size_t lo = 0, hi = b->count;
+    while (lo < hi) { /* the first entry not below `line` */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(b->entries[mid].line, line) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < b->count && strcmp(b->entries[lo].line, line) == 0; lo++) {
+        if (!b->entries[lo].used)
+            return b->entries[lo].used = true;
+    }
+    return false;
+}
+
+char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const char *path)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    baseline_write_entry(&w, a, d, path);
+    if (!w.failed)
+        return w.buf;
+    json_writer_free(&w);
+    return NULL;
 }

@@ -22,4 +22,25 @@
 void baseline_write_entry(struct json_writer *w, struct analysis *a, const struct diagnostic *d,
                           const char *path);
 
+/* A baseline file read: its entries in canonical form, sorted, each marked when it matched. */
+struct baseline_entry {
+    char *line; /* canonical bytes (baseline_write_entry's) */
+    char *path, *code, *element, *pointer; /* element NULL when none */
+    bool used;
+};
+struct baseline_index {
+    struct baseline_entry *entries;
+    size_t count, cap;
+};
+
+/* Parses a baseline file's `text` into `out` (emptied first). 0, or -1 with what is wrong in
+ * `why` ("finding 3: ..." for an entry) and `out` empty. */
+int baseline_parse(struct baseline_index *out, const char *text, size_t len, char *why,
+                   size_t why_size);
+void baseline_index_free(struct baseline_index *index);
+/* Whether an entry with the bytes `line` is not used yet; marks it used. */
+bool baseline_take(struct baseline_index *index, const char *line);
+/* baseline_write_entry's line for `d`, malloc'd; NULL when out of memory. */
+char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const char *path);
+
 #endif
