@@ -84,33 +84,6 @@ static char *absolute(const char *cwd, const char *path)
     return out;
 }
 
-/* `file` (absolute) relative to the directory `dir` (absolute). Malloc'd, or NULL. */
-static char *relative(const char *dir, const char *file)
-{
-    size_t common = 0; /* the bytes of the segments both start with */
-    for (size_t i = 0;; i++) {
-        bool dir_end = dir[i] == '\0' || dir[i] == '/', file_end = file[i] == '\0' || file[i] == '/';
-        if (dir_end && file_end)
-            common = i;
-        if (dir[i] != file[i] || dir[i] == '\0')
-            break;
-    }
-    if (strcmp(dir, "/") == 0)
-        common = 0;
-    size_t ups = 0;
-    for (const char *c = dir + common; *c != '\0'; c++)
-        ups += *c == '/';
-    const char *rest = file + common + (file[common] == '/');
-    char *out = malloc(ups * 3 + strlen(rest) + 2);
-    if (out == NULL)
-        return NULL;
-    size_t len = 0;
-    for (size_t i = 0; i < ups; i++, len += 3)
-        memcpy(out + len, "../", 3);
-    strcpy(out + len, rest);
-    return out;
-}
-
 /* The directory of `path`, absolute and normalised, or NULL. */
 static char *directory_of(const char *cwd, const char *path)
 {
@@ -243,8 +216,8 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
         set = NULL;
     }
     char *file = absolute(b->cwd, path);
-    char *read_rel = file != NULL && set != NULL ? relative(set->read_dir, file) : NULL;
-    char *write_rel = file != NULL && b->write_dir != NULL ? relative(b->write_dir, file) : NULL;
+    char *read_rel = file != NULL && set != NULL ? baseline_relative(set->read_dir, file) : NULL;
+    char *write_rel = file != NULL && b->write_dir != NULL ? baseline_relative(b->write_dir, file) : NULL;
     unsigned char *flags = calloc(a->diags.count + 1, 1);
     bool ok = file != NULL && flags != NULL && (set == NULL || read_rel != NULL) &&
               (b->write_dir == NULL || write_rel != NULL) &&
@@ -312,7 +285,7 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         if (full != NULL) {
             sprintf(full, "%s/%s", set->read_dir, e->path);
             char *normal = absolute("/", full);
-            shown = normal != NULL ? relative(b->cwd, normal) : NULL;
+            shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
             free(normal);
         }
         free(full);

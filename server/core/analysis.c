@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "codes.h"
 #include "envelope.h"
 #include "json_pointer.h"
@@ -151,10 +152,18 @@ static void apply_severities(struct analysis *a, const struct analysis_options *
     for (uint32_t i = first; i < diags->count; i++) {
         struct diagnostic *d = &diags->items[i];
         d->severity = settings_severity(settings, d->code, d->severity);
-        if (d->severity != DIAG_OFF &&
-            (settings->ignore_count == 0 ||
-             !ignored(a, settings, options->path, d, elements, count)))
-            diags->items[kept++] = *d;
+        if (d->severity == DIAG_OFF ||
+            (settings->ignore_count > 0 && ignored(a, settings, options->path, d, elements, count)))
+            continue;
+        if (options->baseline != NULL && options->baseline_path != NULL) {
+            char *line = baseline_entry_line(a, d, options->baseline_path);
+            bool held = line != NULL && baseline_has(options->baseline, line);
+            free(line);
+            if (held && options->baseline_hide)
+                continue;
+            d->severity = held ? DIAG_HINT : d->severity;
+        }
+        diags->items[kept++] = *d;
     }
     diags->count = kept;
     free(elements);
@@ -248,11 +257,11 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
         rules_check(a, options->registry, options->settings) != 0)
         status = -1;
+    if (list_elements(a) != 0) /* before the baseline's entries, which name bulk sources */
+        status = -1;
     if (options && options->settings)
         apply_severities(a, options, 0);
     diag_list_sort(&a->diags);
-    if (list_elements(a) != 0)
-        status = -1;
     a->settled_arena = a->arena.total;
     a->settled_doc_arena = a->doc.arena.total;
     return status;

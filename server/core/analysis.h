@@ -11,6 +11,7 @@
 #include "json_splice.h"
 #include "line_index.h"
 
+struct baseline_index;
 struct schema_registry;
 struct settings;
 
@@ -38,6 +39,12 @@ struct analysis_options {
     /* The document's path from its srcls.json's directory, for the "files" globs of the
      * settings' "ignore" entries (NULL: only entries without "files" apply). */
     const char *path;
+    /* The editor: the entries of the baseline the document's srcls.json names, and the
+     * document's path from that file's directory; a finding the baseline holds is a hint, or
+     * left out with `baseline_hide` (NULL: no baseline). */
+    const struct baseline_index *baseline;
+    const char *baseline_path;
+    bool baseline_hide;
 };
 
 struct analysis {

@@ -283,16 +283,29 @@ void baseline_index_free(struct baseline_index *b)
     *b = (struct baseline_index){0};
 }
 
-bool baseline_take(struct baseline_index *b, const char *line)
+/* The first entry of `b` not below `line`. */
+static size_t lower_bound(const struct baseline_index *b, const char *line)
 {
     size_t lo = 0, hi = b->count;
-    while (lo < hi) { /* the first entry not below `line` */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (strcmp(b->entries[mid].line, line) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
+    return lo;
+}
+
+bool baseline_has(const struct baseline_index *b, const char *line)
+{
+    size_t at = lower_bound(b, line);
+    return at < b->count && strcmp(b->entries[at].line, line) == 0;
+}
+
+bool baseline_take(struct baseline_index *b, const char *line)
+{
+    size_t lo = lower_bound(b, line);
     for (; lo < b->count && strcmp(b->entries[lo].line, line) == 0; lo++) {
         if (!b->entries[lo].used)
             return b->entries[lo].used = true;
@@ -309,4 +322,30 @@ char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const 
         return w.buf;
     json_writer_free(&w);
     return NULL;
+}
+
+char *baseline_relative(const char *dir, const char *file)
+{
+    size_t common = 0; /* the bytes of the segments both start with */
+    for (size_t i = 0;; i++) {
+        bool dir_end = dir[i] == '\0' || dir[i] == '/', file_end = file[i] == '\0' || file[i] == '/';
+        if (dir_end && file_end)
+            common = i;
+        if (dir[i] != file[i] || dir[i] == '\0')
+            break;
+    }
+    if (strcmp(dir, "/") == 0)
+        common = 0;
+    size_t ups = 0;
+    for (const char *c = dir + common; *c != '\0'; c++)
+        ups += *c == '/';
+    const char *rest = file + common + (file[common] == '/');
+    char *out = malloc(ups * 3 + strlen(rest) + 2);
+    if (out == NULL)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < ups; i++, len += 3)
+        memcpy(out + len, "../", 3);
+    strcpy(out + len, rest);
+    return out;
 }

@@ -40,7 +40,13 @@ int baseline_parse(struct baseline_index *out, const char *text, size_t len, cha
 void baseline_index_free(struct baseline_index *index);
 /* Whether an entry with the bytes `line` is not used yet; marks it used. */
 bool baseline_take(struct baseline_index *index, const char *line);
+/* Whether an entry with the bytes `line` is in `index` (used or not). */
+bool baseline_has(const struct baseline_index *index, const char *line);
 /* baseline_write_entry's line for `d`, malloc'd; NULL when out of memory. */
 char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const char *path);
+
+/* The path of an entry: `file` relative to the directory `dir` (both absolute and normalised,
+ * '/'-separated: "../sources/a.json"), malloc'd; NULL when out of memory. */
+char *baseline_relative(const char *dir, const char *file);
 
 #endif

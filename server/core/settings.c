@@ -33,16 +33,32 @@ static void note(char *problems, size_t size, struct json_doc *doc, uint32_t nod
     arena_free(&scratch);
 }
 
+/* Whether the key of `m` is one of the door's own (`keys`: comma-separated, or NULL). */
+static bool door_has(const char *keys, struct json_doc *doc, uint32_t m)
+{
+    for (const char *k = keys; k != NULL && *k != '\0';) {
+        size_t len = strcspn(k, ",");
+        if (json_node_key_equals(doc, m, k, len))
+            return true;
+        k += len + (k[len] == ',');
+    }
+    return false;
+}
+
 /* Notes every key of `node` that is not a setting (nor `door_key`, a door's own). */
 static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_key, char *problems,
                          size_t problems_size)
 {
-    char what[160];
+    char what[200], door[80] = ""; /* the door's keys, "a", "b" */
+    for (const char *k = door_key; k != NULL && *k != '\0';) {
+        size_t len = strcspn(k, ","), used = strlen(door);
+        snprintf(door + used, sizeof door - used, ", \"%.*s\"", (int)len, k);
+        k += len + (k[len] == ',');
+    }
     snprintf(what, sizeof what,
              "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\", "
-             "\"schemas\", \"ignore\"%s \"baseline\"%s%s%s)",
-             door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
-             door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
+             "\"schemas\", \"ignore\" and \"baseline\"%s)",
+             door);
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
@@ -52,7 +68,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_BASELINE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_IGNORE)) &&
-            !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
+            !door_has(door_key, doc, m))
             note(problems, problems_size, doc, m, what);
     }
 }

@@ -53,8 +53,8 @@ void settings_free(struct settings *settings);
  * human-readable line each. */
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size);
-/* The same, where a door reads one more key itself (`door_key`, e.g. the LSP door's
- * "maxDiagnostics"): that key is not reported as unknown. */
+/* The same, where a door reads keys of its own (`door_key`, comma-separated, e.g. the LSP door's
+ * "maxDiagnostics,baselineFindings"): those keys are not reported as unknown. */
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
                         const char *door_key, char *problems, size_t problems_size);
 /* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type

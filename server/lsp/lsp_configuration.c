@@ -1,10 +1,13 @@
 /* lsp_configuration: settings in, problems with them logged. */
 #include "lsp_configuration.h"
 
+#include <string.h>
+
 #include "project.h"
 
 /* The door's own setting: the most diagnostics sent per document. */
 #define KEY_MAX_DIAGNOSTICS "maxDiagnostics"
+#define KEY_BASELINE_FINDINGS "baselineFindings"
 
 /* Reads srcls.maxDiagnostics of `node`: the default when it is absent or not a count. */
 static void read_max_diagnostics(struct lsp_server *s, struct json_doc *doc, uint32_t node)
@@ -24,16 +27,36 @@ static void read_max_diagnostics(struct lsp_server *s, struct json_doc *doc, uin
 }
 
 /* Reads settings given as {"srcls": {...}} or as the inner object itself. */
+/* "hint" (the default), "hide" or "show": a finding the baseline holds. */
+static void read_baseline_findings(struct lsp_server *s, struct json_doc *doc, uint32_t node)
+{
+    static const char *const modes[] = {"hint", "hide", "show"};
+    s->documents.baseline_mode = LSP_BASELINE_HINT;
+    uint32_t mode = lsp_jsonrpc_get(doc, node, KEY_BASELINE_FINDINGS);
+    for (int m = 0; mode != JSON_NONE && m < 3; m++) {
+        if (json_node_string_equals(doc, mode, modes[m], strlen(modes[m]))) {
+            s->documents.baseline_mode = (enum lsp_baseline_mode)m;
+            return;
+        }
+    }
+    if (mode != JSON_NONE)
+        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING,
+                        "srcls settings: %s must be \"hint\", \"hide\" or \"show\" (\"hint\" is used)",
+                        KEY_BASELINE_FINDINGS);
+}
+
 static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t node)
 {
     uint32_t inner = lsp_jsonrpc_get(doc, node, "srcls");
     if (inner != JSON_NONE)
         node = inner;
     char problems[1024] = "";
-    settings_read_door(&s->settings, doc, node, KEY_MAX_DIAGNOSTICS, problems, sizeof problems);
+    settings_read_door(&s->settings, doc, node, KEY_MAX_DIAGNOSTICS "," KEY_BASELINE_FINDINGS,
+                       problems, sizeof problems);
     if (problems[0] != '\0')
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING, "srcls settings: %s", problems);
     read_max_diagnostics(s, doc, node);
+    read_baseline_findings(s, doc, node);
 }
 
 void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -192,6 +192,9 @@ void lsp_document_retarget(struct lsp_document *d)
     d->kind_schema = target.kind_schema;
     free(d->relative);
     d->relative = target.relative;
+    free(d->baseline_path);
+    d->baseline_path = target.baseline_path;
+    d->baseline = target.baseline;
 }
 
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
@@ -201,6 +204,9 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
         .registry = d->registry,
         .settings = d->settings != NULL ? d->settings : d->store->settings,
         .path = d->relative,
+        .baseline = d->store->baseline_mode != LSP_BASELINE_SHOW ? d->baseline : NULL,
+        .baseline_path = d->baseline_path,
+        .baseline_hide = d->store->baseline_mode == LSP_BASELINE_HIDE,
     };
 }
 
@@ -501,6 +507,7 @@ static void free_document(uv_handle_t *handle)
     free(d->text);
     free(d->uri);
     free(d->relative);
+    free(d->baseline_path);
     free(d);
 }
 

@@ -25,6 +25,9 @@ struct schema_registry;
 struct project_schema;
 struct settings;
 
+/* What the editor does with a finding the baseline holds (srcls.baselineFindings). */
+enum lsp_baseline_mode { LSP_BASELINE_HINT, LSP_BASELINE_HIDE, LSP_BASELINE_SHOW };
+
 struct lsp_documents {
     uv_loop_t *loop;
     struct lsp_jsonrpc *rpc;                /* where diagnostics are published */
@@ -34,6 +37,7 @@ struct lsp_documents {
     enum position_encoding encoding;        /* how the client counts characters */
     unsigned debounce_ms;
     uint32_t max_diagnostics;  /* srcls.maxDiagnostics: the most sent per document; 0: all */
+    enum lsp_baseline_mode baseline_mode; /* srcls.baselineFindings */
     uint64_t results;          /* the last result id given (a counter over all documents) */
     uint64_t settings_changes; /* how many times the settings changed: part of a file's resultId */
     bool pull;    /* the client pulls diagnostics (textDocument/diagnostic): none is pushed */
@@ -52,6 +56,8 @@ struct lsp_document {
     const struct schema_registry *registry;   /* the kinds of its project, else the built-in */
     const struct project_schema *kind_schema; /* a kind file: its project's kind files */
     char *relative; /* its path from its srcls.json's directory, for "ignore" (owned), or NULL */
+    const struct baseline_index *baseline; /* its srcls.json's "baseline" (NULL: none) */
+    char *baseline_path;                   /* its path from that file's directory (owned) */
     bool analyzed;                            /* `analysis` is of the current text */
     bool project_file; /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of

@@ -27,6 +27,8 @@ void lsp_projects_forget(struct lsp_projects *projects)
         settings_free(&p->merged);
         settings_free(&p->own);
         project_schema_free(&p->schema);
+        baseline_index_free(&p->baseline);
+        free(p->baseline_dir);
         free(p->path);
         free(p);
     }
@@ -127,6 +129,32 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline;
+ * one that cannot be read or is not a baseline leaves it empty (--check says why). */
+static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
+                          struct json_doc *doc, const char *dir)
+{
+    uint32_t named = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_BASELINE));
+    struct json_str name = named != JSON_NONE ? json_node_string(doc, named) : (struct json_str){0};
+    char *path = name.ptr != NULL ? malloc(strlen(dir) + name.len + 2) : NULL;
+    if (path == NULL)
+        return;
+    sprintf(path, "%s%s%.*s", name.ptr[0] == '/' ? "" : dir, name.ptr[0] == '/' ? "" : "/",
+            (int)name.len, name.ptr);
+    int64_t size;
+    char *text = regular_file(projects->loop, path, &size) ? read_text(projects->loop, path, size)
+                                                            : NULL;
+    char why[256];
+    char *slash = strrchr(path, '/');
+    if (text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0) {
+        slash[slash == path] = '\0'; /* its directory */
+        p->baseline_dir = path;
+        path = NULL;
+    }
+    free(text);
+    free(path);
+}
+
 /* Reads srcls.json at `path` into a new project entry (usable when it has no mistake), with the
  * kinds of its "schemas". */
 static struct lsp_project *load(struct lsp_projects *projects, const char *path, int64_t size)
@@ -147,6 +175,8 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
         p->usable = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
                                            &p->own, &p->schema) == 1 &&
                     settings_merge(&p->merged, &p->own, projects->editor) == 0;
+        if (p->usable)
+            load_baseline(projects, p, &a.doc, dir);
         analysis_free(&a);
     }
     free(dir);
@@ -241,7 +271,7 @@ static struct lsp_project *project_for(struct lsp_projects *projects, const char
 
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
 {
-    *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL};
+    *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL, NULL, NULL};
     char *path = lsp_uri_to_path(uri, strlen(uri));
     if (path == NULL || project_is_config(path, strlen(path))) {
         free(path); /* a srcls.json is checked on its own */
@@ -254,6 +284,9 @@ void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct 
         size_t dir = strlen(p->path) - strlen(PROJECT_FILE_NAME); /* with its slash */
         if (p->merged.ignore_count > 0 && strncmp(path, p->path, dir) == 0)
             out->relative = strdup(path + dir);
+        if (p->baseline_dir != NULL &&
+            (out->baseline_path = baseline_relative(p->baseline_dir, path)) != NULL)
+            out->baseline = &p->baseline;
     }
     for (struct lsp_project *q = projects->first; q != NULL; q = q->next) {
         if (q->usable && project_schema_has(&q->schema, path))

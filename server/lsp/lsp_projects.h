@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
+#include "baseline.h"
 #include "project.h"
 #include "schema.h"
 #include "settings.h"
@@ -17,6 +18,8 @@ struct lsp_project {
     struct settings merged;       /* its settings with the editor's over them */
     struct settings own;          /* its settings alone */
     struct project_schema schema; /* its own kinds ("schemas"), when usable */
+    struct baseline_index baseline; /* the entries of its "baseline" (empty: none, unreadable) */
+    char *baseline_dir;             /* that file's directory (owned), or NULL */
     struct lsp_project *next;
 };
 
@@ -41,6 +44,10 @@ struct lsp_target {
     /* When its srcls.json has "ignore" entries: the document's path from that srcls.json's
      * directory, for their "files" globs (malloc'd: the caller frees it), else NULL. */
     char *relative;
+    /* The entries of the baseline its srcls.json names (NULL: none), and the document's path
+     * from that file's directory (malloc'd: the caller frees it). */
+    const struct baseline_index *baseline;
+    char *baseline_path;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
 /* Whether a change of the file `uri` changes what documents are checked with: a srcls.json, or

@@ -243,6 +243,41 @@ describe('srcls.json in the editor', () => {
     assert.equal(await mapAction(plain, 'file://' + file, MY_LAKE), undefined, 'not offered without create');
   });
 
+  test('a baseline named in srcls.json: its findings are hints, or hidden, or shown (srcls.baselineFindings); a changed value is new', T, async (t) => {
+    const root = project(t);
+    fs.mkdirSync(path.join(root, 'sources'));
+    const file = path.join(root, 'sources', 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    fs.mkdirSync(path.join(root, 'baseline'));
+    const made = spawnSync(CLI_BINARY, ['--check', '--write-baseline', 'baseline/known.json', 'sources'], { encoding: 'utf8', cwd: root });
+    assert.equal(made.status, 0, made.stderr);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "baseline/known.json"}');
+    const plainClient = await startClient(t, { initializationOptions: { srcls: { baselineFindings: 'show' } } });
+    const uri = 'file://' + file;
+    const shown = (await plainClient.openAndSettle(uri, text)).diagnostics;
+    assert.ok(shown.some((d) => d.severity === 1), 'shown: the errors are errors');
+    const client = await startClient(t);
+    const hinted = (await client.openAndSettle(uri, text)).diagnostics;
+    assert.deepEqual(hinted.map((d) => [d.code, d.range]), shown.map((d) => [d.code, d.range]));
+    assert.ok(hinted.every((d) => d.severity === 4), 'every finding is in the baseline: hints');
+    // a changed value is a new finding, at its own severity; the others stay hints
+    const at = text.indexOf('150');
+    const edited = text.slice(0, at) + '151' + text.slice(at + 3);
+    await client.change(uri, 2, [{ range: { start: positionOf(text, '150'), end: positionOf(text, '150', { delta: 3 }) }, text: '151' }]);
+    const after = (await client.settled(uri, 2)).diagnostics;
+    const news = after.filter((d) => d.severity !== 4).map((d) => d.code).sort();
+    // the value's findings: its bound, and the field that has no effect while caching is off
+    assert.deepEqual(news, ['not-applicable', 'out-of-range']);
+    fs.writeFileSync(file, edited);
+    const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
+    const fresh = JSON.parse(res.stdout).files[0].diagnostics.filter((d) => !d.baselined).map((d) => d.code);
+    assert.deepEqual(fresh.sort(), news, 'what --check calls new');
+    client.notify('workspace/didChangeConfiguration', { settings: { srcls: { baselineFindings: 'hide' } } });
+    await client.waitForPublish(uri, (p) => p.diagnostics.length === 2);
+    assert.deepEqual(client.lastPublish(uri).diagnostics.map((d) => d.code).sort(), news);
+  });
+
   async function ignoreAction(client, uri, text, code, nth = 0) {
     const pub = await client.openAndSettle(uri, text);
     const diag = pub.diagnostics.filter((d) => d.code === code)[nth];
