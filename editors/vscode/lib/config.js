@@ -208,8 +208,8 @@ function sanitizeMaxDiagnostics(value) {
 
 /**
  * The settings the server reads, from the `srcls` configuration section (a plain object or
- * anything with get(key)): `{ srcls: { severity, types, maxDiagnostics } }` (maxDiagnostics only
- * when set), the shape it takes in
+ * anything with get(key)): `{ srcls: { severity, types, maxDiagnostics, baselineFindings } }`
+ * (the last two only when set), the shape it takes in
  * workspace/didChangeConfiguration. Returns { settings, problems }.
  */
 function serverSettings(section) {
@@ -219,10 +219,12 @@ function serverSettings(section) {
   const m = sanitizeMaxDiagnostics(get('maxDiagnostics'));
   const srcls = { severity: s.severity, types: t.types };
   if (m.maxDiagnostics !== undefined) srcls.maxDiagnostics = m.maxDiagnostics;
-  return {
-    settings: { srcls },
-    problems: [...s.problems, ...t.problems, ...m.problems],
-  };
+  const baseline = get('baselineFindings');
+  const problems = [...s.problems, ...t.problems, ...m.problems];
+  if (['hint', 'hide', 'show'].includes(baseline)) srcls.baselineFindings = baseline;
+  else if (baseline !== undefined && baseline !== null)
+    problems.push(`srcls.baselineFindings is set to ${JSON.stringify(baseline)}; use "hint", "hide" or "show"`);
+  return { settings: { srcls }, problems };
 }
 
 /**
@@ -269,7 +271,8 @@ function needsLanguageUpdate(affects) {
 
 /** Whether the change only alters settings that are sent to the running server. */
 function needsSettingsUpdate(affects) {
-  return affects('srcls.severity') || affects('srcls.types') || affects('srcls.maxDiagnostics');
+  return affects('srcls.severity') || affects('srcls.types') || affects('srcls.maxDiagnostics') ||
+    affects('srcls.baselineFindings');
 }
 
 function readerOf(section) {

@@ -430,3 +430,11 @@ test('the bundled WebAssembly server answers --version and initialize', { skip: 
   assert.equal(code, 1); // exit without shutdown
   assert.match(out, /"result":\{"capabilities"/);
 });
+
+test('baselineFindings: hint, hide or show is sent, anything else dropped with a reason', () => {
+  assert.deepEqual(config.serverSettings({ baselineFindings: 'hide' }).settings.srcls.baselineFindings, 'hide');
+  const bad = config.serverSettings({ baselineFindings: 'loud' });
+  assert.equal(bad.settings.srcls.baselineFindings, undefined);
+  assert.match(bad.problems[0], /srcls.baselineFindings is set to "loud"/);
+  assert.ok(config.needsSettingsUpdate((key) => key === 'srcls.baselineFindings'));
+});
