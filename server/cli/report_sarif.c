@@ -266,6 +266,31 @@ static void write_related(struct json_writer *w, const char *path, const struct 
     json_write_array_end(w);
 }
 
+/* Opens a result of the rule `code` and writes it up to its physical location's artifact (which
+ * the caller closes, a region written or not, with the locations). */
+static void write_result_start(struct json_writer *w, enum diag_code code, const char *level,
+                               const char *message, const char *path)
+{
+    json_write_object_begin(w);
+    json_write_key(w, "ruleId");
+    json_write_string(w, code_name(code));
+    json_write_key(w, "ruleIndex"); /* the rules above are listed in code order */
+    json_write_int(w, code);
+    json_write_key(w, "level");
+    json_write_string(w, level);
+    json_write_key(w, "message");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, message);
+    json_write_object_end(w);
+    json_write_key(w, "locations");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "physicalLocation");
+    json_write_object_begin(w);
+    write_artifact(w, path);
+}
+
 static void sarif_file(struct reporter *self, const struct checked_file *file)
 {
     const struct analysis *a = file->analysis;
@@ -281,24 +306,7 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         const struct diagnostic *d = &a->diags.items[i];
         if (self->files_seen++ > 0)
             json_write_bytes(&w, ",", 1);
-        json_write_object_begin(&w);
-        json_write_key(&w, "ruleId");
-        json_write_string(&w, code_name(d->code));
-        json_write_key(&w, "ruleIndex"); /* the rules above are listed in code order */
-        json_write_int(&w, d->code);
-        json_write_key(&w, "level");
-        json_write_string(&w, sarif_level(d->severity));
-        json_write_key(&w, "message");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, d->message);
-        json_write_object_end(&w);
-        json_write_key(&w, "locations");
-        json_write_array_begin(&w);
-        json_write_object_begin(&w);
-        json_write_key(&w, "physicalLocation");
-        json_write_object_begin(&w);
-        write_artifact(&w, file->path);
+        write_result_start(&w, d->code, sarif_level(d->severity), d->message, file->path);
         if (!file->deleted) /* a deleted file: the result is about the file */
             write_region(&w, a, d->start, d->end);
         json_write_object_end(&w);
@@ -336,25 +344,10 @@ static void sarif_absent(struct reporter *self, const struct report_absent *abse
     json_writer_init(&w, 0);
     if (self->files_seen++ > 0)
         json_write_bytes(&w, ",", 1);
-    json_write_object_begin(&w);
-    json_write_key(&w, "ruleId");
-    json_write_string(&w, absent->code);
-    int code = code_parse(absent->code);
-    json_write_key(&w, "ruleIndex");
-    json_write_int(&w, code >= 0 ? code : 0);
-    json_write_key(&w, "level");
-    json_write_string(&w, "none");
-    json_write_key(&w, "message");
-    json_write_object_begin(&w);
-    json_write_key(&w, "text");
-    json_write_string(&w, "fixed: the baseline holds this finding, the run did not find it");
-    json_write_object_end(&w);
-    json_write_key(&w, "locations");
-    json_write_array_begin(&w);
-    json_write_object_begin(&w);
-    json_write_key(&w, "physicalLocation");
-    json_write_object_begin(&w);
-    write_artifact(&w, absent->path);
+    int code = code_parse(absent->code); /* a code the baseline's reading checked */
+    write_result_start(&w, (enum diag_code)(code >= 0 ? code : 0), "none",
+                       "fixed: the baseline holds this finding, the run did not find it",
+                       absent->path);
     json_write_object_end(&w);
     json_write_object_end(&w);
     json_write_array_end(&w);

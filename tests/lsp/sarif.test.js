@@ -42,6 +42,21 @@ describe('SARIF 2.1.0', () => {
     assert.equal(loc.uri, 'bad.source.json');
   });
 
+  test('--baseline: baselineState new, unchanged and absent, valid against the schema', (t) => {
+    const root = workspace(t);
+    fs.writeFileSync(path.join(root, 'bad.source.json'), BAD);
+    fs.writeFileSync(path.join(root, 'gone.source.json'), BAD);
+    const made = spawnSync(CLI_BINARY, ['--check', '--write-baseline', 'b.json', '.'], { cwd: root, encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    fs.rmSync(path.join(root, 'gone.source.json'));
+    fs.writeFileSync(path.join(root, 'bad.source.json'), BAD.replace('150', '151'));
+    const results = sarif(['--baseline', 'b.json', '.'], { cwd: root }).runs[0].results;
+    const states = (state) => results.filter((r) => r.baselineState === state);
+    assert.ok(states('new').length > 0 && states('unchanged').length > 0);
+    assert.ok(states('absent').some((r) => r.locations[0].physicalLocation.artifactLocation.uri === 'gone.source.json' && r.level === 'none'));
+    assert.equal(states('new').length + states('unchanged').length + states('absent').length, results.length);
+  });
+
   test('spaces, # and non-ASCII letters are percent-encoded', (t) => {
     const root = workspace(t);
     fs.mkdirSync(path.join(root, 'my dir'));
