@@ -185,29 +185,19 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 void lsp_document_retarget(struct lsp_document *d)
 {
-    struct lsp_target target;
-    lsp_projects_target(&d->store->projects, d->uri, &target);
-    d->settings = target.settings;
-    d->registry = target.registry;
-    d->kind_schema = target.kind_schema;
-    free(d->relative);
-    d->relative = target.relative;
-    free(d->baseline_path);
-    d->baseline_path = target.baseline_path;
-    d->baseline = target.baseline;
+    lsp_projects_target_free(&d->target);
+    lsp_projects_target(&d->store->projects, d->uri, &d->target);
+    d->settings = d->target.settings;
+    d->registry = d->target.registry;
+    d->kind_schema = d->target.kind_schema;
 }
 
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
 {
-    return (struct analysis_options){
-        .report_unknown_document = true,
-        .registry = d->registry,
-        .settings = d->settings != NULL ? d->settings : d->store->settings,
-        .path = d->relative,
-        .baseline = d->store->baseline_mode != LSP_BASELINE_SHOW ? d->baseline : NULL,
-        .baseline_path = d->baseline_path,
-        .baseline_hide = d->store->baseline_mode == LSP_BASELINE_HIDE,
-    };
+    struct analysis_options options = lsp_projects_options(&d->target, d->store->baseline_mode);
+    options.report_unknown_document = true;
+    options.settings = d->settings != NULL ? d->settings : d->store->settings;
+    return options;
 }
 
 int lsp_document_analyze(struct lsp_document *d)
@@ -506,8 +496,7 @@ static void free_document(uv_handle_t *handle)
     lsp_rendered_free(&d->rendered);
     free(d->text);
     free(d->uri);
-    free(d->relative);
-    free(d->baseline_path);
+    lsp_projects_target_free(&d->target);
     free(d);
 }
 

@@ -25,9 +25,6 @@ struct schema_registry;
 struct project_schema;
 struct settings;
 
-/* What the editor does with a finding the baseline holds (srcls.baselineFindings). */
-enum lsp_baseline_mode { LSP_BASELINE_HINT, LSP_BASELINE_HIDE, LSP_BASELINE_SHOW };
-
 struct lsp_documents {
     uv_loop_t *loop;
     struct lsp_jsonrpc *rpc;                /* where diagnostics are published */
@@ -55,9 +52,7 @@ struct lsp_document {
     const struct settings *settings;          /* its srcls.json's with the editor's over them */
     const struct schema_registry *registry;   /* the kinds of its project, else the built-in */
     const struct project_schema *kind_schema; /* a kind file: its project's kind files */
-    char *relative; /* its path from its srcls.json's directory, for "ignore" (owned), or NULL */
-    const struct baseline_index *baseline; /* its srcls.json's "baseline" (NULL: none) */
-    char *baseline_path;                   /* its path from that file's directory (owned) */
+    struct lsp_target target; /* what it is checked with (its paths owned) */
     bool analyzed;                            /* `analysis` is of the current text */
     bool project_file; /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of

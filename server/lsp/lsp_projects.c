@@ -322,3 +322,23 @@ int lsp_projects_analyze(struct lsp_projects *projects, const char *uri, const c
     free(path);
     return status;
 }
+
+void lsp_projects_target_free(struct lsp_target *target)
+{
+    free(target->relative);
+    free(target->baseline_path);
+    target->relative = target->baseline_path = NULL;
+}
+
+struct analysis_options lsp_projects_options(const struct lsp_target *target,
+                                             enum lsp_baseline_mode mode)
+{
+    return (struct analysis_options){
+        .registry = target->registry,
+        .settings = target->settings,
+        .path = target->relative,
+        .baseline = mode != LSP_BASELINE_SHOW ? target->baseline : NULL,
+        .baseline_path = target->baseline_path,
+        .baseline_hide = mode == LSP_BASELINE_HIDE,
+    };
+}

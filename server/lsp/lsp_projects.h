@@ -50,6 +50,15 @@ struct lsp_target {
     char *baseline_path;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
+/* Frees the paths of `target`. */
+void lsp_projects_target_free(struct lsp_target *target);
+
+/* What the editor does with a finding the baseline holds (srcls.baselineFindings). */
+enum lsp_baseline_mode { LSP_BASELINE_HINT, LSP_BASELINE_HIDE, LSP_BASELINE_SHOW };
+/* The analysis options of a document checked with `target` (its registry, settings, path for
+ * "ignore", and baseline as `mode` says). */
+struct analysis_options lsp_projects_options(const struct lsp_target *target,
+                                             enum lsp_baseline_mode mode);
 /* Whether a change of the file `uri` changes what documents are checked with: a srcls.json, or
  * a file of a directory of kind files of a project read. */
 bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t len);

@@ -203,13 +203,7 @@ static void visit_file(struct walk *walk, const char *path)
     struct analysis a;
     struct lsp_target target; /* as an open document would be checked */
     lsp_projects_target(&s->documents.projects, uri, &target);
-    struct analysis_options options = {
-        .registry = target.registry,
-        .settings = target.settings,
-        .path = target.relative,
-        .baseline = s->documents.baseline_mode != LSP_BASELINE_SHOW ? target.baseline : NULL,
-        .baseline_path = target.baseline_path,
-        .baseline_hide = s->documents.baseline_mode == LSP_BASELINE_HIDE};
+    struct analysis_options options = lsp_projects_options(&target, s->documents.baseline_mode);
     if (text == NULL) {
         /* unchanged (or unreadable: then the client keeps what it had) */
         memset(&a, 0, sizeof a);
@@ -227,8 +221,7 @@ static void visit_file(struct walk *walk, const char *path)
     }
     free(text);
     free(uri);
-    free(target.relative);
-    free(target.baseline_path);
+    lsp_projects_target_free(&target);
 }
 
 static bool is_json_file(const char *name)
