@@ -41,9 +41,10 @@ ISO_C = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", 
          "stdalign.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
          "string.h"}
 core = os.path.join(root, "server", "core")
-core_headers = {os.path.basename(p) for p in glob.glob(os.path.join(core, "*.h"))}
+core_headers = {os.path.relpath(p, core) for p in glob.glob(os.path.join(core, "*", "*.h"))}
+core_headers |= {os.path.basename(p) for p in core_headers}
 checked = 0
-for path in sorted(glob.glob(os.path.join(core, "*.[ch]"))):
+for path in sorted(glob.glob(os.path.join(core, "*", "*.[ch]"))):
     for number, line in enumerate(open(path, encoding="utf-8"), start=1):
         m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
         if not m:
@@ -108,7 +109,7 @@ names -= vocabulary
 envelope = {"envelope.c", "envelope.h"}
 literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 hits = 0
-for path in sorted(glob.glob(os.path.join(core, "*.c"))):
+for path in sorted(glob.glob(os.path.join(core, "*", "*.c"))):
     if os.path.basename(path) in envelope:
         continue
     text = open(path, encoding="utf-8").read()
@@ -239,7 +240,7 @@ print("5. door layers: %d includes inside the LSP door checked against the layer
 # ---- 6. small files and functions ------------------------------------------------------------
 
 MAX_FILE, MAX_FUNCTION = 600, 80
-sources = sorted(glob.glob(os.path.join(root, "server", "*", "*.[ch]")))
+sources = sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True))
 functions = 0
 for path in sources:
     lines = open(path, encoding="utf-8").read().split("\n")

@@ -15,12 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "complete.h"
-#include "field_text.h"
-#include "hover.h"
-#include "schema.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "schema/schema.h"
 
 #include "analysed.h"
 

@@ -16,10 +16,10 @@
 #include <cmocka.h>
 #include <dirent.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "json_doc.h"
-#include "schema.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 static struct schema_registry registry;
 

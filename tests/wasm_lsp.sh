@@ -5,7 +5,7 @@
 #   tests/wasm_lsp.sh [WASM] [RUNNER]
 # WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
 # build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
-# RUNNER: default the srcls-wasm.mjs beside WASM, else server/wasm's.
+# RUNNER: default the srcls-wasm.mjs beside WASM, else server/main's.
 # SRCLS_WASM_NO_POLL=1 makes the server wait without poll(), as it must on Windows.
 # Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
 # `npm ci` in tests/lsp.
@@ -22,7 +22,7 @@ fi
   skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it"
 wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
 runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
+[ -f "$runner" ] || runner=$root/server/main/srcls-wasm.mjs
 command -v node >/dev/null || skip "node is not installed"
 major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] || skip "the WebAssembly server's runner needs node 20 or later (found $(node --version))"

@@ -21,9 +21,9 @@
 #include "check_read.h"
 #include "check_visited.h"
 #include "file_replace.h"
-#include "fix.h"
+#include "assist/assist.h"
 #include "report_diff.h"
-#include "vector.h"
+#include "base/base.h"
 
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u

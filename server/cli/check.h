@@ -6,7 +6,7 @@
 #include "check_base.h"
 #include "check_config.h"
 #include "report.h"
-#include "schema.h"
+#include "schema/schema.h"
 
 struct check_options {
     const char *const *paths;

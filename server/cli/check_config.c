@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "project.h"
+#include "project/project.h"
 
 /* The largest configuration file read: far above any real srcls.json. */
 #define CONFIG_MAX_SIZE (1u << 20)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check_git.h"
-#include "vector.h"
+#include "base/base.h"
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
  * trailing '/'), or NULL when git is absent, failed, or `dir` is in no work tree. */

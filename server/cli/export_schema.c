@@ -12,9 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "envelope.h"
+#include "domain/domain.h"
 #include "export_schema_internal.h"
-#include "secret.h"
 
 #define DIALECT "https://json-schema.org/draft/2020-12/schema"
 #define SCHEMA_SUFFIX ".schema.json"

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 
 /* Writes the schema files of `registry` into `dir` (created, with its parents, when missing).
  * Returns 0, or 2 after saying on `err` which file could not be written and why (files written

@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
+#include "domain/domain.h"
 #include "export_schema_internal.h"
-#include "secret.h"
-#include "value_format.h"
+#include "check/check.h"
 
 /* A number as JSON: the shortest of 15 or 17 digits that reads back the same. */
 static void write_number(struct json_writer *w, double value)

@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-#include "arena.h"
-#include "json_write.h"
-#include "schema.h"
+#include "base/base.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 /* A member of an object written otherwise than its field says: the source's `type` as one
  * identifier, its `config` as one kind's fields. */

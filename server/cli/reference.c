@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "codes.h"
-#include "condition.h"
-#include "json_write.h"
+#include "domain/domain.h"
+#include "check/check.h"
+#include "json/json.h"
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out)
 {

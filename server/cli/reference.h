@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 
 void reference_list_kinds(const struct schema_registry *registry, FILE *out);
 /* The same as JSON, for scripts and editor extensions: {"kinds": [{"number", "types", "title",

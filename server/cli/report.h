@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis.h"
-#include "json_write.h"
+#include "check/check.h"
+#include "json/json.h"
 
 struct report_summary {
     unsigned files;

@@ -4,13 +4,13 @@
  * inserting and replacing are the same edit. */
 #include "lsp_completion.h"
 
-#include "project.h"
+#include "project/project.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "complete.h"
+#include "assist/assist.h"
 
 /* LSP's InsertTextFormat: how the client reads an item's newText. */
 enum insert_text_format {

@@ -1,7 +1,7 @@
 /* lsp_configuration: settings in, problems with them logged. */
 #include "lsp_configuration.h"
 
-#include "project.h"
+#include "project/project.h"
 
 /* The door's own setting: the most diagnostics sent per document. */
 #define KEY_MAX_DIAGNOSTICS "maxDiagnostics"

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "json_string.h"
+#include "domain/domain.h"
+#include "json/json.h"
 #include "lsp_position.h"
-#include "project.h"
-#include "vector.h"
+#include "project/project.h"
+#include "base/base.h"
 
 /* Where docs/ is published (meson option docs_url). */
 #ifndef SRCLS_DOCS_URL

@@ -10,9 +10,8 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "analysis.h"
-#include "json_write.h"
-#include "line_index.h"
+#include "check/check.h"
+#include "json/json.h"
 #include "lsp_jsonrpc.h"
 #include "lsp_projects.h"
 #include "lsp_rendered.h"

@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json_doc.h"
-#include "json_write.h"
+#include "json/json.h"
 #include "lsp_transport.h"
 
 /* Method names are cut to this many bytes in traces and error messages. */

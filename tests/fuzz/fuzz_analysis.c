@@ -13,15 +13,12 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "complete.h"
-#include "fix.h"
-#include "format.h"
+#include "check/check.h"
+#include "assist/assist.h"
+#include "json/json.h"
 #include "fuzz.h"
-#include "hover.h"
-#include "schema.h"
-#include "settings.h"
-#include "symbols.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
 
 /* Offsets at which completion and hover run: every one up to this many, a sample beyond. */
 #define MAX_PROBES 257u

@@ -1,0 +1,225 @@
+/* settings: severity overrides and extra type identifiers. */
+#include "settings.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "codes.h"
+#include "json/json.h"
+
+void settings_init(struct settings *settings)
+{
+    memset(settings, 0, sizeof *settings);
+    arena_init(&settings->arena);
+}
+
+void settings_free(struct settings *settings)
+{
+    arena_free(&settings->arena);
+    memset(settings, 0, sizeof *settings);
+}
+
+/* Appends "POINTER: what", the JSON Pointer of `node` in its document, as a line. */
+static void note(char *problems, size_t size, struct json_doc *doc, uint32_t node, const char *what)
+{
+    if (problems == NULL || size == 0)
+        return;
+    struct arena scratch;
+    arena_init(&scratch);
+    const char *pointer = json_pointer_of(doc, node, &scratch);
+    size_t used = strlen(problems);
+    snprintf(problems + used, size - used, "%s%s: %s", used ? "\n" : "",
+             pointer == NULL ? "?" : pointer, what);
+    arena_free(&scratch);
+}
+
+/* Notes every key of `node` that is not a setting (nor `door_key`, a door's own). */
+static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_key, char *problems,
+                         size_t problems_size)
+{
+    char what[160];
+    snprintf(what, sizeof what,
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\"%s "
+             "\"schemas\"%s%s%s)",
+             door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
+             door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
+    for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
+            !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
+            note(problems, problems_size, doc, m, what);
+    }
+}
+
+/* "include" and "exclude" (arrays of globs) and "schemas" (of directories), at `list` when
+ * present, must be arrays of non-empty strings; `what` is "glob" or "directory". */
+static void note_strings(struct json_doc *doc, uint32_t list, const char *what, char *problems,
+                         size_t problems_size)
+{
+    char message[80];
+    if (list == JSON_NONE)
+        return;
+    if (doc->nodes[list].kind != JSON_ARRAY) {
+        snprintf(message, sizeof message, "must be an array of %s (strings)",
+                 what[0] == 'g' ? "globs" : "directories");
+        note(problems, problems_size, doc, list, message);
+        return;
+    }
+    snprintf(message, sizeof message, "a %s is a non-empty string", what);
+    for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
+        if (doc->nodes[g].kind != JSON_STRING || doc->nodes[g].end - doc->nodes[g].start <= 2)
+            note(problems, problems_size, doc, g, message);
+    }
+}
+
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
+                   size_t problems_size)
+{
+    settings_read_door(settings, doc, node, NULL, problems, problems_size);
+}
+
+/* The entries of "rules" that name a code (`groups` false) or a group of codes (true); a name
+ * that is neither is noted in the first pass. The first entry of a code is the one that counts
+ * (settings_severity), so a group adds each code once: at most CODE_COUNT entries, whatever the
+ * number of group keys. */
+static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t rules, bool groups,
+                       char *problems, size_t problems_size)
+{
+    bool added[CODE_COUNT] = {false}; /* by the groups */
+    for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        struct json_str code = json_node_key(doc, m);
+        struct json_str value = json_node_string(doc, m);
+        char code_text[64], value_text[32], line[256];
+        snprintf(code_text, sizeof code_text, "%.*s", (int)code.len, code.ptr);
+        snprintf(value_text, sizeof value_text, "%.*s", (int)value.len, value.ptr);
+        int severity = diag_severity_parse(value_text);
+        int known = code_parse(code_text);
+        bool group = known < 0 && code_group_known(code_text);
+        if (group != groups)
+            continue;
+        if ((known < 0 && !group) || severity < 0) {
+            snprintf(line, sizeof line,
+                     known < 0 && !group ? "unknown code \"%s\""
+                                         : "the severity of \"%s\" must be error, warning, "
+                                           "information, hint or off",
+                     code_text);
+            note(problems, problems_size, doc, m, line);
+            continue;
+        }
+        for (int c = 0; c < CODE_COUNT; c++) {
+            if (c != known && (!group || added[c] || !code_in_group((enum diag_code)c, code_text)))
+                continue;
+            added[c] = group;
+            settings->severities[settings->severity_count++] =
+                (struct settings_severity){(enum diag_code)c, (enum diag_severity)severity};
+        }
+    }
+}
+
+void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
+                        const char *door_key, char *problems, size_t problems_size)
+{
+    settings_free(settings);
+    settings_init(settings);
+    const struct json_node *n = json_node_at(doc, node);
+    if (n == NULL || n->kind != JSON_OBJECT)
+        return;
+    uint32_t rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_RULES));
+    if (rules == JSON_NONE)
+        rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
+    uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
+    note_unknown(doc, node, door_key, problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
+                 problems, problems_size);
+    if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
+    if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, types,
+             "must be an object mapping a type identifier to a kind's type");
+    if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
+        uint32_t count = json_child_count(doc, rules);
+        settings->severities =
+            arena_alloc(&settings->arena, (count + CODE_COUNT + 1) * sizeof *settings->severities);
+        if (settings->severities != NULL) { /* codes first: one named alone beats its group */
+            read_rules(settings, doc, rules, false, problems, problems_size);
+            read_rules(settings, doc, rules, true, problems, problems_size);
+        }
+    }
+    if (types != JSON_NONE && doc->nodes[types].kind == JSON_OBJECT) {
+        uint32_t count = json_child_count(doc, types);
+        settings->types = arena_alloc(&settings->arena, (count + 1) * sizeof *settings->types);
+        for (uint32_t m = doc->nodes[types].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+            struct json_str id = json_node_key(doc, m);
+            struct json_str kind = json_node_string(doc, m);
+            if (doc->nodes[m].kind != JSON_STRING) {
+                note(problems, problems_size, doc, m,
+                     "a \"types\" entry maps an identifier to a kind's type (a string)");
+                continue;
+            }
+            settings->types[settings->type_count++] =
+                (struct settings_type){arena_strndup(&settings->arena, id.ptr, id.len),
+                                       arena_strndup(&settings->arena, kind.ptr, kind.len)};
+        }
+    }
+}
+
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
+{
+    settings_free(out);
+    settings_init(out);
+    const struct settings *layers[2] = {over, base}; /* the first match is the one that counts */
+    uint32_t severities = 0, types = 0;
+    for (int l = 0; l < 2; l++) {
+        severities += layers[l] ? layers[l]->severity_count : 0;
+        types += layers[l] ? layers[l]->type_count : 0;
+    }
+    out->severities = arena_alloc(&out->arena, (severities + 1) * sizeof *out->severities);
+    out->types = arena_alloc(&out->arena, (types + 1) * sizeof *out->types);
+    if (out->severities == NULL || out->types == NULL)
+        goto fail;
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->severity_count; i++)
+            out->severities[out->severity_count++] = layers[l]->severities[i];
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->type_count; i++) {
+            const struct settings_type *t = &layers[l]->types[i];
+            struct settings_type copy = {
+                arena_strndup(&out->arena, t->id, strlen(t->id)),
+                arena_strndup(&out->arena, t->kind_type, strlen(t->kind_type))};
+            if (copy.id == NULL || copy.kind_type == NULL)
+                goto fail;
+            out->types[out->type_count++] = copy;
+        }
+    }
+    return 0;
+fail:
+    settings_free(out);
+    settings_init(out);
+    return -1;
+}
+
+enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
+                                     enum diag_severity fallback)
+{
+    for (uint32_t i = 0; settings != NULL && i < settings->severity_count; i++) {
+        if (settings->severities[i].code == code)
+            return settings->severities[i].severity;
+    }
+    return fallback;
+}
+
+const char *settings_type(const struct settings *settings, const char *id, size_t len)
+{
+    for (uint32_t i = 0; settings != NULL && i < settings->type_count; i++) {
+        if (strlen(settings->types[i].id) == len && memcmp(settings->types[i].id, id, len) == 0)
+            return settings->types[i].kind_type;
+    }
+    return NULL;
+}
