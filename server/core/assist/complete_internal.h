@@ -1,6 +1,7 @@
 /* complete_internal: what the files of completion share (complete.c: the entry point, keys and
- * values; complete_insert.c: skeletons and the required fields, several members at once). Not
- * for other modules. */
+ * values; complete_insert.c: skeletons and the required fields, several members at once). One
+ * module split for size: its files call each other through this header, the one kind of include
+ * circle allowed (docs/architecture.md), and only files of assist/ include it. */
 #ifndef SRCLS_COMPLETE_INTERNAL_H
 #define SRCLS_COMPLETE_INTERNAL_H
 

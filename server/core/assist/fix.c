@@ -449,12 +449,34 @@ int fix_syntax(struct analysis *a, uint32_t index, struct fix_list *out)
     return add_fix(out, index, "Remove the trailing comma", d->start, d->end, "", true);
 }
 
+/* The fix of each code that has one (codes.c's table says what a code is; this, how to fix it). */
+static fix_function *const fix_of_code[CODE_COUNT] = {
+    [CODE_JSON_SYNTAX] = fix_syntax,
+    [CODE_DUPLICATE_KEY] = fix_remove_duplicate,
+    [CODE_UNKNOWN_KIND] = fix_nearest_kind,
+    [CODE_KIND_INFERRED] = fix_add_type,
+    [CODE_UNKNOWN_FIELD] = fix_rename_key,
+    [CODE_ALTERNATE_SPELLING] = fix_documented_spelling,
+    [CODE_TYPE_MISMATCH] = fix_value_type,
+    [CODE_MISSING_REQUIRED] = fix_add_member,
+    [CODE_CONDITIONAL_REQUIRED] = fix_add_member,
+    [CODE_NOT_APPLICABLE] = fix_remove_member,
+    [CODE_INVALID_ENUM] = fix_enum_value,
+    [CODE_OUT_OF_RANGE] = fix_clamp,
+    [CODE_SECRET_NOT_ENCODED] = fix_encode_secret,
+    [CODE_SECRET_NEEDS_BASE64] = fix_secret_base64,
+    [CODE_JOB_INCONSISTENT] = fix_assertion,
+    [CODE_INSECURE_TRANSPORT] = fix_assertion,
+    [CODE_UNVERIFIED_CERTIFICATE] = fix_assertion,
+    [CODE_UNRESTRICTED_SCOPE] = fix_assertion,
+};
+
 int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
 {
     const struct diagnostic *d = &a->diags.items[index];
     if (d->node != JSON_NONE && d->node >= a->doc.node_count)
         return 0;
-    code_fix_function *fix = code_info(d->code)->fix;
+    fix_function *fix = fix_of_code[d->code];
     return fix ? fix(a, index, out) : 0;
 }
 

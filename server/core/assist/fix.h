@@ -40,13 +40,16 @@ struct fix_list {
 
 void fix_list_init(struct fix_list *list);
 void fix_list_free(struct fix_list *list);
+/* A code's fix: appends the fixes of diagnostic `index` of `analysis` to `out`; 0 or -1. */
+typedef int fix_function(struct analysis *analysis, uint32_t index, struct fix_list *out);
 /* Appends the fixes of diagnostic `index`. Returns 0 or -1 (memory). */
 int fix_collect(struct analysis *analysis, uint32_t index, struct fix_list *out);
 /* Appends one safe fix per diagnostic, skipping any that would overlap an earlier one, sorted
  * by position. */
 int fix_collect_safe(struct analysis *analysis, struct fix_list *out);
-/* The fixes of one code, for the code table (codes.c): each appends the fixes of diagnostic
- * `index` to `out`, or none when the diagnostic lacks what the fix needs. 0, or -1 (memory). */
+/* The fixes of one code, for the fix module's table of codes (fix.c): each appends the fixes of
+ * diagnostic `index` to `out`, or none when the diagnostic lacks what the fix needs. 0, or -1
+ * (memory). */
 int fix_rename_key(struct analysis *analysis, uint32_t index, struct fix_list *out);
 int fix_documented_spelling(struct analysis *analysis, uint32_t index, struct fix_list *out);
 int fix_add_member(struct analysis *analysis, uint32_t index, struct fix_list *out);

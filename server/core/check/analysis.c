@@ -9,26 +9,6 @@
 #include "rules.h"
 #include "base/base.h"
 
-enum document_kind analysis_classify(struct json_doc *doc)
-{
-    const struct json_node *root = json_node_at(doc, doc->root);
-    if (root == NULL)
-        return DOCUMENT_UNKNOWN;
-    if (root->kind == JSON_OBJECT) {
-        if (envelope_is_job(doc, doc->root))
-            return DOCUMENT_JOB;
-        return envelope_is_source(doc, doc->root) ? DOCUMENT_SOURCE : DOCUMENT_UNKNOWN;
-    }
-    if (root->kind == JSON_ARRAY && root->first_child != JSON_NONE) {
-        for (uint32_t e = root->first_child; e != JSON_NONE; e = doc->nodes[e].next) {
-            if (!envelope_is_source(doc, e))
-                return DOCUMENT_UNKNOWN;
-        }
-        return DOCUMENT_BULK;
-    }
-    return DOCUMENT_UNKNOWN;
-}
-
 /* The innermost node whose value range holds `offset`, for the pointer of a syntax error. A
  * member whose key the parser recovered is not entered: its key may be the continuation of a
  * secret value, and a pointer would quote it. */
@@ -197,6 +177,23 @@ static void soften_empty_document(struct analysis *a, const struct analysis_opti
                                 "file with '[' (completion offers a skeleton)";
 }
 
+/* The rules over the whole document (`element` JSON_NONE: the kind found is kept), or over
+ * element `index` of a bulk file (node `element`). */
+static int check_rules(struct analysis *a, const struct analysis_options *options, uint32_t element,
+                       uint32_t index)
+{
+    struct rules_target t = {.doc = &a->doc,
+                             .document = a->document,
+                             .diags = &a->diags,
+                             .arena = &a->arena,
+                             .kind = a->kind};
+    if (element != JSON_NONE)
+        return rules_check_element(&t, options->registry, options->settings, element, index);
+    int status = rules_check(&t, options->registry, options->settings);
+    a->kind = t.kind;
+    return status;
+}
+
 /* Everything after the parse and the line index: classification and diagnostics. */
 static int diagnose(struct analysis *a, const struct analysis_options *options)
 {
@@ -204,12 +201,12 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (add_parse_errors(a) != 0)
         status = -1;
     soften_empty_document(a, options);
-    a->document = analysis_classify(&a->doc);
+    a->document = envelope_classify(&a->doc);
     a->kind = NULL;
     if (add_unknown_document(a, options) != 0)
         status = -1;
     if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
-        rules_check(a, options->registry, options->settings) != 0)
+        check_rules(a, options, JSON_NONE, 0) != 0)
         status = -1;
     if (options && options->settings)
         apply_severities(&a->diags, options->settings, 0);
@@ -263,17 +260,6 @@ uint32_t analysis_source_at(const struct analysis *a, uint32_t offset)
     }
     const struct json_node *n = &a->doc.nodes[a->elements[lo]];
     return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
-}
-
-const char *document_kind_name(enum document_kind kind)
-{
-    switch (kind) {
-    case DOCUMENT_SOURCE:
-    case DOCUMENT_BULK: return "source";
-    case DOCUMENT_JOB: return "job";
-    case DOCUMENT_UNKNOWN: break;
-    }
-    return "unknown";
 }
 
 /* ---- updates ---- */
@@ -344,7 +330,7 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
     uint32_t old_tail = splice->node + splice->old_nodes;
     uint32_t count = a->diags.count;
     if (add_parse_errors_in(a, e->start, e->end) != 0 ||
-        rules_check_element(a, options->registry, options->settings, element, index) != 0)
+        check_rules(a, options, element, index) != 0)
         return -1;
     if (options->settings)
         apply_severities(&a->diags, options->settings, count);

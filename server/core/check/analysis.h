@@ -1,5 +1,6 @@
 /* analysis: one document from bytes to diagnostics — parse, line index, what kind of document
- * it is, and the checks. This is the core's entry point for both doors (CLI and LSP). */
+ * it is (envelope_classify), and the checks. This is the core's entry point for both doors (CLI
+ * and LSP). */
 #ifndef SRCLS_ANALYSIS_H
 #define SRCLS_ANALYSIS_H
 
@@ -11,13 +12,6 @@
 
 struct schema_registry;
 struct settings;
-
-enum document_kind {
-    DOCUMENT_UNKNOWN,
-    DOCUMENT_SOURCE, /* one source object */
-    DOCUMENT_BULK,   /* a top-level array of source objects */
-    DOCUMENT_JOB,
-};
 
 struct analysis_options {
     /* Report `unknown-document` for a document that is neither a source nor a job (files named
@@ -77,12 +71,8 @@ struct analysis_delta {
 int analysis_update(struct analysis *analysis, const char *text, size_t len, struct json_edit edit,
                     const struct analysis_options *options, struct analysis_delta *delta);
 
-const char *document_kind_name(enum document_kind kind);
 /* The source object that holds byte `offset`: the document's own, or the element of a bulk file
  * (by binary search); JSON_NONE when there is none. */
 uint32_t analysis_source_at(const struct analysis *analysis, uint32_t offset);
-/* Classifies a parsed document: source (a `config` object and/or a `type` string at the top
- * level), job (a `jobState` key), bulk (an array whose elements are sources), or unknown. */
-enum document_kind analysis_classify(struct json_doc *doc);
 
 #endif

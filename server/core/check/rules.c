@@ -67,7 +67,7 @@ const char *rules__pointer(struct rules *r, const struct rules_path *path)
         for (size_t i = 0; i < n; i++)
             len += (p->key[i] == '~' || p->key[i] == '/');
     }
-    char *out = arena_alloc(&r->a->arena, len + 1);
+    char *out = arena_alloc(r->t->arena, len + 1);
     if (out == NULL)
         return NULL;
     out[len] = '\0';
@@ -93,7 +93,7 @@ void rules__report_as(struct rules *r, enum diag_code code, enum diag_severity s
         .pointer = pointer ? pointer : "",
         .node = UINT32_MAX,
     };
-    if (diag_list_add(&r->a->diags, &d) != 0)
+    if (diag_list_add(r->t->diags, &d) != 0)
         r->failed = true;
 }
 
@@ -106,9 +106,9 @@ void rules__report(struct rules *r, enum diag_code code, uint32_t start, uint32_
 void rules__annotate(struct rules *r, uint32_t node, const struct schema_field *field,
                      const char *suggestion)
 {
-    if (r->failed || r->a->diags.count == 0)
+    if (r->failed || r->t->diags->count == 0)
         return;
-    struct diagnostic *d = &r->a->diags.items[r->a->diags.count - 1];
+    struct diagnostic *d = &r->t->diags->items[r->t->diags->count - 1];
     d->node = node;
     d->field = field;
     d->suggestion = suggestion;
@@ -150,7 +150,7 @@ char *rules__printf(struct rules *r, const char *format, ...)
     va_start(args, format);
     vsnprintf(buffer, sizeof buffer, format, args);
     va_end(args);
-    return arena_strndup(&r->a->arena, buffer, strlen(buffer));
+    return arena_strndup(r->t->arena, buffer, strlen(buffer));
 }
 
 /* ---- sources ---- */
@@ -231,7 +231,7 @@ static void check_missing_config(struct rules *r, const struct schema_kind *kind
     }
     const struct schema_field *config =
         schema_object_field(r->registry->source.object, JSON_LITERAL(ENVELOPE_CONFIG));
-    const char *types = schema_types_describe(config ? config->types : SCHEMA_OBJECT, &r->a->arena);
+    const char *types = schema_types_describe(config ? config->types : SCHEMA_OBJECT, r->t->arena);
     uint32_t start, end;
     rules__object_anchor(r->doc, s->node, &start, &end);
     rules__report(r, CODE_MISSING_REQUIRED, start, end, s->config_path,
@@ -348,7 +348,7 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t node,
     char title[200];
     snprintf(title, sizeof title, "%s (%s)", kind->title, kind->types[0]);
     struct rules_place place = {s.config, s.config_path,
-                                arena_strndup(&r->a->arena, title, strlen(title))};
+                                arena_strndup(r->t->arena, title, strlen(title))};
     rules__check_object(r, &kind->config, false, &place);
     return kind;
 }
@@ -367,11 +367,11 @@ static const char *kind_identifier(struct json_doc *doc, uint32_t source,
     return id;
 }
 
-int rules_check(struct analysis *a, const struct schema_registry *registry,
+int rules_check(struct rules_target *a, const struct schema_registry *registry,
                 const struct settings *settings)
 {
-    struct rules r = {.a = a, .doc = &a->doc, .registry = registry, .settings = settings};
-    struct json_doc *doc = &a->doc;
+    struct rules r = {.t = a, .doc = a->doc, .registry = registry, .settings = settings};
+    struct json_doc *doc = a->doc;
     switch (a->document) {
     case DOCUMENT_SOURCE: {
         const struct schema_kind *kind = check_source(&r, doc->root, NULL);
@@ -399,10 +399,10 @@ int rules_check(struct analysis *a, const struct schema_registry *registry,
     return r.failed ? -1 : 0;
 }
 
-int rules_check_element(struct analysis *a, const struct schema_registry *registry,
+int rules_check_element(struct rules_target *a, const struct schema_registry *registry,
                         const struct settings *settings, uint32_t element, uint32_t index)
 {
-    struct rules r = {.a = a, .doc = &a->doc, .registry = registry, .settings = settings};
+    struct rules r = {.t = a, .doc = a->doc, .registry = registry, .settings = settings};
     struct rules_path path = rules__path_index(NULL, index);
     check_source(&r, element, &path);
     return r.failed ? -1 : 0;

@@ -1,5 +1,7 @@
 /* rules_internal: what the files of the rule engine share (rules.c: reporting, sources and the
- * entry point; rules_object.c: objects; rules_value.c: values). Not for other modules. */
+ * entry point; rules_object.c: objects; rules_value.c: values). One module split for size: its
+ * files call each other through this header, the one kind of include circle allowed
+ * (docs/architecture.md), and only files of check/ include it. */
 #ifndef SRCLS_RULES_INTERNAL_H
 #define SRCLS_RULES_INTERNAL_H
 
@@ -7,12 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
 #include "rules.h"
 
 /* One walk over one document. */
 struct rules {
-    struct analysis *a;
+    struct rules_target *t;
     struct json_doc *doc;
     const struct schema_registry *registry;
     const struct settings *settings;

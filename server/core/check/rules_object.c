@@ -94,7 +94,7 @@ static void check_missing(struct rules *r, const struct schema_object *schema,
     uint32_t start, end;
     rules__object_anchor(r->doc, place->node, &start, &end);
     struct rules_path path = rules__path_key(place->path, field->name, strlen(field->name));
-    const char *types = schema_types_describe(field->types, &r->a->arena);
+    const char *types = schema_types_describe(field->types, r->t->arena);
     if (unconditional) {
         char where[160];
         describe_place(r, place, false, where, sizeof where);
@@ -170,9 +170,9 @@ static void check_member(struct rules *r, const struct schema_object *schema,
                          const struct schema_field *field, uint32_t member,
                          const struct rules_path *path)
 {
-    uint32_t before = r->a->diags.count;
+    uint32_t before = r->t->diags->count;
     rules__check_value(r, field, member, path);
-    if (r->a->diags.count == before)
+    if (r->t->diags->count == before)
         check_empty_required(r, schema, place, members, field, member, path);
     if (field->applicable == NULL ||
         condition_evaluate_indexed(field->applicable, r->doc, schema, place->node, members) ||
@@ -260,8 +260,8 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
     uint32_t stack_members[INDEX_ON_STACK], stack_ranks[INDEX_ON_STACK];
     uint32_t *members = stack_members, *ranks = stack_ranks;
     if (schema->field_count > INDEX_ON_STACK) {
-        members = arena_alloc(&r->a->arena, schema->field_count * sizeof *members);
-        ranks = arena_alloc(&r->a->arena, schema->field_count * sizeof *ranks);
+        members = arena_alloc(r->t->arena, schema->field_count * sizeof *members);
+        ranks = arena_alloc(r->t->arena, schema->field_count * sizeof *ranks);
         if (members == NULL || ranks == NULL) {
             r->failed = true;
             return;

@@ -314,9 +314,9 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
     uint32_t actual = node_type(r->doc, node);
     if (!type_accepted(field->types | field->sample_types, actual)) {
         const char *expected =
-            schema_types_describe(field->types | field->sample_types, &r->a->arena);
+            schema_types_describe(field->types | field->sample_types, r->t->arena);
         const char *got = actual == SCHEMA_NUMBER ? "a number with a fraction or exponent"
-                                                  : schema_types_describe(actual, &r->a->arena);
+                                                  : schema_types_describe(actual, r->t->arena);
         rules__report_at_value(
             r, CODE_TYPE_MISMATCH, node, path,
             rules__printf(r, "\"%s\" must be %s, not %s", field->name, expected, got));

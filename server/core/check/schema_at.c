@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "analysis.h"
 #include "domain/domain.h"
 #include "kind_resolve.h"
 
@@ -27,7 +26,7 @@ static const struct schema_field *field_in(const struct schema_object *object, s
 static struct schema_place root_place(struct json_doc *doc, const struct schema_registry *registry)
 {
     struct schema_place place = {NULL, NULL, false};
-    enum document_kind kind = analysis_classify(doc);
+    enum document_kind kind = envelope_classify(doc);
     if (kind == DOCUMENT_JOB) {
         place.object = registry->job.object;
     } else if (kind == DOCUMENT_SOURCE || kind == DOCUMENT_UNKNOWN) {

@@ -1,10 +1,9 @@
-/* codes: every diagnostic code, its default severity, its explanation and its fix. */
+/* codes: every diagnostic code, its default severity and its explanation. */
 #include "codes.h"
 
 #include <string.h>
 
 #include "envelope.h"
-#include "assist/assist.h"
 #include "secret.h"
 
 /* The posture codes: risky settings, declared as assertions in the kind files (their own
@@ -35,7 +34,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "truncated write. In the editor a new empty document gets a hint, not an "
                 "error, while you start typing.",
             .example = "{\"name\": \"lake\" \"config\": {}}",
-            .fix = fix_syntax,
         },
     [CODE_DUPLICATE_KEY] =
         {
@@ -46,7 +44,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "Only one of the two values takes effect, and which one depends on the reader. "
                 "Remove one of them; the note points at the first definition.",
             .example = "{\"config\": {\"port\": \"443\", \"port\": \"9200\"}}",
-            .fix = fix_remove_duplicate,
         },
     [CODE_UNKNOWN_DOCUMENT] =
         {
@@ -58,7 +55,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "\" string at the top level (or is an array of such objects); a job document has "
                 "\"" ENVELOPE_JOB_STATE "\". Check that the right file was named.",
             .example = "{\"settings\": {}}",
-            .fix = NULL,
         },
     [CODE_UNKNOWN_KIND] =
         {
@@ -72,7 +68,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "equally are a warning, and only what those kinds share is checked. Add the right "
                 "\"type\" (srcls --list-kinds).",
             .example = "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}",
-            .fix = fix_nearest_kind,
         },
     [CODE_KIND_INFERRED] =
         {
@@ -83,7 +78,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "The source has no \"type\"; srcls picked the kind whose fields fit the config "
                 "keys best and checks against it. Add the \"type\" it names to make that explicit.",
             .example = "{\"config\": {\"path\": \"/mnt/exports\"}}",
-            .fix = fix_add_type,
         },
     [CODE_UNKNOWN_FIELD] =
         {
@@ -95,7 +89,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "setting you meant is not set. The message suggests the nearest known name.",
             .example =
                 "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"acessKey\": \"AKIA...\"}}",
-            .fix = fix_rename_key,
         },
     [CODE_ALTERNATE_SPELLING] =
         {
@@ -106,7 +99,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                            "documented field; prefer the documented name.",
             .example = "{\"type\": \"CLOUDB_BLOB_STORAGE\", \"config\": {\"credentialsType\": "
                        "\"ACCESS_KEY\"}}",
-            .fix = fix_documented_spelling,
         },
     [CODE_TYPE_MISMATCH] =
         {
@@ -118,7 +110,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "samples that differ, the sample's type too). Quote a string, unquote a number or "
                 "boolean.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": \"yes\"}}",
-            .fix = fix_value_type,
         },
     [CODE_MISSING_REQUIRED] =
         {
@@ -130,7 +121,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "offers it with its default. A required string left empty (\"\") does not "
                 "count as given: it is reported at the value.",
             .example = "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {}}",
-            .fix = fix_add_member,
         },
     [CODE_CONDITIONAL_REQUIRED] =
         {
@@ -143,7 +133,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "change the other field. Left empty (\"\"), it is reported at the value.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
                        "\"ACCESS_KEY\"}}",
-            .fix = fix_add_member,
         },
     [CODE_NOT_APPLICABLE] =
         {
@@ -156,7 +145,6 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example =
                 "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"isCachingEnabled\": false, "
                 "\"maxCacheSpacePct\": 50}}",
-            .fix = fix_remove_member,
             .unnecessary = true,
         },
     [CODE_INVALID_ENUM] =
@@ -167,7 +155,6 @@ static const struct code_info code_table[CODE_COUNT] = {
             .explanation = "The message lists the allowed values; values are case-sensitive.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"credentialType\": "
                        "\"access_key\"}}",
-            .fix = fix_enum_value,
         },
     [CODE_OUT_OF_RANGE] =
         {
@@ -179,7 +166,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "least 0.",
             .example =
                 "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"maxCacheSpacePct\": 150}}",
-            .fix = fix_clamp,
         },
     [CODE_INVALID_FORMAT] =
         {
@@ -192,7 +178,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "leap year, no April 31) at a time from 00:00:00 to 23:59:59 (23:59:60 for a "
                 "leap second); ports are digits; namespace names have no periods or spaces.",
             .example = "{\"jobState\": \"RUNNING\", \"startedAt\": \"2024-05-01 12:30\"}",
-            .fix = NULL,
         },
     [CODE_SECRET_NOT_ENCODED] =
         {
@@ -205,7 +190,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "placeholder " SECRET_PLACEHOLDER " that responses carry, or a secret-store "
                 "reference (" SECRET_SCHEMES_TEXT "). srcls never prints the value.",
             .example = "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"hunter2\"}}",
-            .fix = fix_encode_secret,
         },
     [CODE_SECRET_NEEDS_BASE64] =
         {
@@ -218,7 +202,6 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example =
                 "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"" SECRET_PLAIN_PREFIX
                 "a:b\"}}",
-            .fix = fix_secret_base64,
         },
     [CODE_INVALID_BASE64] =
         {
@@ -231,7 +214,6 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example =
                 "{\"type\": \"PEER_CLUSTER\", \"config\": {\"password\": \"" SECRET_BASE64_PREFIX
                 "@@@\"}}",
-            .fix = NULL,
         },
     [CODE_JOB_INCONSISTENT] =
         {
@@ -243,7 +225,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "empty outside FAILED and CANCELED; a running job has no endedAt; endedAt is not "
                 "before startedAt; a FAILED or CANCELED job returned no rows.",
             .example = "{\"jobState\": \"FAILED\", \"errorMessage\": \"\"}",
-            .fix = fix_assertion,
         },
     [CODE_PROJECT_CONFIG] =
         {
@@ -265,7 +246,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "file, at the value concerned, and left out: the built-in kinds and the other "
                 "kind files are still loaded.",
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
-            .fix = NULL,
         },
     [CODE_INSECURE_TRANSPORT] =
         {
@@ -278,7 +258,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "clear text, readable and changeable by anyone on the path. The message names the "
                 "field and the safer value (TLS on), and the quick fix sets it." POSTURE_NOTE,
             .example = "{\"type\": \"SQL_SERVER\", \"config\": {\"useSsl\": false}}",
-            .fix = fix_assertion,
             .group = POSTURE_GROUP,
         },
     [CODE_UNVERIFIED_CERTIFICATE] =
@@ -294,7 +273,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "field and the safer value (the certificate and the host name verified), and the "
                 "quick fix sets it." POSTURE_NOTE,
             .example = "{\"config\": {\"useSsl\": true, \"enableServerVerification\": false}}",
-            .fix = fix_assertion,
             .group = POSTURE_GROUP,
         },
     [CODE_ANONYMOUS_ACCESS] =
@@ -310,7 +288,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "(no "
                 "quick fix: they need credentials only you have)." POSTURE_NOTE,
             .example = "{\"config\": {\"authenticationType\": \"ANONYMOUS\"}}",
-            .fix = NULL,
             .group = POSTURE_GROUP,
         },
     [CODE_UNRESTRICTED_SCOPE] =
@@ -328,7 +305,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "it "
                 "as all, at severity hint." POSTURE_NOTE,
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true}}",
-            .fix = fix_assertion,
             .group = POSTURE_GROUP,
         },
     [CODE_INLINE_SECRET] =
@@ -345,7 +321,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "srcls never prints the value, and offers no quick fix: where the secret "
                 "lives is yours to choose." POSTURE_NOTE,
             .example = "{\"config\": {\"password\": \"" SECRET_PLAIN_PREFIX "<secret>\"}}",
-            .fix = NULL,
             .group = POSTURE_GROUP,
         },
     [CODE_RISKY_CHANGE] =
@@ -368,7 +343,6 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "it is in the " POSTURE_GROUP " group, so \"rules\": {\"" POSTURE_GROUP
                 "\": \"error\"} raises it with the posture codes. Secrets are never printed.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
-            .fix = NULL,
             .group = POSTURE_GROUP,
         },
 };

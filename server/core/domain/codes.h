@@ -1,18 +1,52 @@
-/* codes: the table of diagnostic codes (enum diag_code, diagnostic.h) — one row per code with
- * its name, default severity, the text of `srcls --explain` and the fix function, if any. */
+/* codes: the diagnostic codes (enum diag_code) and their table — one row per code with
+ * its name, default severity and the text of `srcls --explain`. Which fix a code has is the fix
+ * module's table (assist/fix.c). */
 #ifndef SRCLS_CODES_H
 #define SRCLS_CODES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "diagnostic.h"
+/* From most to least severe; off (zero) is not reported at all. */
+enum diag_severity {
+    DIAG_OFF,
+    DIAG_ERROR,
+    DIAG_WARNING,
+    DIAG_INFORMATION,
+    DIAG_HINT,
+};
 
-struct analysis;
-struct fix_list;
-
-/* Appends the fixes of diagnostic `index` of `analysis` to `out`; returns 0 or -1 (memory). */
-typedef int code_fix_function(struct analysis *analysis, uint32_t index, struct fix_list *out);
+/* The diagnostic codes: the stable contract of PRODUCT.md. Each has one row in the table of
+ * codes.c (name, default severity, texts), in this order; code_name() gives the name the
+ * doors print ("json-syntax"). */
+enum diag_code {
+    CODE_JSON_SYNTAX,
+    CODE_DUPLICATE_KEY,
+    CODE_UNKNOWN_DOCUMENT,
+    CODE_UNKNOWN_KIND,
+    CODE_KIND_INFERRED,
+    CODE_UNKNOWN_FIELD,
+    CODE_ALTERNATE_SPELLING,
+    CODE_TYPE_MISMATCH,
+    CODE_MISSING_REQUIRED,
+    CODE_CONDITIONAL_REQUIRED,
+    CODE_NOT_APPLICABLE,
+    CODE_INVALID_ENUM,
+    CODE_OUT_OF_RANGE,
+    CODE_INVALID_FORMAT,
+    CODE_SECRET_NOT_ENCODED,
+    CODE_SECRET_NEEDS_BASE64,
+    CODE_INVALID_BASE64,
+    CODE_JOB_INCONSISTENT,
+    CODE_PROJECT_CONFIG,
+    CODE_INSECURE_TRANSPORT,
+    CODE_UNVERIFIED_CERTIFICATE,
+    CODE_ANONYMOUS_ACCESS,
+    CODE_UNRESTRICTED_SCOPE,
+    CODE_INLINE_SECRET,
+    CODE_RISKY_CHANGE,
+    CODE_COUNT
+};
 
 struct code_info {
     const char *name; /* as the doors print it: "json-syntax" */
@@ -20,7 +54,6 @@ struct code_info {
     const char *summary;     /* one line */
     const char *explanation; /* what it means and how to fix it */
     const char *example;     /* a document that shows it */
-    code_fix_function *fix;  /* NULL when the code has no quick fix */
     bool unnecessary;        /* it marks text that has no effect (editors may fade it) */
     const char *group;       /* the group name that sets it with others ("security"), or NULL */
 };

@@ -7,49 +7,9 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "codes.h"
 
 struct schema_field;
-
-/* From most to least severe; off (zero) is not reported at all. */
-enum diag_severity {
-    DIAG_OFF,
-    DIAG_ERROR,
-    DIAG_WARNING,
-    DIAG_INFORMATION,
-    DIAG_HINT,
-};
-
-/* The diagnostic codes: the stable contract of PRODUCT.md. Each has one row in the table of
- * codes.c (name, default severity, texts, fix), in this order; code_name() gives the name the
- * doors print ("json-syntax"). */
-enum diag_code {
-    CODE_JSON_SYNTAX,
-    CODE_DUPLICATE_KEY,
-    CODE_UNKNOWN_DOCUMENT,
-    CODE_UNKNOWN_KIND,
-    CODE_KIND_INFERRED,
-    CODE_UNKNOWN_FIELD,
-    CODE_ALTERNATE_SPELLING,
-    CODE_TYPE_MISMATCH,
-    CODE_MISSING_REQUIRED,
-    CODE_CONDITIONAL_REQUIRED,
-    CODE_NOT_APPLICABLE,
-    CODE_INVALID_ENUM,
-    CODE_OUT_OF_RANGE,
-    CODE_INVALID_FORMAT,
-    CODE_SECRET_NOT_ENCODED,
-    CODE_SECRET_NEEDS_BASE64,
-    CODE_INVALID_BASE64,
-    CODE_JOB_INCONSISTENT,
-    CODE_PROJECT_CONFIG,
-    CODE_INSECURE_TRANSPORT,
-    CODE_UNVERIFIED_CERTIFICATE,
-    CODE_ANONYMOUS_ACCESS,
-    CODE_UNRESTRICTED_SCOPE,
-    CODE_INLINE_SECRET,
-    CODE_RISKY_CHANGE,
-    CODE_COUNT
-};
 
 struct diagnostic {
     enum diag_code code;

@@ -41,3 +41,34 @@ bool envelope_is_job(struct json_doc *doc, uint32_t node)
 {
     return json_object_get(doc, node, JSON_LITERAL(ENVELOPE_JOB_STATE)) != JSON_NONE;
 }
+
+enum document_kind envelope_classify(struct json_doc *doc)
+{
+    const struct json_node *root = json_node_at(doc, doc->root);
+    if (root == NULL)
+        return DOCUMENT_UNKNOWN;
+    if (root->kind == JSON_OBJECT) {
+        if (envelope_is_job(doc, doc->root))
+            return DOCUMENT_JOB;
+        return envelope_is_source(doc, doc->root) ? DOCUMENT_SOURCE : DOCUMENT_UNKNOWN;
+    }
+    if (root->kind == JSON_ARRAY && root->first_child != JSON_NONE) {
+        for (uint32_t e = root->first_child; e != JSON_NONE; e = doc->nodes[e].next) {
+            if (!envelope_is_source(doc, e))
+                return DOCUMENT_UNKNOWN;
+        }
+        return DOCUMENT_BULK;
+    }
+    return DOCUMENT_UNKNOWN;
+}
+
+const char *document_kind_name(enum document_kind kind)
+{
+    switch (kind) {
+    case DOCUMENT_SOURCE:
+    case DOCUMENT_BULK: return "source";
+    case DOCUMENT_JOB: return "job";
+    case DOCUMENT_UNKNOWN: break;
+    }
+    return "unknown";
+}

@@ -34,4 +34,17 @@ bool envelope_is_source(struct json_doc *doc, uint32_t node);
 /* Whether the object `node` is a job object: it has a `jobState` key. */
 bool envelope_is_job(struct json_doc *doc, uint32_t node);
 
+enum document_kind {
+    DOCUMENT_UNKNOWN,
+    DOCUMENT_SOURCE, /* one source object */
+    DOCUMENT_BULK,   /* a top-level array of source objects */
+    DOCUMENT_JOB,
+};
+
+/* Classifies a parsed document: source (a `config` object and/or a `type` string at the top
+ * level), job (a `jobState` key), bulk (an array whose elements are sources), or unknown. */
+enum document_kind envelope_classify(struct json_doc *doc);
+/* "source" (a source or a bulk file), "job" or "unknown", as the doors print it. */
+const char *document_kind_name(enum document_kind kind);
+
 #endif

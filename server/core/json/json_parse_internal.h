@@ -1,10 +1,11 @@
-/* json_parse_internal: what the files of the parser share (json_parse.c: the descent over
- * objects and arrays, and the entry point; json_parse_scan.c: strings, numbers and bare words;
- * json_parse_errors.c: errors and their messages, duplicate keys, UTF-16 and UTF-32). Not for
- * other modules.
+/* json_parse_internal: what the files of the parser share (json_parse.c: the descent over objects
+ * and arrays, and the entry point; json_parse_scan.c: strings, numbers and bare words;
+ * json_parse_errors.c: errors and their messages, duplicate keys, UTF-16 and UTF-32). One module
+ * split for size: its files call each other through this header, the one kind of include circle
+ * allowed (docs/architecture.md), and only files of json/ include it.
  *
- * The character classes and node constructors are `static inline` here because they run for
- * every byte or every node: as calls between files they would cost the parser its speed. */
+ * The character classes and node constructors are `static inline` here because they run for every
+ * byte or every node: as calls between files they would cost the parser its speed. */
 #ifndef SRCLS_JSON_PARSE_INTERNAL_H
 #define SRCLS_JSON_PARSE_INTERNAL_H
 

@@ -1,9 +1,11 @@
-/* schema_internal: what the files of the schema loader share. schema.c holds the registry and
- * the load driver; schema_read.c the errors, the scalars, values, types, formats and conditions;
- * schema_field.c field entries and assertions; schema_kind.c kinds, groups and the source and
- * job documents; schema_resolve.c the resolution of noOtherThan once every kind is built;
+/* schema_internal: what the files of the schema loader share. schema.c holds the registry and the
+ * load driver; schema_read.c the errors, the scalars, values, types, formats and conditions;
+ * schema_field.c field entries and assertions; schema_kind.c kinds, groups and the source and job
+ * documents; schema_resolve.c the resolution of noOtherThan once every kind is built;
  * schema_distinct.c what must be unique, and the lookup of files by name; schema_custom.c the
- * rounds of a load with a team's own files. Not for other modules. */
+ * rounds of a load with a team's own files. One module split for size: its files call each other
+ * through this header, the one kind of include circle allowed (docs/architecture.md), and only
+ * files of schema/ include it. */
 #ifndef SRCLS_SCHEMA_INTERNAL_H
 #define SRCLS_SCHEMA_INTERNAL_H
 
