@@ -9,6 +9,7 @@
 #include "json_string.h"
 #include "lsp_position.h"
 #include "project.h"
+#include "review.h"
 #include "vector.h"
 
 /* Where docs/ is published (meson option docs_url). */
@@ -38,6 +39,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
     lsp_projects_init(&store->projects, loop, registry, settings);
+    lsp_review_init(&store->review, loop, rpc, store);
 }
 
 /* ---- diagnostics in LSP form ---- */
@@ -201,6 +203,24 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
     };
 }
 
+/* srcls.reviewBase: the risky-change diagnostics of the change from the document's base, added
+ * to its analysis; the base is analysed once per blob and settings. 0, or -1 (memory). */
+static int compare_with_base(struct lsp_document *d, const struct analysis_options *options)
+{
+    struct lsp_review_base *base = &d->review;
+    if (base->text == NULL || d->store->review.base == NULL)
+        return 0;
+    if (!base->analyzed) {
+        analysis_free(&base->analysis);
+        if (analysis_run(&base->analysis, base->text, base->len, options) != 0) {
+            analysis_free(&base->analysis);
+            return -1;
+        }
+        base->analyzed = true;
+    }
+    return review_compare(&d->analysis, &base->analysis, d->store->review.base);
+}
+
 int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
@@ -211,6 +231,8 @@ int lsp_document_analyze(struct lsp_document *d)
                      ? lsp_projects_analyze(&d->store->projects, d->uri, d->text, d->len,
                                             d->kind_schema, &d->analysis)
                      : analysis_run(&d->analysis, d->text, d->len, &options);
+    if (status == 0 && !d->project_file && d->kind_schema == NULL)
+        status = compare_with_base(d, &options);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -302,6 +324,7 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 
 void lsp_document_opened(struct lsp_document *d)
 {
+    lsp_review_fetch(&d->store->review, d);
     d->result = ++d->store->results;
     if (uv_timer_start(&d->debounce, on_debounce, 0, 0) != 0)
         publish(d, false); /* without a timer, at once */
@@ -321,9 +344,22 @@ void lsp_documents_republish_all(struct lsp_documents *store)
     lsp_projects_editor_changed(&store->projects);
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
+        d->review.analyzed = false; /* analysed with the settings too */
         lsp_document_changed(d, true);
     }
     if (store->pull && store->refresh && store->first != NULL) {
+        struct json_writer w;
+        lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
+        lsp_jsonrpc_finish(store->rpc, &w);
+    }
+}
+
+void lsp_documents_review_changed(struct lsp_document *d)
+{
+    d->analyzed = false;
+    lsp_document_changed(d, true);
+    struct lsp_documents *store = d->store;
+    if (store->pull && store->refresh) {
         struct json_writer w;
         lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
         lsp_jsonrpc_finish(store->rpc, &w);
@@ -389,7 +425,8 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
 {
     if (!d->analyzed)
         return;
-    if (d->project_file || d->kind_schema != NULL) { /* small, and checked whole: again */
+    /* small, and checked whole; or compared with its base (srcls.reviewBase): again */
+    if (d->project_file || d->kind_schema != NULL || d->review.text != NULL) {
         analysis_free(&d->analysis);
         d->analyzed = false;
         return;
@@ -494,6 +531,7 @@ static void free_document(uv_handle_t *handle)
 {
     struct lsp_document *d = handle->data;
     analysis_free(&d->analysis);
+    lsp_review_base_free(&d->review);
     lsp_rendered_free(&d->rendered);
     free(d->text);
     free(d->uri);
@@ -516,6 +554,7 @@ void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d)
 void lsp_documents_close_all(struct lsp_documents *store)
 {
     lsp_projects_free(&store->projects);
+    lsp_review_close(&store->review);
     while (store->first != NULL) {
         struct lsp_document *d = store->first;
         store->first = d->next;
