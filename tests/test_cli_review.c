@@ -204,6 +204,37 @@ static void test_removal_widens(void **state)
     run_free(&r);
 }
 
+/* Standard input: compared with REF's version of the path --stdin-filename names; unnamed, it
+ * is checked but not compared, and stderr says so. */
+static void test_stdin(void **state)
+{
+    (void)state;
+    skip_without_git();
+    const char *text = SOURCE("s2", STORAGE, "false", KEEP) "\n";
+    struct run_options options = {.subdir = "repo", .input = text};
+    struct run r = run_srcls_with(&options, (const char *[]){"--check", "--no-show-source",
+                                                             "--base", "HEAD~1",
+                                                             "--stdin-filename",
+                                                             "a.source.json", "-", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
+                                  "from \"s1\" to \"s2\""));
+    assert_non_null(strstr(r.out, "warning: insecure-transport since HEAD~1"));
+    assert_null(strstr(r.out, "gone.source.json")); /* only what was given is reviewed */
+    assert_string_equal(r.err, "");
+    run_free(&r);
+
+    r = run_srcls_with(&options, (const char *[]){"--check", "--no-show-source", "--base",
+                                                  "HEAD~1", "-", NULL});
+    assert_exit(&r, 0);
+    assert_null(strstr(r.out, "risky-change"));
+    assert_non_null(strstr(r.out, "<stdin>:1:70: information: `secure` is false"));
+    assert_string_equal(r.err, "srcls: --base HEAD~1: standard input is not compared (name its "
+                               "file with --stdin-filename PATH to compare it with PATH at "
+                               "HEAD~1)\n");
+    run_free(&r);
+}
+
 /* Every output format carries the findings, none prints a secret. */
 static void test_every_format(void **state)
 {
@@ -312,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_text_reports_each_risky_change),
         cmocka_unit_test(test_type_changed),
         cmocka_unit_test(test_removal_widens),
+        cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_every_format),
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_git_dying_mid_run_exits_2),

@@ -407,6 +407,14 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     struct check_base *base = NULL;
     if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
         return 2;
+    for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->path_count; i++) {
+        if (strcmp(o->paths[i], "-") == 0) { /* no path: no version at REF to compare with */
+            fprintf(stderr, "srcls: --base %s: standard input is not compared (name its file "
+                            "with --stdin-filename PATH to compare it with PATH at %s)\n",
+                    o->base, o->base);
+            break;
+        }
+    }
     struct check_options options = {.paths = o->paths,
                                     .path_count = o->path_count,
                                     .reporter = reporter,
