@@ -212,10 +212,9 @@ static void test_stdin(void **state)
     skip_without_git();
     const char *text = SOURCE("s2", STORAGE, "false", KEEP) "\n";
     struct run_options options = {.subdir = "repo", .input = text};
-    struct run r = run_srcls_with(&options, (const char *[]){"--check", "--no-show-source",
-                                                             "--base", "HEAD~1",
-                                                             "--stdin-filename",
-                                                             "a.source.json", "-", NULL});
+    struct run r =
+        run_srcls_with(&options, (const char *[]){"--check", "--no-show-source", "--base", "HEAD~1",
+                                                  "--stdin-filename", "a.source.json", "-", NULL});
     assert_exit(&r, 0);
     assert_non_null(strstr(r.out, "a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
                                   "from \"s1\" to \"s2\""));
@@ -224,8 +223,8 @@ static void test_stdin(void **state)
     assert_string_equal(r.err, "");
     run_free(&r);
 
-    r = run_srcls_with(&options, (const char *[]){"--check", "--no-show-source", "--base",
-                                                  "HEAD~1", "-", NULL});
+    r = run_srcls_with(
+        &options, (const char *[]){"--check", "--no-show-source", "--base", "HEAD~1", "-", NULL});
     assert_exit(&r, 0);
     assert_null(strstr(r.out, "risky-change"));
     assert_non_null(strstr(r.out, "<stdin>:1:70: information: `secure` is false"));

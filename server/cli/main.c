@@ -409,8 +409,9 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
         return 2;
     for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->path_count; i++) {
         if (strcmp(o->paths[i], "-") == 0) { /* no path: no version at REF to compare with */
-            fprintf(stderr, "srcls: --base %s: standard input is not compared (name its file "
-                            "with --stdin-filename PATH to compare it with PATH at %s)\n",
+            fprintf(stderr,
+                    "srcls: --base %s: standard input is not compared (name its file "
+                    "with --stdin-filename PATH to compare it with PATH at %s)\n",
                     o->base, o->base);
             break;
         }

@@ -203,8 +203,9 @@ static bool secret_fields(FILE *out, const struct schema_field *fields, uint32_t
  * with --base). */
 static void risky_settings(FILE *out, const struct schema_object *config)
 {
-    fprintf(out, "Risky settings (the `%s` group, `information` unless a severity is given; "
-                 "[rules.md](rules.md)):\n\n",
+    fprintf(out,
+            "Risky settings (the `%s` group, `information` unless a severity is given; "
+            "[rules.md](rules.md)):\n\n",
             CODE_GROUP_SECURITY);
     bool any = false;
     for (uint32_t i = 0; i < config->assertion_count; i++)
@@ -216,8 +217,7 @@ static void risky_settings(FILE *out, const struct schema_object *config)
         if (!code_in_group(a->code, CODE_GROUP_SECURITY))
             continue;
         fprintf(out, "- `%s` on `%s`%s%s%s: ", code_name(a->code), a->field,
-                a->has_severity ? " (" : "",
-                a->has_severity ? diag_severity_name(a->severity) : "",
+                a->has_severity ? " (" : "", a->has_severity ? diag_severity_name(a->severity) : "",
                 a->has_severity ? ")" : "");
         cell(out, a->message);
         fputc('\n', out);
@@ -231,8 +231,9 @@ static void risky_settings(FILE *out, const struct schema_object *config)
         const struct schema_field *f = &config->fields[i];
         if (f->removal_widens == NULL)
             continue;
-        fprintf(out, "- `risky-change` (`--check --base REF`, `srcls.reviewBase`) when `%s` is "
-                     "removed: ",
+        fprintf(out,
+                "- `risky-change` (`--check --base REF`, `srcls.reviewBase`) when `%s` is "
+                "removed: ",
                 f->name);
         cell(out, f->removal_widens);
         fputc('\n', out);

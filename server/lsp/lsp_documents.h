@@ -63,7 +63,7 @@ struct lsp_document {
     uint64_t published_hash;
     size_t published_len;
     struct analysis analysis;
-    struct lsp_rendered rendered; /* each diagnostic of `analysis` as last written */
+    struct lsp_rendered rendered;  /* each diagnostic of `analysis` as last written */
     struct lsp_review_base review; /* the document at srcls.reviewBase, compared in `analysis` */
     uv_timer_t debounce;
 };

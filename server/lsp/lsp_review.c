@@ -308,8 +308,8 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
     size_t at = 0, size;
     char oid[LSP_REVIEW_OID_MAX + 1], type[16];
     if (!batch_header(run, &at, oid, type, &size) || strcmp(type, "commit") != 0) {
-        problem(review, "%s: \"%s\" names no commit in the repository of %s", KEY,
-                review->base, run->dir);
+        problem(review, "%s: \"%s\" names no commit in the repository of %s", KEY, review->base,
+                run->dir);
         if (d->review.text != NULL) {
             lsp_review_base_free(&d->review);
             lsp_documents_review_changed(d);
@@ -351,11 +351,10 @@ static void finish(struct lsp_review_run *run)
         problem(review, "%s: git could not be started (%s): no review diagnostics", KEY,
                 uv_strerror(run->spawn_error));
     } else if (run->too_large) {
-        lsp_jsonrpc_log(review->rpc, LSP_MESSAGE_INFO, "%s: %s at %s is too large to review",
-                        KEY, run->uri, review->base);
+        lsp_jsonrpc_log(review->rpc, LSP_MESSAGE_INFO, "%s: %s at %s is too large to review", KEY,
+                        run->uri, review->base);
     } else if (run->step == STEP_REPOSITORY && run->exit_code != 0) {
-        problem(review, "%s: %s is not in a git work tree: no review diagnostics", KEY,
-                run->dir);
+        problem(review, "%s: %s is not in a git work tree: no review diagnostics", KEY, run->dir);
     } else if (run->step == STEP_REPOSITORY) {
         watch_repository(review, run);
         start_step(review, run, STEP_BLOB);
@@ -487,8 +486,7 @@ static void start_step(struct lsp_review *review, struct lsp_review_run *from, e
         free_run(run);
         return;
     }
-    static char *rev_parse[] = {"git", "rev-parse", "--absolute-git-dir", "--git-common-dir",
-                                NULL};
+    static char *rev_parse[] = {"git", "rev-parse", "--absolute-git-dir", "--git-common-dir", NULL};
     static char *cat_file[] = {"git", "cat-file", "--batch", NULL};
     spawn(run, step == STEP_BLOB ? cat_file : rev_parse);
 }
