@@ -9,7 +9,6 @@
 #include "json_string.h"
 #include "lsp_position.h"
 #include "project.h"
-#include "review.h"
 #include "vector.h"
 
 /* Where docs/ is published (meson option docs_url). */
@@ -39,7 +38,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
     lsp_projects_init(&store->projects, loop, registry, settings);
-    lsp_review_init(&store->review, loop, rpc, store);
+    lsp_review_init(&store->review, loop, rpc, lsp_documents_review_hooks(store));
 }
 
 /* ---- diagnostics in LSP form ---- */
@@ -203,24 +202,6 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
     };
 }
 
-/* srcls.reviewBase: the risky-change diagnostics of the change from the document's base, added
- * to its analysis; the base is analysed once per blob and settings. 0, or -1 (memory). */
-static int compare_with_base(struct lsp_document *d, const struct analysis_options *options)
-{
-    struct lsp_review_base *base = &d->review;
-    if (base->text == NULL || d->store->review.base == NULL)
-        return 0;
-    if (!base->analyzed) {
-        analysis_free(&base->analysis);
-        if (analysis_run(&base->analysis, base->text, base->len, options) != 0) {
-            analysis_free(&base->analysis);
-            return -1;
-        }
-        base->analyzed = true;
-    }
-    return review_compare(&d->analysis, &base->analysis, d->store->review.base);
-}
-
 int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
@@ -231,8 +212,8 @@ int lsp_document_analyze(struct lsp_document *d)
                      ? lsp_projects_analyze(&d->store->projects, d->uri, d->text, d->len,
                                             d->kind_schema, &d->analysis)
                      : analysis_run(&d->analysis, d->text, d->len, &options);
-    if (status == 0 && !d->project_file && d->kind_schema == NULL)
-        status = compare_with_base(d, &options);
+    if (status == 0 && !d->project_file && d->kind_schema == NULL) /* srcls.reviewBase */
+        status = lsp_review_compare(&d->store->review, &d->review, &d->analysis, &options);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -324,7 +305,8 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 
 void lsp_document_opened(struct lsp_document *d)
 {
-    lsp_review_fetch(&d->store->review, d);
+    if (!d->project_file && d->kind_schema == NULL)
+        lsp_review_fetch(&d->store->review, d->uri);
     d->result = ++d->store->results;
     if (uv_timer_start(&d->debounce, on_debounce, 0, 0) != 0)
         publish(d, false); /* without a timer, at once */
@@ -348,18 +330,6 @@ void lsp_documents_republish_all(struct lsp_documents *store)
         lsp_document_changed(d, true);
     }
     if (store->pull && store->refresh && store->first != NULL) {
-        struct json_writer w;
-        lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
-        lsp_jsonrpc_finish(store->rpc, &w);
-    }
-}
-
-void lsp_documents_review_changed(struct lsp_document *d)
-{
-    d->analyzed = false;
-    lsp_document_changed(d, true);
-    struct lsp_documents *store = d->store;
-    if (store->pull && store->refresh) {
         struct json_writer w;
         lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
         lsp_jsonrpc_finish(store->rpc, &w);

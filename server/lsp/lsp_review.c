@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp_documents.h"
 #include "lsp_jsonrpc.h"
 #include "lsp_uri.h"
+#include "review.h"
 
 #define KEY "srcls.reviewBase"
 
@@ -52,24 +52,29 @@ static void problem(struct lsp_review *review, const char *format, ...)
     }
 }
 
-/* Drops every document's base; their analysis is run again when next needed. */
-static void drop_all(struct lsp_review *review)
+int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
+                       struct analysis *now, const struct analysis_options *options)
 {
-    for (struct lsp_document *d = review->documents->first; d != NULL; d = d->next) {
-        if (d->review.text != NULL) {
-            lsp_review_base_free(&d->review);
-            d->analyzed = false;
+    if (base->text == NULL || review->base == NULL)
+        return 0;
+    if (!base->analyzed) {
+        analysis_free(&base->analysis);
+        if (analysis_run(&base->analysis, base->text, base->len, options) != 0) {
+            analysis_free(&base->analysis);
+            return -1;
         }
+        base->analyzed = true;
     }
+    return review_compare(now, &base->analysis, review->base);
 }
 
 #ifdef __wasi__
 
 /* The WebAssembly server starts no process: the setting is said to be ignored, once. */
 void lsp_review_init(struct lsp_review *review, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
-                     struct lsp_documents *documents)
+                     struct lsp_review_hooks hooks)
 {
-    *review = (struct lsp_review){.loop = loop, .rpc = rpc, .documents = documents};
+    *review = (struct lsp_review){.loop = loop, .rpc = rpc, .hooks = hooks};
 }
 
 void lsp_review_close(struct lsp_review *review)
@@ -89,10 +94,10 @@ void lsp_review_set(struct lsp_review *review, const char *ref, size_t len)
                     KEY);
 }
 
-void lsp_review_fetch(struct lsp_review *review, struct lsp_document *d)
+void lsp_review_fetch(struct lsp_review *review, const char *uri)
 {
     (void)review;
-    (void)d;
+    (void)uri;
 }
 
 #else
@@ -148,8 +153,7 @@ static void on_settle(uv_timer_t *timer)
     if (review->base == NULL || review->closing)
         return;
     review->generation++;
-    for (struct lsp_document *d = review->documents->first; d != NULL; d = d->next)
-        lsp_review_fetch(review, d);
+    review->hooks.refetch(review->hooks.context, false);
 }
 
 static void on_git_event(uv_fs_event_t *event, const char *filename, int events, int status)
@@ -273,12 +277,6 @@ static void free_run(struct lsp_review_run *run)
     free(run);
 }
 
-/* The document `uri` names, if it is still open. */
-static struct lsp_document *document_of(struct lsp_review *review, const char *uri)
-{
-    return lsp_documents_find(review->documents, (struct json_str){uri, strlen(uri)});
-}
-
 /* Reads the header "OID TYPE SIZE\n" at `*at` of cat-file's answer; false when the object is
  * missing (the header then says "NAME missing"). */
 static bool batch_header(const struct lsp_review_run *run, size_t *at, char *oid, char *type,
@@ -302,17 +300,17 @@ static bool batch_header(const struct lsp_review_run *run, size_t *at, char *oid
  * document is not in the revision: nothing to compare with). */
 static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
 {
-    struct lsp_document *d = document_of(review, run->uri);
-    if (d == NULL)
-        return;
+    struct lsp_review_base *now = review->hooks.base_of(review->hooks.context, run->uri);
+    if (now == NULL)
+        return; /* closed meanwhile */
     size_t at = 0, size;
     char oid[LSP_REVIEW_OID_MAX + 1], type[16];
     if (!batch_header(run, &at, oid, type, &size) || strcmp(type, "commit") != 0) {
         problem(review, "%s: \"%s\" names no commit in the repository of %s", KEY, review->base,
                 run->dir);
-        if (d->review.text != NULL) {
-            lsp_review_base_free(&d->review);
-            lsp_documents_review_changed(d);
+        if (now->text != NULL) {
+            lsp_review_base_free(now);
+            review->hooks.changed(review->hooks.context, run->uri);
         }
         return;
     }
@@ -320,7 +318,7 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
     struct lsp_review_base base = {0};
     if (at <= run->len && batch_header(run, &at, base.blob, type, &size) &&
         strcmp(type, "blob") == 0 && at + size <= run->len) {
-        if (strcmp(base.blob, d->review.blob) == 0 && d->review.text != NULL)
+        if (strcmp(base.blob, now->blob) == 0 && now->text != NULL)
             return; /* the same blob: its analysis is kept */
         base.text = malloc(size + 1);
         if (base.text == NULL)
@@ -328,12 +326,12 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
         memcpy(base.text, run->output + at, size);
         base.text[size] = '\0';
         base.len = size;
-    } else if (d->review.text == NULL) {
+    } else if (now->text == NULL) {
         return; /* not in the revision, as before */
     }
-    lsp_review_base_free(&d->review);
-    d->review = base;
-    lsp_documents_review_changed(d);
+    lsp_review_base_free(now);
+    *now = base;
+    review->hooks.changed(review->hooks.context, run->uri);
 }
 
 static void finish(struct lsp_review_run *run)
@@ -491,11 +489,11 @@ static void start_step(struct lsp_review *review, struct lsp_review_run *from, e
     spawn(run, step == STEP_BLOB ? cat_file : rev_parse);
 }
 
-void lsp_review_fetch(struct lsp_review *review, struct lsp_document *d)
+void lsp_review_fetch(struct lsp_review *review, const char *uri)
 {
-    if (review->base == NULL || review->closing || d->project_file || d->kind_schema != NULL)
+    if (review->base == NULL || review->closing)
         return;
-    char *path = lsp_uri_to_path(d->uri, strlen(d->uri));
+    char *path = lsp_uri_to_path(uri, strlen(uri));
     char *slash = path != NULL ? strrchr(path, '/') : NULL;
     if (slash == NULL || strchr(path, '\n') != NULL) {
         free(path); /* not a file on disk (untitled:): nothing to compare with */
@@ -504,7 +502,7 @@ void lsp_review_fetch(struct lsp_review *review, struct lsp_document *d)
     *slash = '\0';
     struct lsp_review_run from = {
         .generation = review->generation,
-        .uri = d->uri,
+        .uri = (char *)uri, /* copied by start_step */
         .dir = path[0] != '\0' ? path : "/",
         .name = slash + 1,
     };
@@ -513,9 +511,9 @@ void lsp_review_fetch(struct lsp_review *review, struct lsp_document *d)
 }
 
 void lsp_review_init(struct lsp_review *review, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
-                     struct lsp_documents *documents)
+                     struct lsp_review_hooks hooks)
 {
-    *review = (struct lsp_review){.loop = loop, .rpc = rpc, .documents = documents};
+    *review = (struct lsp_review){.loop = loop, .rpc = rpc, .hooks = hooks};
     review->settle.data = review;
 }
 
@@ -549,10 +547,11 @@ void lsp_review_set(struct lsp_review *review, const char *ref, size_t len)
         ref = NULL;
     }
     if (ref == NULL || len == 0) {
-        if (review->base != NULL)
-            drop_all(review);
+        bool was_on = review->base != NULL;
         free(review->base);
         review->base = NULL;
+        if (was_on)
+            review->hooks.refetch(review->hooks.context, true); /* drops them all */
         return;
     }
     if (review->base != NULL && strlen(review->base) == len && memcmp(review->base, ref, len) == 0)
@@ -570,8 +569,8 @@ void lsp_review_set(struct lsp_review *review, const char *ref, size_t len)
         review->started = true;
         review->settle.data = review;
     }
-    drop_all(review);
-    on_settle(&review->settle);
+    review->generation++;
+    review->hooks.refetch(review->hooks.context, true);
 }
 
 #endif

@@ -21,8 +21,6 @@
 
 #include "analysis.h"
 
-struct lsp_documents;
-struct lsp_document;
 struct lsp_jsonrpc;
 struct lsp_review_watch;
 struct lsp_review_run;
@@ -40,10 +38,23 @@ struct lsp_review_base {
     bool analyzed;
 };
 
+/* What the review asks of the open documents (lsp_documents answers; the review knows only
+ * URIs and the bases it fills). */
+struct lsp_review_hooks {
+    void *context;
+    /* The base of the open document `uri`, or NULL once it is closed. */
+    struct lsp_review_base *(*base_of)(void *context, const char *uri);
+    /* The base of `uri` changed: analysed and published again. */
+    void (*changed)(void *context, const char *uri);
+    /* Every open document's base is read again (lsp_review_fetch), after being dropped first
+     * when `drop` (the revision changed or the review is off). */
+    void (*refetch)(void *context, bool drop);
+};
+
 struct lsp_review {
     uv_loop_t *loop;
     struct lsp_jsonrpc *rpc;
-    struct lsp_documents *documents;
+    struct lsp_review_hooks hooks;
     char *base;          /* srcls.reviewBase (owned), or NULL: off */
     uint64_t generation; /* changes with the setting and when HEAD moves: older answers dropped */
     bool shown;          /* a problem was shown (window/showMessage) since the setting changed */
@@ -56,15 +67,20 @@ struct lsp_review {
 };
 
 void lsp_review_init(struct lsp_review *review, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
-                     struct lsp_documents *documents);
+                     struct lsp_review_hooks hooks);
 /* Stops watching and the git processes; the loop's close callbacks free them. */
 void lsp_review_close(struct lsp_review *review);
 /* srcls.reviewBase: `ref` (`len` bytes; NULL or empty: off). A change reads every open
  * document's base again (or drops them all). A revision with a newline, a leading '-' or longer
  * than LSP_REVIEW_REF_MAX is refused with a warning. */
 void lsp_review_set(struct lsp_review *review, const char *ref, size_t len);
-/* Reads the base of `d` (just opened) when the setting is on. */
-void lsp_review_fetch(struct lsp_review *review, struct lsp_document *d);
+/* Reads the base of the document `uri` (a file: URI) when the setting is on; what is found goes
+ * to the hooks. */
+void lsp_review_fetch(struct lsp_review *review, const char *uri);
 void lsp_review_base_free(struct lsp_review_base *base);
+/* Adds to `now` (the document's analysis) the risky-change diagnostics of the change from
+ * `base`, analysed first when it is not (with `options`, the document's). 0, or -1 (memory). */
+int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
+                       struct analysis *now, const struct analysis_options *options);
 
 #endif
