@@ -20,38 +20,6 @@ void lsp_review_base_free(struct lsp_review_base *base)
     *base = (struct lsp_review_base){0};
 }
 
-/* window/showMessage. */
-static void show(struct lsp_review *review, const char *message)
-{
-    struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "window/showMessage");
-    json_write_object_begin(&w);
-    json_write_key(&w, "type");
-    json_write_int(&w, LSP_MESSAGE_WARNING);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    lsp_jsonrpc_finish(review->rpc, &w);
-}
-
-/* A problem with the setting: logged unless it was the last one, shown once per setting. */
-static void problem(struct lsp_review *review, const char *format, ...)
-{
-    char message[sizeof review->logged];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    if (strcmp(message, review->logged) == 0)
-        return;
-    memcpy(review->logged, message, sizeof message);
-    lsp_jsonrpc_log(review->rpc, LSP_MESSAGE_WARNING, "%s", message);
-    if (!review->shown) {
-        review->shown = true;
-        show(review, message);
-    }
-}
-
 int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
                        struct analysis *now, const struct analysis_options *options)
 {
@@ -103,6 +71,38 @@ void lsp_review_fetch(struct lsp_review *review, const char *uri)
 #else
 
 #include <uv.h>
+
+/* window/showMessage. */
+static void show(struct lsp_review *review, const char *message)
+{
+    struct json_writer w;
+    lsp_jsonrpc_notification_begin(&w, "window/showMessage");
+    json_write_object_begin(&w);
+    json_write_key(&w, "type");
+    json_write_int(&w, LSP_MESSAGE_WARNING);
+    json_write_key(&w, "message");
+    json_write_string(&w, message);
+    json_write_object_end(&w);
+    lsp_jsonrpc_finish(review->rpc, &w);
+}
+
+/* A problem with the setting: logged unless it was the last one, shown once per setting. */
+static void problem(struct lsp_review *review, const char *format, ...)
+{
+    char message[sizeof review->logged];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    if (strcmp(message, review->logged) == 0)
+        return;
+    memcpy(review->logged, message, sizeof message);
+    lsp_jsonrpc_log(review->rpc, LSP_MESSAGE_WARNING, "%s", message);
+    if (!review->shown) {
+        review->shown = true;
+        show(review, message);
+    }
+}
 
 /* The most a git answer may hold: larger documents are not reviewed. */
 #define OUTPUT_MAX ((size_t)64 << 20)
