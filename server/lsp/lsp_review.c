@@ -72,20 +72,6 @@ void lsp_review_fetch(struct lsp_review *review, const char *uri)
 
 #include <uv.h>
 
-/* window/showMessage. */
-static void show(struct lsp_review *review, const char *message)
-{
-    struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "window/showMessage");
-    json_write_object_begin(&w);
-    json_write_key(&w, "type");
-    json_write_int(&w, LSP_MESSAGE_WARNING);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    lsp_jsonrpc_finish(review->rpc, &w);
-}
-
 /* A problem with the setting: logged unless it was the last one, shown once per setting. */
 static void problem(struct lsp_review *review, const char *format, ...)
 {
@@ -100,7 +86,7 @@ static void problem(struct lsp_review *review, const char *format, ...)
     lsp_jsonrpc_log(review->rpc, LSP_MESSAGE_WARNING, "%s", message);
     if (!review->shown) {
         review->shown = true;
-        show(review, message);
+        lsp_jsonrpc_show(review->rpc, LSP_MESSAGE_WARNING, message);
     }
 }
 

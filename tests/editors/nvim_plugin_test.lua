@@ -812,7 +812,8 @@ test('a quick fix for the misspelled key, and formatting', function()
   eq(vim.fn.json_decode(table.concat(lines, '\n')).config.port, 31010, 'same JSON')
 end)
 
-test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+-- Stops every srcls client and wipes the buffers: a test that calls setup() again starts clean.
+local function stop_all()
   close_floats()
   for _, c in ipairs(srcls_clients()) do
     client_call(c, 'stop')
@@ -821,6 +822,10 @@ test('settings: severity overrides and extra types reach the server; update_sett
     return #srcls_clients() == 0
   end, 'the clients to stop')
   vim.cmd('silent! %bwipeout!')
+end
+
+test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+  stop_all()
   srcls.setup({
     server_path = binary,
     severity = { ['unknown-field'] = 'error', ['not-applicable'] = 'off' },
@@ -861,14 +866,7 @@ test('review_base: a file changed since HEAD shows risky-change, and none with r
     print('SKIP review_base: git is not installed')
     return
   end
-  close_floats()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_all()
   local repo = workdir .. '/review'
   vim.fn.mkdir(repo, 'p')
   local path = repo .. '/a.source.json'
@@ -893,13 +891,7 @@ test('review_base: a file changed since HEAD shows risky-change, and none with r
     return not vim.tbl_contains(s, '2 risky-change warning')
   end, 'no review once review_base is off')
   truthy(vim.tbl_contains(got, '2 insecure-transport information'), 'the posture finding stays: ' .. vim.inspect(got))
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_all()
 end)
 
 test(':SrclsRestart starts a new server and the diagnostics come back', function()
