@@ -42,7 +42,9 @@ static const char not_expressed[] =
     "kind file declares a risky value as an assertion with one of those codes (its expect "
     "holds for the safe values, its message names the field, what the setting lets happen and "
     "the safer value, and an optional severity), as docs/schema-format.md in the srcls sources "
-    "describes.";
+    "describes. Nor is what srcls --check --base REF reports on a change (risky-change): a field "
+    "a kind file marks \"removalWidens\" (whitelistedBuckets: an update without it includes all "
+    "buckets) is reported where it was present at REF and is absent now.";
 
 /* The top keys of a schema file: its dialect, its `$id` (its own file name, so that the files
  * find each other by relative `$ref` wherever they are loaded from), title and description. */

@@ -16,6 +16,7 @@
 #include "export_schema.h"
 #include "help.h"
 #include "lsp_server.h"
+#include "platform.h"
 #include "reference.h"
 #include "report.h"
 
@@ -218,7 +219,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             return PARSE_DONE;
         }
         if (id == 'V') {
-            printf("srcls %s\n", SRCLS_VERSION);
+            printf("srcls %s%s\n", SRCLS_VERSION, platform_version_suffix);
             return PARSE_DONE;
         }
         if (id == ':') {
@@ -406,6 +407,15 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     struct check_base *base = NULL;
     if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
         return 2;
+    for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->path_count; i++) {
+        if (strcmp(o->paths[i], "-") == 0) { /* no path: no version at REF to compare with */
+            fprintf(stderr,
+                    "srcls: --base %s: standard input is not compared (name its file "
+                    "with --stdin-filename PATH to compare it with PATH at %s)\n",
+                    o->base, o->base);
+            break;
+        }
+    }
     struct check_options options = {.paths = o->paths,
                                     .path_count = o->path_count,
                                     .reporter = reporter,
@@ -439,6 +449,9 @@ static int run_check(const struct cli_options *o)
     unsigned jobs = parse_jobs(o->jobs);
     if (jobs == 0)
         return usage_error("--jobs takes a positive integer up to 1024 (got '%s')", o->jobs);
+    if (o->jobs != NULL && jobs > 1 && !platform_has_threads)
+        fprintf(stderr, "srcls: --jobs %u: the WebAssembly build checks one file at a time\n",
+                jobs);
     int fail_on = o->fail_on ? diag_severity_parse(o->fail_on) : DIAG_ERROR;
     if (fail_on <= DIAG_OFF)
         return usage_error("--fail-on takes error, warning, information or hint (got '%s')",
@@ -506,6 +519,7 @@ static int output_status(int status)
 
 int main(int argc, char **argv)
 {
+    platform_start();
     struct cli_options o = {.show_source = -1};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     o.excludes = calloc((size_t)argc + 1, sizeof *o.excludes);

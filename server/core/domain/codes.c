@@ -329,13 +329,17 @@ static const struct code_info code_table[CODE_COUNT] = {
             .severity = DIAG_WARNING,
             .summary = "the change since the --base version is one a reviewer must see",
             .explanation =
-                "Reported by srcls --check --base REF only, on the new text of a document that "
+                "Reported by srcls --check --base REF (and in the editor with srcls.reviewBase) "
+                "only, on the new text of a document that "
                 "differs from its version at REF: a posture finding (insecure-transport, "
                 "unverified-certificate, anonymous-access, unrestricted-scope, inline-secret) "
                 "that fires now and did not at REF, at the same place (a source of a bulk file "
                 "is known by its name, not its position); \"type\" changed (a different kind "
                 "of source); \"name\" changed (the service creates a new source and keeps the "
-                "old one: not a rename); a source removed from a bulk file; a document deleted "
+                "old one: not a rename); a field the schema marks \"removalWidens\" removed "
+                "(whitelistedBuckets: an update without it includes all buckets; reported once, "
+                "not again as a new unrestricted-scope); a source removed from a bulk file; a "
+                "document deleted "
                 "since REF (reported "
                 "on its path, with no place in it). Check that the "
                 "change is meant; revert it, or make the setting safe. Default severity warning: "

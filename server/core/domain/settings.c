@@ -33,16 +33,30 @@ static void note(char *problems, size_t size, struct json_doc *doc, uint32_t nod
     arena_free(&scratch);
 }
 
-/* Notes every key of `node` that is not a setting (nor `door_key`, a door's own). */
-static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_key, char *problems,
-                         size_t problems_size)
+/* Whether `m` is the member of one of `door_keys` (NULL-terminated; may be NULL). */
+static bool is_door_key(struct json_doc *doc, uint32_t m, const char *const *door_keys)
 {
-    char what[160];
+    for (size_t i = 0; door_keys != NULL && door_keys[i] != NULL; i++) {
+        if (json_node_key_equals(doc, m, door_keys[i], strlen(door_keys[i])))
+            return true;
+    }
+    return false;
+}
+
+/* Notes every key of `node` that is not a setting (nor one of `door_keys`, a door's own). */
+static void note_unknown(struct json_doc *doc, uint32_t node, const char *const *door_keys,
+                         char *problems, size_t problems_size)
+{
+    char what[256], doors[128] = "";
+    size_t n = 0;
+    for (; door_keys != NULL && door_keys[n] != NULL; n++) {
+        size_t used = strlen(doors);
+        snprintf(doors + used, sizeof doors - used, ", \"%s\"", door_keys[n]);
+    }
     snprintf(what, sizeof what,
-             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\"%s "
-             "\"schemas\"%s%s%s)",
-             door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
-             door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", "
+             "\"exclude\"%s%s and \"schemas\")",
+             n > 0 ? "," : "", n > 0 ? doors + 1 : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
@@ -50,7 +64,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
-            !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
+            !is_door_key(doc, m, door_keys))
             note(problems, problems_size, doc, m, what);
     }
 }
@@ -121,7 +135,7 @@ static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t
 }
 
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
-                        const char *door_key, char *problems, size_t problems_size)
+                        const char *const *door_keys, char *problems, size_t problems_size)
 {
     settings_free(settings);
     settings_init(settings);
@@ -132,7 +146,7 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     if (rules == JSON_NONE)
         rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
-    note_unknown(doc, node, door_key, problems, problems_size);
+    note_unknown(doc, node, door_keys, problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
                  problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",

@@ -46,10 +46,10 @@ void settings_free(struct settings *settings);
  * human-readable line each. */
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size);
-/* The same, where a door reads one more key itself (`door_key`, e.g. the LSP door's
- * "maxDiagnostics"): that key is not reported as unknown. */
+/* The same, where a door reads more keys itself (`door_keys`, NULL-terminated, e.g. the LSP
+ * door's "maxDiagnostics"): those keys are not reported as unknown. */
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
-                        const char *door_key, char *problems, size_t problems_size);
+                        const char *const *door_keys, char *problems, size_t problems_size);
 /* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type
  * identifier, `over`'s wins. The editor's settings over a project's srcls.json. Returns 0, or
  * -1 when memory ran out (then `out` is empty). */
