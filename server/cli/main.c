@@ -62,8 +62,11 @@ static int run_reference(const char *action, const char *arg, const char *format
     if ((listing || exporting) && !check_configs_for(&configs, NULL, &target))
         status = 2; /* its mistakes are said on stderr */
     else if (exporting)
-        status = arg[0] == '\0' ? usage_error("%s", "--export-json-schema needs a DIR")
-                                : export_json_schema(target.registry, arg, stderr);
+        status =
+            arg[0] == '\0'
+                ? usage_error("%s", "--export-json-schema needs a DIR")
+                : export_json_schema_templated(target.registry, target.settings->placeholders,
+                                               target.settings->placeholder_count, arg, stderr);
     else if (listing && format != NULL && strcmp(format, "json") == 0)
         status = reference_list_kinds_json(target.registry, stdout);
     else if (listing && format != NULL && strcmp(format, "text") != 0)
