@@ -155,6 +155,35 @@ static void test_no_format_prints_a_value_of_the_env_file(void **state)
     }
 }
 
+/* A bulk file: each source rendered and checked; --fix on templates fixes what is fixable and
+ * never rewrites a placeholder, even one in a field that takes no string. */
+static void test_bulk_files_and_fix_leave_placeholders_as_written(void **state)
+{
+    (void)state;
+    write_file("b/bulk.json", "[\n"
+                              "{\"name\": \"a\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": "
+                              "{\"rootPath\": \"/${ENV}\", \"whitelistedBuckets\": [\"b\"]}},\n"
+                              "{\"name\": \"b\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": "
+                              "{\"rootPath\": \"/${REGION}\", \"whitelistedBuckets\": [\"b\"], "
+                              "\"secure\": \"true\", \"maxCacheSpacePct\": \"${PCT}\"}}\n"
+                              "]\n");
+    const char *const args[] = {"--check", "--env", "good.env", "b", NULL};
+    struct run r = run_srcls(NULL, args);
+    assert_exit(&r, 1);
+    assert_line(&r, "b/bulk.json:3:73: error: the variable \"REGION\" is set in none of the --env "
+                    "files: the rendered document would keep this placeholder [unset-variable]");
+    assert_non_null(strstr(r.out, "b/bulk.json:3:153: error: the variable \"PCT\""));
+    run_free(&r);
+    const char *const fix[] = {"--check", "--fix", "b", NULL};
+    r = run_srcls(NULL, fix);
+    run_free(&r);
+    char *after = read_all("b/bulk.json");
+    assert_non_null(strstr(after, "\"secure\": true")); /* fixed */
+    assert_non_null(strstr(after, "\"rootPath\": \"/${REGION}\""));
+    assert_non_null(strstr(after, "\"maxCacheSpacePct\": \"${PCT}\""));
+    free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_bad_values_are_reported_on_the_template_and_unset_variables_too),
         cmocka_unit_test(test_a_bad_env_file_is_a_clear_error_and_checks_nothing),
         cmocka_unit_test(test_no_format_prints_a_value_of_the_env_file),
+        cmocka_unit_test(test_bulk_files_and_fix_leave_placeholders_as_written),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }
