@@ -53,21 +53,15 @@ static int teardown(void **state)
 static void test_a_template_is_clean_without_env_and_with_good_values(void **state)
 {
     (void)state;
-    const char *const plain[] = {"--check", "t", NULL};
-    struct run r = run_srcls(NULL, plain);
-    assert_exit(&r, 0);
-    assert_line(&r, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints");
-    run_free(&r);
-    const char *const good[] = {"--check", "--env", "good.env", "t", NULL};
-    r = run_srcls(NULL, good);
-    assert_exit(&r, 0);
-    assert_line(&r, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints");
-    run_free(&r);
-    const char *const subset[] = {"--check", "--env", "subset.env", "t", NULL};
-    r = run_srcls(NULL, subset);
-    assert_exit(&r, 0);
-    assert_line(&r, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints");
-    run_free(&r);
+    const char *files[] = {NULL, "good.env", "subset.env"}; /* none, then each */
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        const char *const with[] = {"--check", "--env", files[i], "t", NULL};
+        const char *const without[] = {"--check", "t", NULL};
+        struct run r = run_srcls(NULL, files[i] != NULL ? with : without);
+        assert_exit(&r, 0);
+        assert_line(&r, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints");
+        run_free(&r);
+    }
 }
 
 static void test_bad_values_are_reported_on_the_template_and_unset_variables_too(void **state)
