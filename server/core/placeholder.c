@@ -114,6 +114,25 @@ bool placeholder_find(const struct placeholder_pattern *patterns, uint32_t count
     return false;
 }
 
+bool placeholder_open_before(const struct placeholder_pattern *patterns, uint32_t count,
+                             const char *text, size_t from, size_t at, size_t *start)
+{
+    size_t name = at;
+    while (name > from && name_char(text[name - 1]))
+        name--;
+    for (size_t q = name; q-- > from && name - q <= PLACEHOLDER_PATTERN_MAX;) {
+        for (uint32_t i = 0; i < count; i++) {
+            size_t used;
+            if (literal_at(patterns[i].prefix, patterns[i].prefix_len, text, at, q, &used) &&
+                q + used == name) {
+                *start = q;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* The text of the string `node` between its quotes, as document offsets. */
 static bool string_body(const struct json_doc *doc, uint32_t node, uint32_t *start, uint32_t *end)
 {
@@ -182,9 +201,14 @@ int placeholder_names(const struct placeholder_pattern *patterns, uint32_t count
         *names = grown;
         (*names)[(*name_count)++] = copy;
     }
-    if (*name_count > 1)
-        qsort(*names, *name_count, sizeof **names, compare_names);
+    placeholder_names_sort(*names, *name_count);
     return 0;
+}
+
+void placeholder_names_sort(const char **names, uint32_t count)
+{
+    if (count > 1)
+        qsort(names, count, sizeof *names, compare_names);
 }
 
 /* Appends `len` bytes to the rendered text. */

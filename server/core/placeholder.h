@@ -46,6 +46,11 @@ bool placeholder_name_valid(const char *name, size_t len);
 bool placeholder_find(const struct placeholder_pattern *patterns, uint32_t count, const char *text,
                       size_t len, size_t from, struct placeholder_match *m);
 
+/* Whether a placeholder is being typed before byte `at` of `text` (`from` the first byte to look
+ * at): a pattern's prefix, then only name characters up to `at`; its start in *start. */
+bool placeholder_open_before(const struct placeholder_pattern *patterns, uint32_t count,
+                             const char *text, size_t from, size_t at, size_t *start);
+
 /* The first placeholder in the string value `node` of `doc` from document offset `from` on
  * (offsets in the document). False for anything but a string. */
 bool placeholder_in_string(const struct placeholder_pattern *patterns, uint32_t count,
@@ -61,6 +66,9 @@ bool placeholder_is_whole(const struct placeholder_pattern *patterns, uint32_t c
 int placeholder_names(const struct placeholder_pattern *patterns, uint32_t count, const char *text,
                       size_t len, struct arena *arena, const char ***names, uint32_t *name_count,
                       size_t *name_cap);
+
+/* Sorts variable names (strcmp order). */
+void placeholder_names_sort(const char **names, uint32_t count);
 
 /* A variable's value, for rendering. */
 struct placeholder_variable {

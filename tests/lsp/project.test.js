@@ -172,10 +172,32 @@ describe('srcls.json in the editor', () => {
     assert.match(hover.contents.value, /rootPath/, 'and the field, as on any value');
     // completion in a value: this document's variables and those of the project's other open documents
     const other = 'file://' + path.join(root, 'other.source.json');
-    await client.open(other, '{"type": "CLOUDA_OBJECT_STORAGE", "config": {"accessKey": "{{ OTHER_KEY }}"}}');
-    const res = await client.request(CompletionRequest.method, { textDocument: { uri }, position: positionOf(text, '"AKEXAMPLE', { delta: 2 }) });
-    const labels = (Array.isArray(res) ? res : res.items).filter((i) => i.detail === 'placeholder').map((i) => i.label);
-    assert.deepEqual(labels, ['"${CACHE_PCT}"', '"${CRED_TYPE}"', '"${DB_SECRET}"', '"${ENV}"', '"${OTHER_KEY}"']);
+    const otherText =
+        '{"type": "CLOUDA_OBJECT_STORAGE", "config": {"accessKey": "{{ OTHER_KEY }}", "rootPath": "", "assumedRoleARN": "arn:${DB"}}';
+    await client.open(other, otherText);
+    const complete = async (doc, docText, needle, delta) => {
+        const res = await client.request(
+            CompletionRequest.method,
+            {textDocument : {uri : doc}, position : positionOf(docText, needle, {delta})});
+        const items =
+            (Array.isArray(res) ? res : res.items).filter((i) => i.detail === 'placeholder');
+        return items.map((i) => [i.label, docText.slice(offsetAt(docText, i.textEdit.range.start),
+                                                        offsetAt(docText, i.textEdit.range.end))]);
+    };
+    // in an empty value: the whole value, quoted
+    assert.deepEqual(await complete(other, otherText, '"rootPath": ""', 13), [
+        [ '"${CACHE_PCT}"', '""' ], [ '"${CRED_TYPE}"', '""' ], [ '"${DB_SECRET}"', '""' ],
+        [ '"${ENV}"', '""' ], [ '"${OTHER_KEY}"', '""' ]
+    ]);
+    // on a placeholder inside a longer value: that placeholder only, the rest of the value kept
+    const inside = await complete(uri, text, '${ENV}', 3);
+    assert.deepEqual(inside.map(([ label ]) => label),
+                     [ '${CACHE_PCT}', '${CRED_TYPE}', '${DB_SECRET}', '${ENV}', '${OTHER_KEY}' ]);
+    assert.ok(inside.every(([, replaced ]) => replaced === '${ENV}'), JSON.stringify(inside));
+    // a placeholder being typed: what was typed of it
+    const typed = await complete(other, otherText, '${DB"', 4);
+    assert.ok(typed.some(([ label, replaced ]) => label === '${DB_SECRET}' && replaced === '${DB'),
+              JSON.stringify(typed));
   });
 
   // A source whose `type` is the team's own identifier, its config plainly object storage A.
