@@ -72,6 +72,14 @@ static void test_spaces_in_a_pattern_match_any_run_of_spaces(void **state)
     assert_false(placeholder_find(p, 2, "{ {DB}}", 7, 0, &m));
     assert_false(placeholder_find(p, 2, "$DB", 3, 0, &m));
     assert_false(placeholder_find(p, 0, "${DB}", 5, 0, &m));
+    size_t start;
+    static const char typing[] = "jdbc:${DB_H";
+    assert_true(placeholder_open_before(p, 2, typing, 0, sizeof typing - 1, &start));
+    assert_int_equal(start, 5);
+    assert_true(placeholder_open_before(p, 2, "{{  D", 0, 5, &start));
+    assert_int_equal(start, 0);
+    assert_false(placeholder_open_before(p, 2, "${DB}x", 0, 6, &start));
+    assert_false(placeholder_open_before(p, 2, "jdbc:${DB", 6, 9, &start)); /* before `from` */
     struct placeholder_pattern bare = parse("$NAME"); /* no suffix: the name as far as it goes */
     expect_match(&bare, 1, "x$HOST:1", "$HOST", "HOST");
 }
