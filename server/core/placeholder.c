@@ -103,15 +103,28 @@ static bool match_at(const struct placeholder_pattern *p, const char *text, size
 bool placeholder_find(const struct placeholder_pattern *patterns, uint32_t count, const char *text,
                       size_t len, size_t from, struct placeholder_match *m)
 {
-    for (size_t at = from; count > 0 && at < len; at++) {
-        for (uint32_t i = 0; i < count; i++) {
-            if (patterns[i].prefix[0] != ' ' && patterns[i].prefix[0] != text[at])
-                continue;
-            if (match_at(&patterns[i], text, len, at, m))
-                return true;
+    /* each pattern from the next byte its prefix can start with (memchr: most strings hold
+     * none), the earliest match winning */
+    bool found = false;
+    for (uint32_t i = 0; i < count; i++) {
+        char first = patterns[i].prefix[0];
+        size_t limit = found ? m->start : len;
+        for (size_t at = from; at < limit; at++) {
+            if (first != ' ') {
+                const char *next = memchr(text + at, first, limit - at);
+                if (next == NULL)
+                    break;
+                at = (size_t)(next - text);
+            }
+            struct placeholder_match here;
+            if (match_at(&patterns[i], text, len, at, &here)) {
+                *m = here;
+                found = true;
+                break;
+            }
         }
     }
-    return false;
+    return found;
 }
 
 bool placeholder_open_before(const struct placeholder_pattern *patterns, uint32_t count,
