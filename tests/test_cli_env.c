@@ -3,7 +3,8 @@
  * on the template's placeholder, a variable no file sets reported (unset-variable), later files
  * winning, the dotenv subset (export, quotes, comments); an empty file, a file of comments, a
  * malformed line, an unclosed quote, a missing file and --env with --fix: a clear error and exit
- * 2; and the values never printed, in any format or code frame. */
+ * 2; and the values never printed, in any format or code frame, not even a wrong enum value or
+ * an unknown type identifier. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,9 +75,8 @@ static void test_bad_values_are_reported_on_the_template_and_unset_variables_too
                     "encoded: write it as \"data:,<secret>\" (\"data:;base64,<base64>\" when it "
                     "contains a colon), as the placeholder $SERVICE_EXISTING_VALUE$, or as a "
                     "secret-store reference (arn:, vault:, https://) [secret-not-encoded]");
-    assert_line(
-        &r, "t/lake.source.json:7:23: error: \"credentialType\" must be one of NONE, "
-            "CLOUDA_VM_METADATA, ACCESS_KEY, CLOUDA_PROFILE (got \"ACCESS_KEYS\") [invalid-enum]");
+    assert_line(&r, "t/lake.source.json:7:23: error: \"credentialType\" must be one of NONE, "
+                    "CLOUDA_VM_METADATA, ACCESS_KEY, CLOUDA_PROFILE [invalid-enum]");
     assert_line(&r, "t/lake.source.json:8:24: error: the variable \"ENV\" is set in none of the "
                     "--env files: the rendered document would keep this placeholder "
                     "[unset-variable]");
@@ -145,6 +145,7 @@ static void test_no_format_prints_a_value_of_the_env_file(void **state)
         assert_non_null(strstr(r.out, "unset-variable"));
         assert_null(strstr(r.out, "Sup3rS3cret"));
         assert_null(strstr(r.err, "Sup3rS3cret"));
+        assert_null(strstr(r.out, "ACCESS_KEYS")); /* not even an enum value of the file */
         run_free(&r);
     }
 }
@@ -167,6 +168,17 @@ static void test_bulk_files_and_fix_leave_placeholders_as_written(void **state)
     assert_line(&r, "b/bulk.json:3:73: error: the variable \"REGION\" is set in none of the --env "
                     "files: the rendered document would keep this placeholder [unset-variable]");
     assert_non_null(strstr(r.out, "b/bulk.json:3:153: error: the variable \"PCT\""));
+    run_free(&r);
+    /* a templated type rendered to no kind: said without the value */
+    write_file("k/typed.source.json", "{\"type\": \"${TYPE}\", \"config\": {}}\n");
+    write_file("type.env", "TYPE=NOPE_KIND\n");
+    const char *const typed[] = {"--check", "--env", "type.env", "k", NULL};
+    r = run_srcls(NULL, typed);
+    assert_exit(&r, 1);
+    assert_line(&r, "k/typed.source.json:1:10: error: unknown type \"***\", and the config keys do "
+                    "not identify a kind: see srcls --list-kinds for the known identifiers, or map "
+                    "it in srcls.json \"types\" [unknown-kind]");
+    assert_null(strstr(r.out, "NOPE_KIND"));
     run_free(&r);
     const char *const fix[] = {"--check", "--fix", "b", NULL};
     r = run_srcls(NULL, fix);

@@ -35,9 +35,9 @@ static bool type_accepted(uint32_t accepted, uint32_t actual)
     return actual == SCHEMA_INTEGER && (accepted & SCHEMA_NUMBER);
 }
 
-static bool quotable(const struct schema_field *field)
+static bool quotable(const struct rules *r, const struct schema_field *field)
 {
-    return !field->secret && !field->sensitive;
+    return !field->secret && !field->sensitive && !r->a->values_unquoted;
 }
 
 static void append(char *out, size_t size, const char *text)
@@ -68,7 +68,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
         append(allowed, sizeof allowed, schema_value_text(&field->enums[i].value));
     }
     char got[VALUE_IN_MESSAGE_MAX + 16] = "";
-    if (quotable(field) && r->doc->nodes[node].kind == JSON_STRING) {
+    if (quotable(r, field) && r->doc->nodes[node].kind == JSON_STRING) {
         struct json_str s = json_node_string(r->doc, node);
         bool printable = true;
         for (size_t i = 0; i < s.len; i++)
@@ -154,7 +154,7 @@ static const char *timestamp_fault(struct rules *r, const struct schema_field *f
                                          "September", "October",  "November", "December"};
     struct value_format_timestamp t;
     enum value_format_timestamp_fault fault = value_format_timestamp_check(text, len, &t);
-    if (!quotable(field))
+    if (!quotable(r, field))
         return NULL;
     const char *name = field->name;
     switch (fault) {
