@@ -180,6 +180,14 @@ static void test_bulk_files_and_fix_leave_placeholders_as_written(void **state)
                     "it in srcls.json \"types\" [unknown-kind]");
     assert_null(strstr(r.out, "NOPE_KIND"));
     run_free(&r);
+    /* a template with a syntax error is checked as written (not rendered: no unset variable) */
+    write_file("k/typed.source.json", "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {"
+                                      "\"rootPath\": \"${UNSET}\",}}\n");
+    r = run_srcls(NULL, typed);
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "[json-syntax]"));
+    assert_null(strstr(r.out, "unset-variable"));
+    run_free(&r);
     const char *const fix[] = {"--check", "--fix", "b", NULL};
     r = run_srcls(NULL, fix);
     run_free(&r);

@@ -249,7 +249,8 @@ int check_env_apply(const struct check_env *env, struct analysis *analysis,
                     const struct analysis_options *options)
 {
     const struct settings *s = options->settings;
-    if (s == NULL || s->placeholder_count == 0)
+    /* a template with syntax errors is checked as written: its structure is not sure */
+    if (s == NULL || s->placeholder_count == 0 || analysis->doc.error_count > 0)
         return 0;
     struct placeholder_render render;
     if (placeholder_render(s->placeholders, s->placeholder_count, &analysis->doc, env->variables,

@@ -35,7 +35,8 @@ void check_env_free(struct check_env *env);
 
 /* Replaces the diagnostics of `analysis` (a template, analysed with `options`) with those of
  * its rendering, placed on the template, and its unset variables. Nothing changes when its
- * settings name no placeholder syntax or it holds none. 0, or -1 when memory ran out (the
+ * settings name no placeholder syntax, it holds none, or it has syntax errors (checked as
+ * written: fix them first). 0, or -1 when memory ran out (the
  * analysis is then freed). */
 int check_env_apply(const struct check_env *env, struct analysis *analysis,
                     const struct analysis_options *options);
