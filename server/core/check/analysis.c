@@ -186,7 +186,8 @@ static int check_rules(struct analysis *a, const struct analysis_options *option
                              .document = a->document,
                              .diags = &a->diags,
                              .arena = &a->arena,
-                             .kind = a->kind};
+                             .kind = a->kind,
+                             .values_unquoted = a->values_unquoted};
     if (element != JSON_NONE)
         return rules_check_element(&t, options->registry, options->settings, element, index);
     int status = rules_check(&t, options->registry, options->settings);
@@ -225,6 +226,7 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
     arena_init(&out->arena);
     out->registry = options ? options->registry : NULL;
     out->settings = options ? options->settings : NULL;
+    out->values_unquoted = options && options->values_unquoted;
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
     if (line_index_build(&out->lines, text, out->doc.len) != 0)
         return -1;

@@ -14,6 +14,7 @@ struct rules_target {
     struct diag_list *diags; /* the diagnostics are appended here */
     struct arena *arena;     /* their messages and pointers */
     const char *kind;        /* the kind's identifier for output, or NULL */
+    bool values_unquoted;    /* the analysis's: messages quote no value (rendered templates) */
 };
 
 /* Resolves the kind of each source (by `type`, else inferred from the `config` keys) and checks

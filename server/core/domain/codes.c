@@ -237,9 +237,11 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "warning, information, hint or off), \"types\" (an identifier and the kind "
                 "type it stands for, as srcls --list-kinds names them), \"include\" and "
                 "\"exclude\" (arrays of globs: the files a directory scan also checks, and what "
-                "it skips), and \"schemas\" (directories of your own kind files). An unknown "
+                "it skips), \"schemas\" (directories of your own kind files) and "
+                "\"placeholders\" (the syntaxes of templated values, \"${NAME}\"). An unknown "
                 "key, an unknown code or severity, a type of no kind, a glob that is not a "
-                "non-empty string or a directory that cannot be read is reported where it is "
+                "non-empty string, a placeholder pattern without NAME or a directory that cannot "
+                "be read is reported where it is "
                 "written, and a configuration with a mistake is not applied: fix it first. A "
                 "kind file with a mistake (an unknown key, a wrong type, a condition on a field "
                 "that is not there, a type identifier another kind has) is reported in that "
@@ -348,6 +350,20 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "\": \"error\"} raises it with the posture codes. Secrets are never printed.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
             .group = POSTURE_GROUP,
+        },
+    [CODE_UNSET_VARIABLE] =
+        {
+            .name = "unset-variable",
+            .severity = DIAG_ERROR,
+            .summary = "a placeholder whose variable none of the --env files sets",
+            .explanation =
+                "Reported by srcls --check --env FILE only, on a placeholder (srcls.json "
+                "\"placeholders\") whose variable is set in none of the dotenv files given: the "
+                "renderer would leave the placeholder, or fail. Set the variable in the file of "
+                "that environment, or write the value in the template. The rest of the document "
+                "is checked as rendered with the values it has; the values are never printed.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"rootPath\": "
+                       "\"/data/${ENV}\"}}",
         },
 };
 

@@ -8,6 +8,7 @@
 #include "secret.h"
 #include "diagnostic.h"
 #include "codes.h"
+#include "placeholder.h"
 #include "settings.h"
 
 #endif
