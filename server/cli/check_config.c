@@ -74,8 +74,8 @@ static int read_globs(struct check_config *c, struct json_doc *doc, const char *
     if (list == JSON_NONE)
         return 0;
     uint32_t have = c->include_count + c->exclude_count;
-    char **grown =
-        vector_grow(c->globs, &c->glob_cap, (size_t)have + json_child_count(doc, list), sizeof *grown);
+    char **grown = vector_grow(c->globs, &c->glob_cap, (size_t)have + json_child_count(doc, list),
+                               sizeof *grown);
     if (grown == NULL)
         return -1;
     c->globs = grown;
