@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """shell_docs: the man page (docs/man/srcls.1) and the bash completion (editors/shell/srcls.bash)
-cover every option `srcls --help` lists, and the completion completes. (Their code lists are
-generated from the code table: tests/docs_in_sync.sh holds them equal to it.)
+cover every option `srcls --help` lists, their code lists are what srcls generates from its code
+table (tools/generated_regions.py), and the completion completes.
 
 usage: shell_docs.py SOURCE_ROOT SRCLS_BINARY"""
 import os
@@ -19,6 +19,9 @@ def main():
     help_text = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
     options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text)))
     failures = []
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import generated_regions
+    failures += generated_regions.stale_files(binary, root)
     for option in options:
         if option.replace("-", "\\-") not in man:
             failures.append("the man page lacks %s" % option)
@@ -43,7 +46,7 @@ def main():
             failures.append("groff warns about the man page: %s" % render.stderr)
     for f in failures:
         print("FAIL: " + f)
-    print("%d options checked in the man page and the completion%s" % (
+    print("%d options and the code lists checked in the man page and the completion%s" % (
         len(options), "" if shutil.which("groff") else " (groff absent: not rendered)"))
     return 1 if failures else 0
 

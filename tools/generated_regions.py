@@ -7,7 +7,8 @@ exactly what `SRCLS --generate-docs WHAT` prints. Today: the code list of docs/m
 (man-codes) and of editors/shell/srcls.bash (completion-codes).
 
 usage: generated_regions.py SRCLS SOURCE_ROOT           rewrite the regions
-       generated_regions.py --check SRCLS SOURCE_ROOT   exit 1, naming each stale region"""
+       generated_regions.py --check SRCLS SOURCE_ROOT   exit 1, naming each stale file
+(tests/shell_docs.py runs the check through stale_files.)"""
 import os
 import re
 import subprocess
@@ -36,24 +37,31 @@ def regenerate(binary, text):
     return "".join(out)
 
 
-def main():
-    check = sys.argv[1] == "--check"
-    binary, root = sys.argv[1 + check:3 + check]
-    stale = 0
+def stale_files(binary, root, rewrite=False):
+    """What is wrong with the regions of FILES: a file without one, or one out of date (which
+    `rewrite` rewrites instead)."""
+    stale = []
     for name in FILES:
         path = os.path.join(root, name)
         text = open(path, encoding="utf-8").read()
         if "BEGIN srcls --generate-docs" not in text:
-            print("%s has no generated region" % name)
-            stale += 1
+            stale.append("%s has no generated region" % name)
             continue
         fresh = regenerate(binary, text)
-        if fresh != text and check:
-            print("%s: its generated code list is out of date: run 'python3 "
-                  "tools/generated_regions.py %s .'" % (name, binary))
-            stale += 1
-        elif fresh != text:
+        if fresh != text and rewrite:
             open(path, "w", encoding="utf-8").write(fresh)
+        elif fresh != text:
+            stale.append("%s: its generated code list is out of date: run 'python3 "
+                         "tools/generated_regions.py %s .'" % (name, binary))
+    return stale
+
+
+def main():
+    check = sys.argv[1] == "--check"
+    binary, root = sys.argv[1 + check:3 + check]
+    stale = stale_files(binary, root, rewrite=not check)
+    for what in stale:
+        print(what)
     return 1 if stale else 0
 
 
