@@ -2,7 +2,8 @@
 # Generated files that are committed: docs/kinds.md and docs/rules.md (from the schema and the
 # code table), editors/vscode/schemas/ (--export-json-schema, the export docs/json-schema.md
 # points VS Code users to) and the layer tables of docs/architecture.md (from server/layers.json);
-# this test fails when they drift. Regenerate with:
+# this test fails when they drift (the generated code lists of the man page and the bash
+# completion: tests/shell_docs.py). Regenerate with:
 #   build/server/srcls --generate-docs kinds > docs/kinds.md
 #   python3 tests/layers.py --write-docs .
 #   rm -r editors/vscode/schemas && build/server/srcls --export-json-schema editors/vscode/schemas
