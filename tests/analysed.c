@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "codes.h"
+#include "domain/domain.h"
 
 const struct schema_registry *analysed_registry;
 struct schema_registry analysed_schema;

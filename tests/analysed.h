@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
-#include "schema.h"
+#include "check/check.h"
+#include "schema/schema.h"
 
 /* The registry documents are analysed with: set it in the test program's setup. */
 extern const struct schema_registry *analysed_registry;

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Generated files that are committed: docs/kinds.md and docs/rules.md (from the schema and the
-# code table) and editors/vscode/schemas/ (--export-json-schema, the export docs/json-schema.md
-# points VS Code users to); this test fails when they drift. Regenerate with:
+# code table), editors/vscode/schemas/ (--export-json-schema, the export docs/json-schema.md
+# points VS Code users to) and the layer tables of docs/architecture.md (from server/layers.json);
+# this test fails when they drift (the generated code lists of the man page and the bash
+# completion: tests/shell_docs.py). Regenerate with:
 #   build/server/srcls --generate-docs kinds > docs/kinds.md
+#   python3 tests/layers.py --write-docs .
 #   rm -r editors/vscode/schemas && build/server/srcls --export-json-schema editors/vscode/schemas
 set -eu
 srcls=$1
@@ -14,6 +17,7 @@ for what in kinds rules; do
     status=1
   fi
 done
+python3 "$root/tests/layers.py" --check-docs "$root" || status=1
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 "$srcls" --export-json-schema "$fresh/schemas"

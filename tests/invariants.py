@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 """The invariants of docs/architecture.md, checked over the sources and the binary:
 
-1. the core includes no door: server/core/ includes only its own headers and ISO C headers;
-2. no C code names a kind or a field: no string literal in server/core/*.c (outside the
+1. the core's layers (server/layers.json, "core"): a file of server/core/FOLDER/ includes the
+   headers of its own folder by name, of the folders below it only their entry header
+   ("json/json.h"), and ISO C headers; no *_internal.h from another folder, no file outside the
+   folders, no circle between folders; the doors and the tests include only entry headers;
+2. no C code names a kind or a field: no string literal in server/core/ C files (outside the
    envelope module, which names the document's own keys once) is a field name, alias, type
    identifier or enum value of schema/;
 3. no message quotes a value: every string value of every rule-case document and example is
    replaced by a unique marker, and no diagnostic message holds a marker, except the one an
    invalid-enum (or unknown-kind) message quotes back at the value's own place;
 4. every kind file is listed in schema/meson.build (a forgotten line fails here, not later);
-5. the doors' dependencies run one way: in server/lsp/ a module includes only modules of lower
-   layers (framing < transport < jsonrpc < position < rendered < documents < internal < features
-   < server),
-   no feature includes another, and of server/cli/ only main.c includes the LSP door (its
-   public header);
+5. the folders of server/ depend one way (server/layers.json, "server": platform/wasi and core
+   below the doors, main above them; no circle), and in server/lsp/ a module includes only
+   modules of lower layers ("lsp"), no feature another;
 6. files and functions stay small enough to hold in one's head: no file in server/ over 600
-   lines, no function over 80.
+   lines, no function over 80;
+7. every array grows through vector_grow: no realloc in server/ outside core/vector.c.
 
 usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
 import glob
@@ -35,27 +37,123 @@ def fail(what):
     print("FAIL: " + what)
 
 
-# ---- 1. the core includes no door ------------------------------------------------------------
+# ---- 1. the core's layers -------------------------------------------------------------------
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import layers  # noqa: E402  (tests/layers.py: the one table, server/layers.json)
+
+table = layers.load(root)
 ISO_C = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
          "stdalign.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
          "string.h"}
+INCLUDE = re.compile(r'\s*#\s*include\s*([<"])([^>"]+)[>"]')
 core = os.path.join(root, "server", "core")
-core_headers = {os.path.basename(p) for p in glob.glob(os.path.join(core, "*.h"))}
+CORE = table["core"]
+order = [layer["folder"] for layer in CORE]
+may = {layer["folder"]: set(layer["may_include"]) for layer in CORE}
+entry_of = {"%s/%s" % (layer["folder"], layer["entry"]): layer["folder"] for layer in CORE}
+for i, layer in enumerate(CORE):
+    for lower in layer["may_include"]:
+        if lower not in order or order.index(lower) >= i:
+            fail("server/layers.json: core layer %s/ may include %s/, which is not below it (%s)"
+                 % (layer["folder"], lower, " < ".join(order)))
+    if not os.path.isfile(os.path.join(core, layer["folder"], layer["entry"])):
+        fail("server/layers.json: the entry header %s/%s is missing"
+             % (layer["folder"], layer["entry"]))
+
+
+def cycles(edges):
+    """The strongly connected components of more than one node of {node: set(nodes)}."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
 checked = 0
-for path in sorted(glob.glob(os.path.join(core, "*.[ch]"))):
+folder_edges = {}
+for path in sorted(glob.glob(os.path.join(core, "**", "*"), recursive=True)):
+    if os.path.isdir(path):
+        continue
+    folder = os.path.relpath(os.path.dirname(path), core)
+    if folder not in may:
+        fail("%s: a core file outside the folders of server/layers.json (%s)"
+             % (path, ", ".join(order)))
+        continue
+    if not path.endswith((".c", ".h")):
+        continue
     for number, line in enumerate(open(path, encoding="utf-8"), start=1):
-        m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
+        m = INCLUDE.match(line)
         if not m:
             continue
         checked += 1
         kind, name = m.groups()
-        if kind == '"' and name not in core_headers:
-            fail("%s:%d includes %s, which is not a core header" % (path, number, name))
-        if kind == "<" and name not in ISO_C:
-            fail("%s:%d includes <%s>: the core uses ISO C only (no files, terminals, libuv)"
-                 % (path, number, name))
-print("1. core includes: %d #include lines, only core headers and ISO C" % checked)
+        where = "%s:%d" % (os.path.relpath(path, root), number)
+        if kind == "<":
+            if name not in ISO_C:
+                fail("%s includes <%s>: the core uses ISO C only (no files, terminals, libuv)"
+                     % (where, name))
+        elif "/" not in name:
+            if not os.path.isfile(os.path.join(core, folder, name)):
+                fail("%s includes %s, which is not a header of its own folder %s/ (a lower "
+                     "folder's header is included by its entry header, \"json/json.h\")"
+                     % (where, name, folder))
+        elif name not in entry_of:
+            fail("%s includes %s: of another folder only its entry header (%s); *_internal.h "
+                 "only from its own folder" % (where, name, ", ".join(sorted(entry_of))))
+        elif entry_of[name] == folder:
+            fail("%s includes its own folder's entry header %s: within a folder, headers by name"
+                 % (where, name))
+        else:
+            folder_edges.setdefault(folder, set()).add(entry_of[name])
+            if entry_of[name] not in may[folder]:
+                fail("%s includes %s: %s/ may include only %s (%s); %s/ is above it"
+                     % (where, name, folder,
+                        ", ".join(sorted("%s/" % m for m in may[folder])) or "ISO C",
+                        " < ".join(order), entry_of[name]))
+for component in cycles(folder_edges):
+    fail("the core's folders %s include each other" % ", ".join(component))
+# the doors, the tests and the tools reach the core through entry headers only
+outside = (glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True) +
+           glob.glob(os.path.join(root, "tests", "**", "*.[ch]"), recursive=True) +
+           glob.glob(os.path.join(root, "tests", "**", "*.cpp"), recursive=True) +
+           glob.glob(os.path.join(root, "tools", "*.c")))
+for path in sorted(outside):
+    if path.startswith(core + os.sep) or "node_modules" in path:
+        continue
+    for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        m = INCLUDE.match(line)
+        if (m and "/" in m.group(2) and m.group(2).split("/")[0] in may
+                and m.group(2) not in entry_of):
+            fail("%s:%d includes %s: outside the core, only its entry headers (%s)"
+                 % (os.path.relpath(path, root), number, m.group(2),
+                    ", ".join(sorted(entry_of))))
+print("1. core layers: %d #include lines in %d folders (%s), each only its own headers, lower "
+      "layers' entry headers and ISO C; no circle between folders"
+      % (checked, len(order), " < ".join(order)))
 
 # ---- 2. no kind or field name in core C ------------------------------------------------------
 
@@ -108,7 +206,7 @@ names -= vocabulary
 envelope = {"envelope.c", "envelope.h"}
 literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 hits = 0
-for path in sorted(glob.glob(os.path.join(core, "*.c"))):
+for path in sorted(glob.glob(os.path.join(core, "*", "*.c"))):
     if os.path.basename(path) in envelope:
         continue
     text = open(path, encoding="utf-8").read()
@@ -200,46 +298,83 @@ for path in kinds + sorted(glob.glob(os.path.join(root, "schema", "groups", "*.j
         fail("schema/%s is not listed in schema/meson.build, so it is not built in" % relative)
 print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds))
 
-# ---- 5. the doors' dependencies run one way --------------------------------------------------
+# ---- 5. the folders of server/ and the LSP door's layers -----------------------------------
 
-FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
-            "symbols", "formatting", "navigation", "inlay_hints", "workspace"]
-LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position", "uri"], ["rendered", "projects"], ["documents"],
-          ["internal"],
-          FEATURES, ["server"]]
-layer_of = {"lsp_%s" % m: i for i, layer in enumerate(LAYERS) for m in layer}
-lsp_dir = os.path.join(root, "server", "lsp")
+SERVER = table["server"]
+server_dir = os.path.join(root, "server")
+server_order = [f["folder"] for f in SERVER]
+server_may = {f["folder"]: set(f["may_include"]) for f in SERVER}
+for i, f in enumerate(SERVER):
+    for lower in f["may_include"]:
+        if lower not in server_order or server_order.index(lower) >= i:
+            fail("server/layers.json: %s/ may include %s/, which is not below it"
+                 % (f["folder"], lower))
+
+
+def server_folder(path):
+    relative = os.path.relpath(path, server_dir)
+    found = [f for f in server_order if relative.startswith(f + os.sep)]
+    return max(found, key=len) if found else None
+
+
+# The include path of the builds: the core and the doors' folders, and the WASI stand-in (the
+# WASI build's <uv.h>; the native builds' is libuv's own, outside server/).
+search = [os.path.join(server_dir, d) for d in ("core", "lsp", "cli", "platform/wasi")]
+server_edges = {}
 edges = 0
+for path in sorted(glob.glob(os.path.join(server_dir, "**", "*.[ch]"), recursive=True)):
+    folder = server_folder(path)
+    if folder is None:
+        fail("%s: a file of server/ outside the folders of server/layers.json" % path)
+        continue
+    for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        m = INCLUDE.match(line)
+        if not m:
+            continue
+        kind, name = m.groups()
+        places = ([os.path.dirname(path)] if kind == '"' else []) + search
+        target = next((os.path.join(d, name) for d in places
+                       if os.path.isfile(os.path.join(d, name))), None)
+        used = server_folder(target) if target else None
+        if used is None or used == folder:
+            continue
+        edges += 1
+        server_edges.setdefault(folder, set()).add(used)
+        if used not in server_may[folder]:
+            fail("%s:%d includes %s, of server/%s/: server/%s/ may include only %s"
+                 % (os.path.relpath(path, root), number, name, used, folder,
+                    ", ".join("%s/" % m for m in sorted(server_may[folder])) or "itself"))
+for component in cycles(server_edges):
+    fail("the folders %s of server/ include each other" % ", ".join(component))
+
+LAYERS = [layer["modules"] for layer in table["lsp"]]
+layer_of = {m: i for i, layer in enumerate(LAYERS) for m in layer}
+lsp_dir = os.path.join(root, "server", "lsp")
+lsp_edges = 0
 for path in sorted(glob.glob(os.path.join(lsp_dir, "*.[ch]"))):
     module = os.path.splitext(os.path.basename(path))[0]
     if module not in layer_of:
-        fail("%s: a module of the LSP door that no layer of tests/invariants.py names; add it "
-             "to LAYERS where it belongs" % path)
+        fail("%s: a module of the LSP door that no layer of server/layers.json names; add it "
+             "to \"lsp\" where it belongs" % path)
         continue
     for line in open(path, encoding="utf-8"):
         m = re.match(r'\s*#\s*include\s*"(lsp_[a-z_]+)\.h"', line)
         if not m or m.group(1) == module:
             continue
-        edges += 1
+        lsp_edges += 1
         used = m.group(1)
         if used not in layer_of:
             fail("%s includes %s.h, which no layer names" % (path, used))
-        elif layer_of[used] >= layer_of[module] and not (module == "lsp_server" and used ==
-                                                           "lsp_server"):
+        elif layer_of[used] >= layer_of[module]:
             fail("%s includes %s.h: a lower or equal layer must not depend on a higher one or a "
                  "sibling (%s)" % (path, used, " < ".join("/".join(l) for l in LAYERS)))
-for path in sorted(glob.glob(os.path.join(root, "server", "cli", "*.[ch]"))):
-    for line in open(path, encoding="utf-8"):
-        m = re.match(r'\s*#\s*include\s*"(lsp_[a-z_]+)\.h"', line)
-        if m and (os.path.basename(path) != "main.c" or m.group(1) != "lsp_server"):
-            fail("%s includes %s.h: the CLI door knows only lsp_server.h, in main.c"
-                 % (path, m.group(1)))
-print("5. door layers: %d includes inside the LSP door checked against the layers" % edges)
+print("5. server/: %d includes between its folders (%s), each downwards, no circle; %d inside "
+      "the LSP door checked against its layers" % (edges, ", ".join(server_order), lsp_edges))
 
 # ---- 6. small files and functions ------------------------------------------------------------
 
 MAX_FILE, MAX_FUNCTION = 600, 80
-sources = sorted(glob.glob(os.path.join(root, "server", "*", "*.[ch]")))
+sources = sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True))
 functions = 0
 for path in sources:
     lines = open(path, encoding="utf-8").read().split("\n")
@@ -259,6 +394,37 @@ for path in sources:
             start = None
 print("6. sizes: %d files, %d functions; limits %d lines a file, %d a function"
       % (len(sources), functions, MAX_FILE, MAX_FUNCTION))
+
+# ---- 7. one growth policy --------------------------------------------------------------------
+
+# vector.h: every growable array grows through vector_grow (doubling, overflow-checked), so no
+# other file calls realloc. No exception is allowed today; one would be listed here with its
+# reason. By file name, wherever in server/ the layers put it.
+REALLOC_ALLOWED = {"vector.c"}
+
+
+def realloc_calls(text):
+    """The line numbers of realloc calls in C `text`, its comments and string literals aside."""
+    code = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+                  r"'(?:\\.|[^'\\\n])*'",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return [code.count("\n", 0, m.start()) + 1 for m in re.finditer(r"\brealloc\s*\(", code)]
+
+
+# the check itself finds a planted call, and not one in a comment or a string
+if realloc_calls('/* realloc(p, n) */ s = "realloc(";\nq = realloc (q, 2 * n);') != [2]:
+    fail("7. the realloc check misses a planted call or finds one in a comment or string")
+grown = 0
+for path in sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True)):
+    relative = os.path.relpath(path, os.path.join(root, "server"))
+    if os.path.basename(path) in REALLOC_ALLOWED:
+        continue
+    grown += 1
+    text = open(path, encoding="utf-8").read()
+    for line in realloc_calls(text) if "realloc" in text else []:
+        fail("server/%s:%d calls realloc: grow the array with vector_grow (vector.h)"
+             % (relative, line))
+print("7. growth: %d files of server/ grow their arrays only through vector_grow" % grown)
 
 print("invariants: %s" % ("all hold" if not failures else "%d broken" % len(failures)))
 sys.exit(1 if failures else 0)

@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
+#include "check/check.h"
 #include "analysed.h"
-#include "json_doc.h"
-#include "schema.h"
-#include "settings.h"
+#include "json/json.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
 
 /* ---- a seeded generator (xorshift64*), so a failure can be replayed ---- */
 

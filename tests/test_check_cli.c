@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "cli_harness.h"
-#include "json_doc.h"
-#include "json_pointer.h"
+#include "json/json.h"
 
 /* ---- the JSON output, read back ---- */
 

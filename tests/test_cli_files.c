@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "cli_harness.h"
-#include "json_doc.h"
+#include "json/json.h"
 
 /* The example whose two safe fixes encode the plaintext secret "hunter2" as "data:,hunter2"
  * and rename the misspelled "acessKey" to the "accessKey" it lacks; it keeps errors that have

@@ -18,8 +18,7 @@
 #include <string.h>
 
 #include "cli_harness.h"
-#include "json_doc.h"
-#include "json_pointer.h"
+#include "json/json.h"
 
 /* ---- fixtures ---- */
 
@@ -609,7 +608,7 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
         {"{\"rule\": {\"unknown-field\": \"error\"}}",
          "srcls: cfg.json:1:2: unknown setting (the settings are \"rules\", \"types\", "
          "\"include\", "
-         "\"exclude\", \"schemas\", \"ignore\" and \"baseline\")\n"},
+         "\"exclude\", \"placeholders\", \"schemas\", \"ignore\" and \"baseline\")\n"},
         {"{\"rules\": {\"unknown-field\": \"fatal\"}}",
          "srcls: cfg.json:1:12: the severity of \"unknown-field\" must be error, warning, "
          "information, hint or off\n"},

@@ -15,12 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "complete.h"
-#include "field_text.h"
-#include "hover.h"
-#include "schema.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "schema/schema.h"
 
 #include "analysed.h"
 
@@ -41,7 +39,7 @@ static void complete_with(struct completion *c, const char *marked, enum text_ma
                           const char *now)
 {
     c->cursor = analyse_at(&c->doc, marked);
-    struct completion_options options = {markup, now};
+    struct completion_options options = {markup, now, NULL, 0};
     assert_int_equal(complete_at(&c->doc.a, &analysed_schema, NULL, c->cursor, &options, &c->list),
                      0);
 }

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "analysed.h"
-#include "analysis.h"
-#include "codes.h"
-#include "field_text.h"
-#include "project.h"
-#include "schema_custom.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "project/project.h"
+#include "schema/schema.h"
 
 /* A new kind, numbered by srcls, using a group of the team's own. */
 static const char queue_kind[] =

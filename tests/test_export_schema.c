@@ -18,8 +18,7 @@
 
 #include "cli_harness.h"
 #include "export_schema.h"
-#include "schema.h"
-#include "schema_custom.h"
+#include "schema/schema.h"
 
 /* A kind of its own, whose identifier is `type`. */
 static const char kind_format[] =

@@ -13,14 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "complete.h"
-#include "fix.h"
-#include "format.h"
-#include "hover.h"
-#include "schema.h"
-#include "symbols.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 #include "analysed.h"
 

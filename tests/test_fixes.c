@@ -18,13 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "fix.h"
-#include "schema.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "schema/schema.h"
 
 #include "analysed.h"
-#include "schema_embedded.h"
 
 static const char test_kind[] =
     "{\"kind\": 26, \"title\": \"Fix test queue\", \"types\": [\"FIX_TEST_QUEUE\"],\n"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli_harness.h"
-#include "json_doc.h"
+#include "json/json.h"
 
 /* A document parsed from an exact-size heap copy of its text, so that AddressSanitizer sees
  * every read past the end (a string literal would hide it behind its NUL). */

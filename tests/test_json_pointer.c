@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_pointer.h"
+#include "json/json.h"
 
 struct parsed {
     struct json_doc doc;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "line_index.h"
+#include "json/json.h"
 
 /* An index over an exact-size heap copy of `text`, so that AddressSanitizer sees any read past
  * the end. */

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
-#include "json_doc.h"
-#include "schema.h"
+#include "check/check.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 static struct schema_registry registry;
 

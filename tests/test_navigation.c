@@ -10,13 +10,11 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
+#include "check/check.h"
 #include "analysed.h"
-#include "format.h"
-#include "inlay.h"
-#include "navigation.h"
-#include "schema.h"
-#include "symbols.h"
+#include "json/json.h"
+#include "assist/assist.h"
+#include "schema/schema.h"
 
 static void analyse_text(struct analysis *a, const char *text)
 {

@@ -14,10 +14,9 @@
 #include <string.h>
 
 #include "analysed.h"
-#include "analysis.h"
-#include "codes.h"
-#include "schema.h"
-#include "schema_embedded.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "schema/schema.h"
 
 static const char new_kind[] =
     "{\n"

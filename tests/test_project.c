@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "analysed.h"
-#include "codes.h"
-#include "project.h"
+#include "domain/domain.h"
+#include "project/project.h"
 
 static void test_a_good_configuration_gives_its_settings(void **state)
 {

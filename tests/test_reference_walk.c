@@ -39,7 +39,7 @@
 
 #include <cmocka.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 
 #define NAME_LEN 96
 #define VALUE_LEN 96

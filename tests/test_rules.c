@@ -2,7 +2,8 @@
  * and one for jobs). Each case is a document and the exact, complete set of diagnostics
  * (code and pointer, and the message and severity where the case gives them) srcls must report
  * for it. The posture codes (the "security" group) are compared only in cases marked
- * "security": true; the other cases are about validity and ignore them. Also:
+ * "security": true; the other cases are about validity and ignore them. A case may give the
+ * settings of its srcls.json ("project": {"placeholders": [...]}). Also:
  * every example in docs/examples/ lints clean, and the schema walks the reference (every kind
  * present, every type identifier). */
 #include <setjmp.h>
@@ -16,11 +17,10 @@
 #include <cmocka.h>
 #include <dirent.h>
 
-#include "analysis.h"
-#include "codes.h"
-#include "json_doc.h"
-#include "schema.h"
-#include "settings.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 static struct schema_registry registry;
 
@@ -85,22 +85,25 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
         return 1;
     }
     const struct json_node *d = &cases->nodes[document];
-    struct analysis a;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
-    /* "config": a srcls.json for the case (its "ignore" entries), "path": the document's path
-     * from that srcls.json's directory */
-    uint32_t config = json_object_get(cases, item, "config", 6);
-    uint32_t path = json_object_get(cases, item, "path", 4);
+    /* "project": the case's srcls.json settings (its placeholders, ...), which must read clean */
     struct settings settings;
+    char problems[512] = "";
     settings_init(&settings);
-    char problems[1024] = "", path_text[256] = "";
-    if (config != JSON_NONE) {
-        settings_read(&settings, cases, config, problems, sizeof problems);
-        if (problems[0] != '\0')
-            fail_msg("%s: \"%.*s\": the config has mistakes: %s", file, (int)case_name.len,
-                     case_name.ptr, problems);
-        options.settings = &settings;
+    uint32_t project = json_object_get(cases, item, "project", 7);
+    if (project != JSON_NONE)
+        settings_read(&settings, cases, project, problems, sizeof problems);
+    if (problems[0] != '\0') {
+        fprintf(stderr, "%s: \"%.*s\": project: %s\n", file, (int)case_name.len, case_name.ptr,
+                problems);
+        settings_free(&settings);
+        return 1;
     }
+    struct analysis a;
+    struct analysis_options options = {
+        .report_unknown_document = true, .registry = &registry, .settings = &settings};
+    /* "path": the document's path from the srcls.json's directory (for "ignore"'s "files") */
+    uint32_t path = json_object_get(cases, item, "path", 4);
+    char path_text[256] = "";
     if (path != JSON_NONE) {
         struct json_str p = json_node_string(cases, path);
         snprintf(path_text, sizeof path_text, "%.*s", (int)p.len, p.ptr);

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema.h"
-#include "schema_embedded.h"
+#include "schema/schema.h"
 
 /* ---- a schema in memory ---- */
 

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "vector.h"
+#include "base/base.h"
 
 static void test_first_growth_allocates_the_minimum_capacity(void **state)
 {

@@ -2,7 +2,7 @@
 # Sourced by tests/wasm_lsp.sh and tests/wasm_check.sh (with $root set and skip() defined): sets
 # `wasm` to $1, else $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
 # build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini), and `runner` to $2,
-# else the srcls-wasm.mjs beside it, else server/wasm's; skips (77) without one, or without
+# else the srcls-wasm.mjs beside it, else server/main's; skips (77) without one, or without
 # node 20 or later.
 wasm=${1:-${SRCLS_WASM:-}}
 if [ -z "$wasm" ]; then
@@ -14,7 +14,7 @@ fi
     "development build as tools/wasm32-wasi.ini says"
 wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
 runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
+[ -f "$runner" ] || runner=$root/server/main/srcls-wasm.mjs
 command -v node >/dev/null || skip "node is not installed"
 major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] ||

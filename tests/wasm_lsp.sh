@@ -6,7 +6,7 @@
 #   tests/wasm_lsp.sh [WASM] [RUNNER]
 # WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
 # build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
-# RUNNER: default the srcls-wasm.mjs beside WASM, else server/wasm's.
+# RUNNER: default the srcls-wasm.mjs beside WASM, else server/main's.
 # SRCLS_WASM_NO_POLL=1 makes the server wait without poll(), as it must on Windows.
 # Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
 # `npm ci` in tests/lsp.
@@ -25,6 +25,7 @@ cd "$root/tests/lsp"
 SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
-  navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js
+  navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
+  review.test.js
 # (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
 # tests/wasm_check.sh runs it against the WebAssembly build's --check)

@@ -98,7 +98,7 @@ if [ ! -f build-release-wasm/build.ninja ]; then
 fi
 build build-release-wasm --cross-file build-release-wasm/tools.ini --cross-file tools/wasm32-wasi.ini
 llvm-strip-14 -o "$dist/srcls.wasm" build-release-wasm/server/srcls.wasm
-cp server/wasm/srcls-wasm.mjs "$dist/srcls-wasm.mjs"
+cp server/main/srcls-wasm.mjs "$dist/srcls-wasm.mjs"
 version=$(node "$dist/srcls-wasm.mjs" --version) || fail "node dist/srcls-wasm.mjs --version"
 echo "srcls.wasm: $version, $(stat -c %s "$dist/srcls.wasm") bytes"
 

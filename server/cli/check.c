@@ -21,9 +21,9 @@
 #include "check_read.h"
 #include "check_visited.h"
 #include "file_replace.h"
-#include "fix.h"
+#include "assist/assist.h"
 #include "report_diff.h"
-#include "vector.h"
+#include "base/base.h"
 
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
@@ -49,17 +49,12 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const char *file_type_name(mode_t mode)
 {
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISLNK(mode))
-        return "a symbolic link";
-    return "an unknown kind of file";
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "an unknown kind of file";
 }
 
 /* Reports `path` as unreadable; `message` says why in full. */
@@ -186,7 +181,9 @@ static void task_work(void *task)
     if (!t->analysed)
         return;
     t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
-    if (t->ours && (t->options->fix || t->options->diff))
+    if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (main.c) */
+        t->analysed = check_env_apply(t->options->env, &t->analysis, &options) == 0;
+    else if (t->ours && (t->options->fix || t->options->diff))
         task_prepare_fix(t, &options);
 }
 

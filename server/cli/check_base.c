@@ -16,11 +16,10 @@
 
 #include "check.h"
 #include "check_git.h"
-#include "codes.h"
-#include "envelope.h"
+#include "domain/domain.h"
 #include "check_read.h"
-#include "review.h"
-#include "vector.h"
+#include "check/check.h"
+#include "base/base.h"
 
 extern char **environ;
 

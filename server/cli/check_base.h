@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "analysis.h"
+#include "check/check.h"
 #include "report.h"
 
 struct check_base;

@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "baseline.h"
 #include "check_read.h"
-#include "codes.h"
-#include "json_doc.h"
-#include "vector.h"
+#include "check/check.h"
+#include "domain/domain.h"
+#include "json/json.h"
+#include "base/base.h"
 
 /* One baseline file read: --baseline's, or a srcls.json's "baseline". */
 struct baseline_set {
@@ -49,6 +49,7 @@ struct check_baseline {
     size_t written_count, written_cap;
     struct report_absent *absent;
     unsigned absent_count;
+    size_t absent_cap;
     bool used, failed; /* used: a baseline was read or is written */
 };
 
@@ -165,15 +166,24 @@ static struct baseline_set *set_for(struct check_baseline *b, const char *path)
     return set;
 }
 
-struct check_baseline *check_baseline_open(const char *read_path, const char *write_path)
+int check_baseline_open(const char *read_path, const char *write_path, bool diff,
+                        struct check_baseline **out)
 {
+    *out = NULL;
+    if (diff && (read_path != NULL || write_path != NULL)) {
+        fprintf(stderr, "srcls: --diff prints a diff: it takes no --baseline or "
+                        "--write-baseline\n");
+        return 2;
+    }
+    if (diff)
+        return 0;
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
     if (b == NULL || getcwd(here, sizeof here) == NULL || (b->cwd = absolute("/", here)) == NULL ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
         fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
         check_baseline_close(b);
-        return NULL;
+        return 2;
     }
     b->write_path = write_path;
     b->used = write_path != NULL;
@@ -183,9 +193,10 @@ struct check_baseline *check_baseline_open(const char *read_path, const char *wr
         if (set == NULL)
             fprintf(stderr, "srcls: --baseline %s: out of memory\n", read_path);
         check_baseline_close(b);
-        return NULL;
+        return 2;
     }
-    return b;
+    *out = b;
+    return 0;
 }
 
 /* Appends a malloc'd string to a vector of them; false (and the string freed) on failure. */
@@ -290,7 +301,9 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         }
         free(full);
         struct report_absent *grown =
-            shown != NULL ? realloc(b->absent, (b->absent_count + 1) * sizeof *grown) : NULL;
+            shown != NULL ? vector_grow(b->absent, &b->absent_cap, b->absent_count + 1,
+                                        sizeof *grown)
+                          : NULL;
         if (grown == NULL) {
             free(shown);
             b->failed = true;
@@ -319,10 +332,15 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
     summary->absent_count = b->absent_count;
 }
 
-int check_baseline_write(struct check_baseline *b)
+int check_baseline_end(struct check_baseline *b, int status)
 {
     if (b == NULL || b->write_path == NULL)
-        return 0;
+        return status;
+    if (status == 2) { /* only a whole run is recorded */
+        fprintf(stderr, "srcls: --write-baseline %s: not written (not every path was checked)\n",
+                b->write_path);
+        return status;
+    }
     if (b->written_count > 1)
         qsort(b->written, b->written_count, sizeof *b->written, compare_strings);
     size_t size = strlen(b->write_path) + 16;
@@ -355,7 +373,7 @@ int check_baseline_write(struct check_baseline *b)
                 b->written_count == 1 ? "" : "s", b->write_path);
     }
     free(temporary);
-    return error == 0 ? 0 : -1;
+    return error == 0 ? status : 2;
 }
 
 bool check_baseline_failed(const struct check_baseline *b)

@@ -8,17 +8,19 @@
 
 #include <stdbool.h>
 
-#include "analysis.h"
 #include "report.h"
+#include "check/check.h"
 
 struct check_baseline;
 
-/* Reads `read_path` (--baseline; NULL: none) and prepares to write `write_path`
- * (--write-baseline; NULL: none). Without either, a file is matched against the baseline its
- * srcls.json names, read on first use; with --write-baseline alone, against what is written
- * (every finding is in it). NULL after saying why on stderr: the file cannot be
- * read, is not a baseline (which entry, what is wrong), memory. */
-struct check_baseline *check_baseline_open(const char *read_path, const char *write_path);
+/* The baseline of a run into `*out`: `read_path` (--baseline; NULL: none) read, `write_path`
+ * (--write-baseline; NULL: none) prepared. Without either, a file is matched against the
+ * baseline its srcls.json names, read on first use; with --write-baseline alone, against what
+ * is written (every finding is in it). With `diff` (--diff) there is none. 0, or 2 after saying
+ * why on stderr: --diff with either option, the file cannot be read, is not a baseline (which
+ * entry, what is wrong), memory. */
+int check_baseline_open(const char *read_path, const char *write_path, bool diff,
+                        struct check_baseline **out);
 /* The findings of the file `path` (its reported analysis `a`; `config_baseline` the absolute
  * path of the baseline its srcls.json names, or NULL): returns a malloc'd array of
  * a->diags.count flags (1: in the baseline), or NULL when no baseline applies, or when memory
@@ -29,9 +31,10 @@ unsigned char *check_baseline_match(struct check_baseline *baseline, const char 
 /* After the walk: the entries whose finding is gone (their file checked, or deleted), into
  * `summary` for the reporters' end. */
 void check_baseline_finish(struct check_baseline *baseline, struct report_summary *summary);
-/* --write-baseline: writes the file (atomically: a temporary file renamed). 0, or -1 after
- * saying why on stderr. */
-int check_baseline_write(struct check_baseline *baseline);
+/* After the run, whose exit status is `status`: --write-baseline's file written (atomically: a
+ * temporary file renamed), unless the run could not check every path (2: said on stderr).
+ * Returns the run's status, or 2 when the file could not be written (said on stderr). */
+int check_baseline_end(struct check_baseline *baseline, int status);
 /* Whether memory ran out: the run must not pass. */
 bool check_baseline_failed(const struct check_baseline *baseline);
 /* Frees everything (the summary's absent entries too); NULL is fine. */

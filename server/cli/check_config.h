@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "project.h"
-#include "schema.h"
-#include "settings.h"
+#include "project/project.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
 
 struct check_config; /* one srcls.json read (check_config.c) */
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vector.h"
+#include "base/base.h"
 
 extern char **environ;
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "check_git.h"
+#include "base/base.h"
 #include "platform.h"
-#include "vector.h"
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
  * trailing '/'), or NULL when git is absent, failed, or `dir` is in no work tree. */

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "json_doc.h"
+#include "json/json.h"
 
 /* One limit for every input: the parser refuses larger documents anyway. */
 #define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE

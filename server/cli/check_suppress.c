@@ -3,10 +3,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "domain/domain.h"
+#include "json/json.h"
+#include "project/project.h"
 
-#include "codes.h"
-#include "json_pointer.h"
-#include "project.h"
 
 /* Adds a project-config warning on the entry `index` of "ignore" in `a`. */
 static int add_unused(struct analysis *a, uint32_t index)

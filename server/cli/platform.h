@@ -1,5 +1,5 @@
 /* platform: the few calls of the CLI that differ between the native build (POSIX: Linux, macOS)
- * and the WebAssembly build (WASI preview 1, run by server/wasm/srcls-wasm.mjs under Node), one
+ * and the WebAssembly build (WASI preview 1, run by server/main/srcls-wasm.mjs under Node), one
  * file per platform (platform_posix.c, platform_wasi.c) chosen by server/meson.build. What the
  * WebAssembly build cannot do at all has its own WASI file beside the module (check_pool_wasi.c,
  * check_git_wasi.c, check_base_wasi.c, file_replace_wasi.c); docs/install.md lists the

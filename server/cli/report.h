@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis.h"
-#include "json_write.h"
+#include "check/check.h"
+#include "json/json.h"
 
 /* --baseline: an entry whose finding is gone, for SARIF's `absent` results. */
 struct report_absent {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "excerpt.h"
+#include "assist/assist.h"
 
 #define DIFF_CONTEXT 3u
 #define DIFF_WINDOW 64u /* lines looked ahead, on both sides together, to resync */

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "analysis.h"
+#include "check/check.h"
 
 /* Writes the unified diff from `old` to `new` (their texts; their trees mask the values that
  * could be secrets), both labelled `path`, with three lines of context. Returns 1 when they

@@ -3,7 +3,7 @@
  * summary line, since GitHub shows only the first few annotations of a step. */
 #include <string.h>
 
-#include "codes.h"
+#include "domain/domain.h"
 #include "report.h"
 
 /* Writes `text` escaped for a workflow command: %, CR and LF always; ':' and ',' too in a

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codes.h"
-#include "json_write.h"
+#include "domain/domain.h"
+#include "json/json.h"
 #include "report.h"
 
 static const char *gitlab_severity(enum diag_severity severity)

@@ -1,8 +1,8 @@
 /* report_json: PRODUCT.md's JSON output, one object on stdout, streamed file by file. */
 #include <string.h>
 
-#include "codes.h"
-#include "json_write.h"
+#include "domain/domain.h"
+#include "json/json.h"
 #include "report.h"
 
 /* Writes the file's object, or marks the report as not whole when it could not be built: a

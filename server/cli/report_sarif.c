@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codes.h"
-#include "json_write.h"
+#include "domain/domain.h"
+#include "json/json.h"
 #include "platform.h"
 #include "report.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "codes.h"
+#include "domain/domain.h"
 #include "report.h"
 
 /* What the statistics keep: a count per code, and the text format's end for the summary. */

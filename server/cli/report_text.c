@@ -4,8 +4,8 @@
  * every value that could be a secret masked (excerpt). */
 #include <string.h>
 
-#include "codes.h"
-#include "excerpt.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
 #include "report.h"
 
 static const char *severity_color(enum diag_severity severity)

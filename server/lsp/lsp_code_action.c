@@ -4,15 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "envelope.h"
-#include "fix.h"
-#include "kind_resolve.h"
+#include "domain/domain.h"
+#include "assist/assist.h"
+#include "check/check.h"
 #include "lsp_position.h"
 #include "lsp_uri.h"
-#include "json_pointer.h"
-#include "project.h"
-#include "suppress.h"
+#include "json/json.h"
+#include "project/project.h"
 
 #define KIND_QUICKFIX "quickfix"
 #define KIND_FIX_ALL "source.fixAll.srcls"

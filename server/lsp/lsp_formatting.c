@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "json/json.h"
 #include "lsp_position.h"
 
 /* FormattingOptions.tabSize when the client sends none, and the largest one taken (a larger one

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vector.h"
+#include "base/base.h"
 
 /* A Content-Length over this is refused before its digits could overflow a long long; it is far
  * over any max_body anyway. */

@@ -5,9 +5,9 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "hover.h"
-#include "kind_resolve.h"
-#include "project.h"
+#include "assist/assist.h"
+#include "check/check.h"
+#include "project/project.h"
 
 /* Where docs/ is published (meson option docs_url). */
 #ifndef SRCLS_DOCS_URL

@@ -1,7 +1,7 @@
 /* lsp_inlay_hints: hints in the requested range, with their positions in the client's encoding. */
 #include "lsp_inlay_hints.h"
 
-#include "inlay.h"
+#include "assist/assist.h"
 #include "lsp_position.h"
 
 /* LSP's InlayHintKind. */

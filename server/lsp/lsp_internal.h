@@ -8,13 +8,13 @@
 #include <stddef.h>
 #include <uv.h>
 
-#include "field_text.h"
-#include "json_write.h"
+#include "assist/assist.h"
+#include "json/json.h"
 #include "lsp_documents.h"
 #include "lsp_jsonrpc.h"
 #include "lsp_transport.h"
-#include "schema.h"
-#include "settings.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
 
 enum lsp_state {
     LSP_STATE_NEW,         /* before initialize */

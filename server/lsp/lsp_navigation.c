@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "lsp_position.h"
-#include "navigation.h"
+#include "assist/assist.h"
 
 /* Folds sent when the client gives no rangeLimit. */
 #define FOLDS_DEFAULT_LIMIT 5000u

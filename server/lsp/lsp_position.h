@@ -6,9 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "json_doc.h"
-#include "json_write.h"
-#include "line_index.h"
+#include "json/json.h"
 
 /* The encoding for a client that offers `encodings` (its general.positionEncodings, JSON_NONE
  * when absent): utf-8 when offered, else utf-16, which every client supports. */

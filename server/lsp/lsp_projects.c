@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "lsp_uri.h"
-#include "project.h"
+#include "project/project.h"
 
 /* The largest srcls.json read, as the command line's limit. */
 #define PROJECT_MAX_SIZE ((int64_t)1 << 20)

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "baseline.h"
-#include "project.h"
-#include "schema.h"
-#include "settings.h"
+#include "check/check.h"
+#include "project/project.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
 
 struct lsp_project {
     char *path;                   /* DIR/srcls.json (owned) */

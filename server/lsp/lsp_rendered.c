@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vector.h"
+#include "base/base.h"
 
 static void forget(struct lsp_rendered_entry *entry)
 {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
+#include "check/check.h"
 
 struct lsp_rendered_entry {
     char *json; /* owned; NULL: not written since the diagnostic last changed */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vector.h"
+#include "base/base.h"
 
 #include "lsp_code_action.h"
 #include "lsp_completion.h"

@@ -1,7 +1,7 @@
 /* lsp_symbols: the outline, nested. */
 #include "lsp_symbols.h"
 
-#include "symbols.h"
+#include "assist/assist.h"
 
 /* The members of LSP's SymbolKind that srcls uses (the client picks the icon). */
 enum lsp_symbol_kind {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_string.h"
+#include "json/json.h"
 
 char *lsp_uri_to_path(const char *uri, size_t len)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lsp_uri.h"
-#include "vector.h"
+#include "base/base.h"
 
 #define WALK_MAX_DEPTH 32
 #define WALK_MAX_FILES 20000u

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "schema.h"
+#include "check/check.h"
+#include "schema/schema.h"
 
 static int compare_doubles(const void *a, const void *b)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "json_doc.h"
-#include "schema.h"
+#include "check/check.h"
+#include "json/json.h"
+#include "schema/schema.h"
 
 static int compare_doubles(const void *a, const void *b)
 {

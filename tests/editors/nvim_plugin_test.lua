@@ -812,7 +812,8 @@ test('a quick fix for the misspelled key, and formatting', function()
   eq(vim.fn.json_decode(table.concat(lines, '\n')).config.port, 31010, 'same JSON')
 end)
 
-test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+-- Stops every srcls client and wipes the buffers: a test that calls setup() again starts clean.
+local function stop_all()
   close_floats()
   for _, c in ipairs(srcls_clients()) do
     client_call(c, 'stop')
@@ -821,6 +822,10 @@ test('settings: severity overrides and extra types reach the server; update_sett
     return #srcls_clients() == 0
   end, 'the clients to stop')
   vim.cmd('silent! %bwipeout!')
+end
+
+test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+  stop_all()
   srcls.setup({
     server_path = binary,
     severity = { ['unknown-field'] = 'error', ['not-applicable'] = 'off' },
@@ -854,6 +859,39 @@ test('settings: severity overrides and extra types reach the server; update_sett
     return #s == 1
   end, 'the diagnostics without MY_S3')
   eq(got, { '3 unknown-kind error' }, 'without MY_S3 the type is unknown')
+end)
+
+test('review_base: a file changed since HEAD shows risky-change, and none with review_base off', function()
+  if vim.fn.executable('git') ~= 1 then
+    print('SKIP review_base: git is not installed')
+    return
+  end
+  stop_all()
+  local repo = workdir .. '/review'
+  vim.fn.mkdir(repo, 'p')
+  local path = repo .. '/a.source.json'
+  local function source(secure)
+    return { '{"name": "s1", "type": "CLOUDA_OBJECT_STORAGE", "config": {',
+      '  "secure": ' .. secure .. ', "whitelistedBuckets": ["b"], "accessKey": "k",',
+      '  "accessSecret": "$SERVICE_EXISTING_VALUE$"}}' }
+  end
+  vim.fn.writefile(source('true'), path)
+  local git = 'git -C ' .. vim.fn.shellescape(repo) .. ' -c user.name=srcls -c user.email=srcls@example.invalid '
+  vim.fn.system(git .. 'init -q && ' .. git .. 'add . && ' .. git .. 'commit -q -m base')
+  eq(vim.v.shell_error, 0, 'the repository is built')
+  vim.fn.writefile(source('false'), path) -- the change under review
+  srcls.setup({ server_path = binary, review_base = 'HEAD' })
+  local buf = open(path)
+  local got = settled(buf, function(s)
+    return vim.tbl_contains(s, '2 risky-change warning')
+  end, 'risky-change against HEAD')
+  truthy(vim.tbl_contains(got, '2 insecure-transport information'), 'the posture finding too: ' .. vim.inspect(got))
+  srcls.update_settings({ review_base = '' })
+  got = settled(buf, function(s)
+    return not vim.tbl_contains(s, '2 risky-change warning')
+  end, 'no review once review_base is off')
+  truthy(vim.tbl_contains(got, '2 insecure-transport information'), 'the posture finding stays: ' .. vim.inspect(got))
+  stop_all()
 end)
 
 test(':SrclsRestart starts a new server and the diagnostics come back', function()

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 
 /* Defined by each target; called by libFuzzer or by replay_main.c, once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,11 +7,11 @@
  * the text. */
 #include <string.h>
 
-#include "analysis.h"
-#include "complete.h"
+#include "check/check.h"
+#include "assist/assist.h"
 #include "fuzz.h"
-#include "project.h"
-#include "schema_custom.h"
+#include "project/project.h"
+#include "schema/schema.h"
 
 #define PROBES 32u
 

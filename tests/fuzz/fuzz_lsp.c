@@ -23,13 +23,10 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "json_doc.h"
-#include "json_string.h"
-#include "json_write.h"
-#include "line_index.h"
+#include "json/json.h"
 #include "lsp_framing.h"
 #include "lsp_server.h"
-#include "schema.h"
+#include "schema/schema.h"
 
 #define MODE_FRAMED 0
 #define MODE_RAW 1

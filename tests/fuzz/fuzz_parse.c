@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "json_doc.h"
-#include "json_pointer.h"
-#include "line_index.h"
+#include "json/json.h"
 
 /* Cursor offsets probed per input: all of them for small inputs, an even sample otherwise. */
 #define MAX_PROBES 256u

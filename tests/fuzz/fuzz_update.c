@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "check/check.h"
 #include "fuzz.h"
 
 #define SEPARATOR 0xFF

@@ -1,0 +1,9 @@
+/* base: the lowest layer of the core — memory. The entry header of server/core/base/, the one
+ * header the layers above include. */
+#ifndef SRCLS_BASE_LAYER_H
+#define SRCLS_BASE_LAYER_H
+
+#include "arena.h"
+#include "vector.h"
+
+#endif

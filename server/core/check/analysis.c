@@ -1,0 +1,456 @@
+/* analysis: parse, index, classify and check one document. */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "domain/domain.h"
+#include "json/json.h"
+#include "rules.h"
+#include "base/base.h"
+
+/* The innermost node whose value range holds `offset`, for the pointer of a syntax error. A
+ * member whose key the parser recovered is not entered: its key may be the continuation of a
+ * secret value, and a pointer would quote it. */
+static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
+{
+    uint32_t node = doc->root, found = JSON_NONE;
+    while (node != JSON_NONE) {
+        const struct json_node *n = &doc->nodes[node];
+        uint32_t from = n->key_start != JSON_NONE ? n->key_start : n->start;
+        if (offset < from || offset > n->end)
+            break;
+        found = node;
+        uint32_t next = JSON_NONE;
+        for (uint32_t c = n->first_child; c != JSON_NONE; c = doc->nodes[c].next) {
+            const struct json_node *child = &doc->nodes[c];
+            uint32_t child_from = child->key_start != JSON_NONE ? child->key_start : child->start;
+            if (offset >= child_from && offset <= child->end &&
+                !(child->flags & JSON_FLAG_KEY_RECOVERED)) {
+                next = c;
+                break;
+            }
+        }
+        node = next;
+    }
+    return found;
+}
+
+/* The parse errors whose start is in [from, to] as diagnostics. */
+static int add_parse_errors_in(struct analysis *a, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = 0; i < a->doc.error_count; i++) {
+        const struct json_error *e = &a->doc.errors[i];
+        if (e->start < from || e->start > to)
+            continue;
+        const char *pointer = json_pointer_of(&a->doc, innermost_at(&a->doc, e->start), &a->arena);
+        enum diag_code code =
+            e->code == JSON_ERROR_DUPLICATE_KEY ? CODE_DUPLICATE_KEY : CODE_JSON_SYNTAX;
+        struct diagnostic d = {
+            .code = code,
+            .severity = code_info(code)->severity,
+            .start = e->start,
+            .end = e->end,
+            .related_start = e->related_start,
+            .related_end = e->related_end,
+            .related_message = e->related_start == JSON_NONE         ? NULL
+                               : e->code == JSON_ERROR_DUPLICATE_KEY ? "first defined here"
+                                                                     : "opened here",
+            .message = e->message,
+            .pointer = pointer ? pointer : "",
+            .node = JSON_NONE,
+        };
+        if (diag_list_add(&a->diags, &d) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int add_parse_errors(struct analysis *a)
+{
+    if (add_parse_errors_in(a, 0, UINT32_MAX) != 0)
+        return -1;
+    if (a->doc.errors_dropped > 0) {
+        uint32_t at = a->doc.len;
+        const char *message =
+            arena_printf(&a->arena, "%u more syntax errors not shown", a->doc.errors_dropped);
+        struct diagnostic d = {.code = CODE_JSON_SYNTAX,
+                               .severity = code_info(CODE_JSON_SYNTAX)->severity,
+                               .start = at,
+                               .end = at,
+                               .related_start = JSON_NONE,
+                               .related_end = JSON_NONE,
+                               .message = message ? message : "more syntax errors not shown",
+                               .pointer = "",
+                               .node = JSON_NONE};
+        if (diag_list_add(&a->diags, &d) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether an "ignore" entry of `settings` silences `d`; the entries that do are marked in
+ * a->ignore_hits. `elements` (`count`): a bulk document's. */
+static bool ignored(struct analysis *a, const struct settings *settings, const char *path,
+                    const struct diagnostic *d, const uint32_t *elements, uint32_t count)
+{
+    bool silenced = false;
+    for (uint32_t e = 0; e < settings->ignore_count; e++) {
+        if (suppress_matches(&settings->ignores[e], d, path, &a->doc, elements, count)) {
+            silenced = true;
+            if (a->ignore_hits != NULL)
+                a->ignore_hits[e] = 1;
+        }
+    }
+    return silenced;
+}
+
+/* Severity overrides for the diagnostics from `first` on; "off" removes the diagnostic, and so
+ * does an "ignore" entry that matches it. */
+static void apply_severities(struct analysis *a, const struct analysis_options *options,
+                             uint32_t first)
+{
+    const struct settings *settings = options->settings;
+    struct diag_list *diags = &a->diags;
+    uint32_t count = 0, *elements = NULL;
+    bool fresh = settings->ignore_count > 0 && a->ignore_hits == NULL;
+    if (fresh)
+        a->ignore_hits = arena_alloc(&a->arena, settings->ignore_count);
+    if (a->ignore_hits != NULL && (fresh || first == 0))
+        memset(a->ignore_hits, 0, settings->ignore_count);
+    if (settings->ignore_count > 0 && a->doc.root != JSON_NONE &&
+        a->doc.nodes[a->doc.root].kind == JSON_ARRAY &&
+        (elements = malloc(((size_t)json_child_count(&a->doc, a->doc.root) + 1) *
+                           sizeof *elements)) != NULL) /* without it: by index only */
+        for (uint32_t e = a->doc.nodes[a->doc.root].first_child; e != JSON_NONE;
+             e = a->doc.nodes[e].next)
+            elements[count++] = e;
+    uint32_t kept = first;
+    for (uint32_t i = first; i < diags->count; i++) {
+        struct diagnostic *d = &diags->items[i];
+        d->severity = settings_severity(settings, d->code, d->severity);
+        if (d->severity == DIAG_OFF ||
+            (settings->ignore_count > 0 && ignored(a, settings, options->path, d, elements, count)))
+            continue;
+        if (options->baseline != NULL && options->baseline_path != NULL) {
+            char *line = baseline_entry_line(a, d, options->baseline_path);
+            bool held = line != NULL && baseline_has(options->baseline, line);
+            free(line);
+            if (held && options->baseline_hide)
+                continue;
+            d->severity = held ? DIAG_HINT : d->severity;
+        }
+        diags->items[kept++] = *d;
+    }
+    diags->count = kept;
+    free(elements);
+}
+
+/* Reports a document that is neither a source nor a job, when asked to. */
+static int add_unknown_document(struct analysis *a, const struct analysis_options *options)
+{
+    if (a->document != DOCUMENT_UNKNOWN || !options || !options->report_unknown_document ||
+        a->doc.root == JSON_NONE)
+        return 0;
+    const struct json_node *root = &a->doc.nodes[a->doc.root];
+    uint32_t end = root->start + 1 <= root->end ? root->start + 1 : root->end;
+    struct diagnostic d = {
+        .code = CODE_UNKNOWN_DOCUMENT,
+        .severity = code_info(CODE_UNKNOWN_DOCUMENT)->severity,
+        .start = root->start,
+        .end = end,
+        .related_start = JSON_NONE,
+        .related_end = JSON_NONE,
+        .message = "not a source or job document: a source has a \"" ENVELOPE_CONFIG
+                   "\" object or a \"" ENVELOPE_TYPE "\" string at the top level, a job has "
+                   "\"" ENVELOPE_JOB_STATE "\"",
+        .pointer = "",
+        .node = JSON_NONE,
+    };
+    return diag_list_add(&a->diags, &d);
+}
+
+/* The node of each element of a bulk document, for updates; -1 when memory ran out. */
+static int list_elements(struct analysis *a)
+{
+    free(a->elements);
+    a->elements = NULL;
+    a->element_count = 0;
+    if (a->document != DOCUMENT_BULK)
+        return 0;
+    size_t cap = 0;
+    for (uint32_t e = a->doc.nodes[a->doc.root].first_child; e != JSON_NONE;
+         e = a->doc.nodes[e].next) {
+        uint32_t *grown =
+            vector_grow(a->elements, &cap, (size_t)a->element_count + 1, sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        a->elements = grown;
+        a->elements[a->element_count++] = e;
+    }
+    return 0;
+}
+
+/* A document of nothing but whitespace (an editor's new file, before anything is typed) has
+ * nothing wrong in it yet: its one syntax error becomes a hint. Where a document is expected
+ * (options->empty_is_error), it stays an error and says what the file should hold. */
+static void soften_empty_document(struct analysis *a, const struct analysis_options *options)
+{
+    if (a->doc.root != JSON_NONE || a->doc.error_count != 1 || a->doc.errors_dropped > 0 ||
+        a->diags.count != 1 || a->doc.errors[0].code != JSON_ERROR_SYNTAX)
+        return;
+    uint32_t i = a->doc.len >= 3 && memcmp(a->doc.text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (; i < a->doc.len; i++) {
+        char c = a->doc.text[i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            return;
+    }
+    if (options != NULL && options->empty_is_error) {
+        a->diags.items[0].message =
+            options->empty_expected == DOCUMENT_SOURCE
+                ? "the file is empty: a source document must be a JSON object (a bulk file, an "
+                  "array of them)"
+            : options->empty_expected == DOCUMENT_JOB
+                ? "the file is empty: a job document must be a JSON object"
+                : "the file is empty: a source or job document must be a JSON object";
+        return;
+    }
+    a->diags.items[0].severity = DIAG_HINT;
+    a->diags.items[0].message = "the document is empty: start a source or a job with '{', a bulk "
+                                "file with '[' (completion offers a skeleton)";
+}
+
+/* The rules over the whole document (`element` JSON_NONE: the kind found is kept), or over
+ * element `index` of a bulk file (node `element`). */
+static int check_rules(struct analysis *a, const struct analysis_options *options, uint32_t element,
+                       uint32_t index)
+{
+    struct rules_target t = {.doc = &a->doc,
+                             .document = a->document,
+                             .diags = &a->diags,
+                             .arena = &a->arena,
+                             .kind = a->kind,
+                             .values_unquoted = a->values_unquoted};
+    if (element != JSON_NONE)
+        return rules_check_element(&t, options->registry, options->settings, element, index);
+    int status = rules_check(&t, options->registry, options->settings);
+    a->kind = t.kind;
+    return status;
+}
+
+/* Everything after the parse and the line index: classification and diagnostics. */
+static int diagnose(struct analysis *a, const struct analysis_options *options)
+{
+    int status = 0;
+    if (add_parse_errors(a) != 0)
+        status = -1;
+    soften_empty_document(a, options);
+    a->document = envelope_classify(&a->doc);
+    a->kind = NULL;
+    if (add_unknown_document(a, options) != 0)
+        status = -1;
+    if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
+        check_rules(a, options, JSON_NONE, 0) != 0)
+        status = -1;
+    if (list_elements(a) != 0) /* before the baseline's entries, which name bulk sources */
+        status = -1;
+    if (options && options->settings)
+        apply_severities(a, options, 0);
+    diag_list_sort(&a->diags);
+    a->settled_arena = a->arena.total;
+    a->settled_doc_arena = a->doc.arena.total;
+    return status;
+}
+
+int analysis_run(struct analysis *out, const char *text, size_t len,
+                 const struct analysis_options *options)
+{
+    memset(out, 0, sizeof *out);
+    arena_init(&out->arena);
+    out->registry = options ? options->registry : NULL;
+    out->settings = options ? options->settings : NULL;
+    out->values_unquoted = options && options->values_unquoted;
+    int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
+    if (line_index_build(&out->lines, text, out->doc.len) != 0)
+        return -1;
+    if (diagnose(out, options) != 0)
+        status = -1;
+    return status;
+}
+
+void analysis_free(struct analysis *analysis)
+{
+    json_doc_free(&analysis->doc);
+    line_index_free(&analysis->lines);
+    diag_list_free(&analysis->diags);
+    arena_free(&analysis->arena);
+    free(analysis->elements);
+    analysis->elements = NULL;
+    analysis->element_count = 0;
+}
+
+uint32_t analysis_source_at(const struct analysis *a, uint32_t offset)
+{
+    if (a->document == DOCUMENT_SOURCE)
+        return a->doc.root;
+    if (a->document != DOCUMENT_BULK || a->element_count == 0)
+        return JSON_NONE;
+    uint32_t lo = 0, hi = a->element_count; /* the last element that starts at or before */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->doc.nodes[a->elements[mid]].start <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct json_node *n = &a->doc.nodes[a->elements[lo]];
+    return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
+}
+
+/* ---- updates ---- */
+
+/* Whether the arenas hold so much that updates left behind that a whole analysis should start
+ * them afresh: twice what the last one settled at, and a megabyte. */
+static bool arenas_overgrown(const struct analysis *a)
+{
+    enum { SLACK = 1 << 20 };
+    return a->arena.total > 2 * a->settled_arena + SLACK ||
+           a->doc.arena.total > 2 * a->settled_doc_arena + SLACK;
+}
+
+/* The position of the element that holds `node` (a bulk document), by binary search over the
+ * element list; the element's node in `*element`. */
+static uint32_t element_holding(const struct analysis *a, uint32_t node, uint32_t *element)
+{
+    uint32_t lo = 0, hi = a->element_count; /* the last element whose node is <= node */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->elements[mid] <= node)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *element = a->elements[lo];
+    return lo;
+}
+
+/* Moves a diagnostic of what follows the splice by its byte and node shifts. */
+static void shift_diagnostic(struct diagnostic *d, uint32_t bytes, uint32_t old_tail,
+                             uint32_t nodes)
+{
+    d->start += bytes;
+    d->end += bytes;
+    if (d->related_start != JSON_NONE) {
+        d->related_start += bytes;
+        d->related_end += bytes;
+    }
+    if (d->node != JSON_NONE && d->node >= old_tail)
+        d->node += nodes;
+}
+
+/* The first diagnostic whose start is at or after `offset`, in the sorted range [lo, hi). */
+static uint32_t first_diagnostic_from(const struct diag_list *diags, uint32_t lo, uint32_t hi,
+                                      uint32_t offset)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (diags->items[mid].start < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A bulk document whose element `index` (node `element`, bytes [start, old_end] before the
+ * edit) was spliced: its diagnostics are made again, the others move. 1, 0 or -1 as
+ * analysis_update. */
+static int recheck_element(struct analysis *a, const struct analysis_options *options,
+                           const struct json_splice *splice, uint32_t element, uint32_t index,
+                           uint32_t old_end, struct analysis_delta *delta)
+{
+    const struct json_node *e = &a->doc.nodes[element];
+    uint32_t bytes = e->end - old_end; /* modulo 2^32 */
+    uint32_t nodes = splice->new_nodes - splice->old_nodes;
+    uint32_t old_tail = splice->node + splice->old_nodes;
+    uint32_t count = a->diags.count;
+    if (add_parse_errors_in(a, e->start, e->end) != 0 ||
+        check_rules(a, options, element, index) != 0)
+        return -1;
+    if (options->settings)
+        apply_severities(a, options, count);
+    diag_list_sort_from(&a->diags, count);
+    /* [0, lo): before the element; [lo, hi): its old diagnostics; [hi, count): after it;
+     * [count, total): its new ones. */
+    uint32_t lo = first_diagnostic_from(&a->diags, 0, count, e->start);
+    uint32_t hi = first_diagnostic_from(&a->diags, lo, count, old_end + 1);
+    uint32_t added = a->diags.count - count;
+    struct diagnostic *fresh = NULL;
+    if (added > 0) {
+        fresh = malloc((size_t)added * sizeof *fresh);
+        if (fresh == NULL)
+            return -1;
+        memcpy(fresh, a->diags.items + count, (size_t)added * sizeof *fresh);
+    }
+    struct diagnostic *items = a->diags.items; /* NULL when there never was a diagnostic */
+    if (count > hi)
+        memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
+    for (uint32_t i = lo + added; i < lo + added + (count - hi); i++)
+        shift_diagnostic(&items[i], bytes, old_tail, nodes);
+    if (added > 0)
+        memcpy(items + lo, fresh, (size_t)added * sizeof *fresh);
+    free(fresh);
+    a->diags.count = lo + added + (count - hi);
+    *delta = (struct analysis_delta){lo, hi - lo, added};
+    for (uint32_t i = index + 1; i < a->element_count; i++)
+        a->elements[i] += nodes;
+    return 1;
+}
+
+/* Any other document: classified and checked again whole (the parse is what the splice saved;
+ * such documents are one source or one job). */
+static int rediagnose(struct analysis *a, const struct analysis_options *options,
+                      struct analysis_delta *delta)
+{
+    uint32_t removed = a->diags.count;
+    a->diags.count = 0;
+    arena_free(&a->arena);
+    arena_init(&a->arena);
+    if (diagnose(a, options) != 0)
+        return -1;
+    *delta = (struct analysis_delta){0, removed, a->diags.count};
+    return 1;
+}
+
+int analysis_update(struct analysis *a, const char *text, size_t len, struct json_edit edit,
+                    const struct analysis_options *options, struct analysis_delta *delta)
+{
+    struct analysis_delta ignored;
+    if (delta == NULL)
+        delta = &ignored;
+    static const struct analysis_options syntax_only = {0};
+    if (options == NULL)
+        options = &syntax_only;
+    if (arenas_overgrown(a))
+        return 0;
+    a->registry = options->registry;
+    a->settings = options->settings;
+    if (len >= JSON_NONE)
+        return 0;
+    struct json_splice splice;
+    int spliced = json_splice(&a->doc, text, (uint32_t)len, edit, options->parse, &splice);
+    if (spliced <= 0)
+        return spliced;
+    if (line_index_update(&a->lines, text, len, edit.start, edit.old_end, edit.inserted) != 0)
+        return -1;
+    if (a->document != DOCUMENT_BULK || options->registry == NULL)
+        return rediagnose(a, options, delta);
+    uint32_t element;
+    uint32_t index = element_holding(a, splice.node, &element);
+    if (!envelope_is_source(&a->doc, element))
+        return 0; /* no longer a bulk document */
+    /* The element's start did not move; its end moved with the edit (it holds it). */
+    uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
+    return recheck_element(a, options, &splice, element, index, old_end, delta);
+}

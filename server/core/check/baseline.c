@@ -1,0 +1,350 @@
+/* baseline: the entry of a finding (see baseline.h). */
+#include "baseline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_at.h"
+#include "domain/domain.h"
+#include "base/base.h"
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv(uint64_t h, const char *bytes, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)bytes[i];
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static void hash_text(char out[17], char type, const char *text, size_t len)
+{
+    uint64_t h = fnv(FNV_OFFSET, &type, 1);
+    h = fnv(h, text, len);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The child of `node` named by the pointer segment [segment, end) (~0 and ~1 escapes), or
+ * JSON_NONE. An array's element is found by walking its siblings. */
+static uint32_t child_at(struct json_doc *doc, uint32_t node, const char *segment, size_t len)
+{
+    const struct json_node *n = json_node_at(doc, node);
+    char buffer[256];
+    size_t out = 0;
+    for (size_t i = 0; i < len && out < sizeof buffer; i++) {
+        char c = segment[i];
+        if (c == '~' && i + 1 < len && (segment[i + 1] == '0' || segment[i + 1] == '1'))
+            c = segment[++i] == '0' ? '~' : '/';
+        buffer[out++] = c;
+    }
+    if (out == sizeof buffer)
+        return JSON_NONE;
+    if (n->kind == JSON_OBJECT)
+        return json_object_get(doc, node, buffer, out);
+    if (n->kind != JSON_ARRAY || out == 0)
+        return JSON_NONE;
+    char *end;
+    buffer[out < sizeof buffer ? out : sizeof buffer - 1] = '\0';
+    unsigned long index = strtoul(buffer, &end, 10);
+    if (*end != '\0')
+        return JSON_NONE;
+    uint32_t c = n->first_child;
+    for (unsigned long i = 0; c != JSON_NONE && i < index; i++)
+        c = doc->nodes[c].next;
+    return c;
+}
+
+/* The node at `pointer` below `node`, or JSON_NONE. */
+static uint32_t node_below(struct json_doc *doc, uint32_t node, const char *pointer)
+{
+    while (node != JSON_NONE && *pointer == '/') {
+        const char *segment = pointer + 1;
+        const char *end = strchr(segment, '/');
+        size_t len = end != NULL ? (size_t)(end - segment) : strlen(segment);
+        node = child_at(doc, node, segment, len);
+        pointer = segment + len;
+    }
+    return *pointer == '\0' ? node : JSON_NONE;
+}
+
+/* Whether the string `node` may be hashed: the value of a known field that is neither secret
+ * nor sensitive, under a key the parser read as written (excerpt's rule for what it shows). */
+static bool hashable(struct analysis *a, uint32_t node)
+{
+    const struct json_node *n = &a->doc.nodes[node];
+    if (n->key_start == JSON_NONE || (n->flags & JSON_FLAG_KEY_RECOVERED) || a->registry == NULL)
+        return false;
+    const struct schema_field *f = schema_at_member(&a->doc, node, a->registry, a->settings);
+    return f != NULL && !f->secret && !f->sensitive;
+}
+
+/* The hash of the value at `node` into `out`: its type and, for a scalar, its text (a
+ * string decoded, a number or literal as written); a container by its type alone, so that a
+ * finding about an object does not come back with every edit inside it. */
+static void hash_value(struct analysis *a, uint32_t node, char out[17])
+{
+    if (node == JSON_NONE) {
+        hash_text(out, '-', "", 0);
+        return;
+    }
+    const struct json_node *n = json_node_at(&a->doc, node);
+    switch (n->kind) {
+    case JSON_OBJECT: hash_text(out, 'o', "", 0); return;
+    case JSON_ARRAY: hash_text(out, 'a', "", 0); return;
+    case JSON_STRING: {
+        if (!hashable(a, node)) {
+            snprintf(out, 17, "%s", BASELINE_SECRET);
+            return;
+        }
+        struct json_str s = json_node_string(&a->doc, node);
+        hash_text(out, 's', s.ptr != NULL ? s.ptr : "", s.len);
+        return;
+    }
+    default:
+        hash_text(out, 'v', a->doc.text + n->start, n->end - n->start);
+        return;
+    }
+}
+
+void baseline_write_entry(struct json_writer *w, struct analysis *a, const struct diagnostic *d,
+                          const char *path)
+{
+    const char *pointer = d->pointer != NULL ? d->pointer : "";
+    uint32_t node = a->doc.root;
+    struct json_str element = {0};
+    if (a->document == DOCUMENT_BULK && a->elements != NULL && pointer[0] == '/') {
+        char *end;
+        unsigned long index = strtoul(pointer + 1, &end, 10);
+        if (end != pointer + 1 && (*end == '/' || *end == '\0') && index < a->element_count) {
+            node = a->elements[index];
+            uint32_t name = json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME));
+            if (name != JSON_NONE && json_node_at(&a->doc, name)->kind == JSON_STRING)
+                element = json_node_string(&a->doc, name);
+            if (element.ptr != NULL)
+                pointer = end;
+        }
+    }
+    char hash[17];
+    hash_value(a, element.ptr != NULL ? node_below(&a->doc, node, pointer)
+                                      : node_below(&a->doc, a->doc.root, pointer),
+               hash);
+    json_write_object_begin(w);
+    json_write_key(w, "file");
+    json_write_string(w, path);
+    json_write_key(w, "code");
+    json_write_string(w, code_name(d->code));
+    if (element.ptr != NULL) {
+        json_write_key(w, "element");
+        json_write_string_n(w, element.ptr, element.len);
+    }
+    json_write_key(w, "pointer");
+    json_write_string(w, pointer);
+    json_write_key(w, "hash");
+    json_write_string(w, hash);
+    json_write_object_end(w);
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcmp(((const struct baseline_entry *)a)->line,
+                  ((const struct baseline_entry *)b)->line);
+}
+
+/* The string member `key` of the entry `node`, malloc'd; NULL when it has none (or memory). */
+static char *member(struct json_doc *doc, uint32_t node, const char *key)
+{
+    uint32_t m = json_object_get(doc, node, key, strlen(key));
+    if (m == JSON_NONE || json_node_at(doc, m)->kind != JSON_STRING)
+        return NULL;
+    struct json_str s = json_node_string(doc, m);
+    char *copy = malloc(s.len + 1);
+    if (copy != NULL) {
+        if (s.len > 0)
+            memcpy(copy, s.ptr, s.len);
+        copy[s.len] = '\0';
+    }
+    return copy;
+}
+
+/* The canonical line of an entry read back (baseline_write_entry's form). */
+static char *canonical(const struct baseline_entry *e, const char *hash)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "file");
+    json_write_string(&w, e->path);
+    json_write_key(&w, "code");
+    json_write_string(&w, e->code);
+    if (e->element != NULL) {
+        json_write_key(&w, "element");
+        json_write_string(&w, e->element);
+    }
+    json_write_key(&w, "pointer");
+    json_write_string(&w, e->pointer);
+    json_write_key(&w, "hash");
+    json_write_string(&w, hash);
+    json_write_object_end(&w);
+    if (w.failed) {
+        json_writer_free(&w);
+        return NULL;
+    }
+    return w.buf;
+}
+
+static void entry_free(struct baseline_entry *e)
+{
+    free(e->line);
+    free(e->path);
+    free(e->code);
+    free(e->element);
+    free(e->pointer);
+}
+
+/* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
+static bool read_entry(struct json_doc *doc, uint32_t node, unsigned index,
+                       struct baseline_entry *e, char *why_out, size_t why_size)
+{
+    *e = (struct baseline_entry){0};
+    const char *why = NULL;
+    char *hash = NULL;
+    if (json_node_at(doc, node)->kind != JSON_OBJECT)
+        why = "not an object";
+    else if ((e->path = member(doc, node, "file")) == NULL || e->path[0] == '\0')
+        why = "\"file\" must be a non-empty string";
+    else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
+        why = "\"code\" must name a code";
+    else if ((e->pointer = member(doc, node, "pointer")) == NULL)
+        why = "\"pointer\" must be a string";
+    else if ((hash = member(doc, node, "hash")) == NULL)
+        why = "\"hash\" must be a string";
+    else if (json_object_get(doc, node, JSON_LITERAL("element")) != JSON_NONE &&
+             (e->element = member(doc, node, "element")) == NULL)
+        why = "\"element\" must be a string";
+    else if ((e->line = canonical(e, hash)) == NULL)
+        why = "out of memory";
+    free(hash);
+    if (why == NULL)
+        return true;
+    snprintf(why_out, why_size, "finding %u: %s", index, why);
+    entry_free(e);
+    return false;
+}
+
+int baseline_parse(struct baseline_index *b, const char *text, size_t len, char *why,
+                   size_t why_size)
+{
+    *b = (struct baseline_index){0};
+    struct json_doc doc;
+    bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
+              doc.root != JSON_NONE && json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
+    uint32_t version = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("version")) : JSON_NONE;
+    uint32_t list = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("findings")) : JSON_NONE;
+    int64_t number = 0;
+    if (!ok || version == JSON_NONE || !json_node_int64(&doc, version, &number) || number != 1 ||
+        list == JSON_NONE || json_node_at(&doc, list)->kind != JSON_ARRAY) {
+        snprintf(why, why_size, "not a baseline of this version of srcls (a JSON object with "
+                                "\"version\": 1 and a \"findings\" array; write one with "
+                                "--write-baseline)");
+        json_doc_free(&doc);
+        return -1;
+    }
+    unsigned index = 0;
+    for (uint32_t n = doc.nodes[list].first_child; ok && n != JSON_NONE; n = doc.nodes[n].next) {
+        struct baseline_entry *grown =
+            vector_grow(b->entries, &b->cap, b->count + 1, sizeof *grown);
+        if (grown == NULL) {
+            snprintf(why, why_size, "out of memory");
+            ok = false;
+            break;
+        }
+        b->entries = grown;
+        ok = read_entry(&doc, n, index++, &b->entries[b->count], why, why_size);
+        b->count += ok;
+    }
+    json_doc_free(&doc);
+    if (ok && b->count > 1)
+        qsort(b->entries, b->count, sizeof *b->entries, compare_entries);
+    if (!ok)
+        baseline_index_free(b);
+    return ok ? 0 : -1;
+}
+
+void baseline_index_free(struct baseline_index *b)
+{
+    for (size_t i = 0; i < b->count; i++)
+        entry_free(&b->entries[i]);
+    free(b->entries);
+    *b = (struct baseline_index){0};
+}
+
+/* The first entry of `b` not below `line`. */
+static size_t lower_bound(const struct baseline_index *b, const char *line)
+{
+    size_t lo = 0, hi = b->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(b->entries[mid].line, line) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool baseline_has(const struct baseline_index *b, const char *line)
+{
+    size_t at = lower_bound(b, line);
+    return at < b->count && strcmp(b->entries[at].line, line) == 0;
+}
+
+bool baseline_take(struct baseline_index *b, const char *line)
+{
+    size_t lo = lower_bound(b, line);
+    for (; lo < b->count && strcmp(b->entries[lo].line, line) == 0; lo++) {
+        if (!b->entries[lo].used)
+            return b->entries[lo].used = true;
+    }
+    return false;
+}
+
+char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const char *path)
+{
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    baseline_write_entry(&w, a, d, path);
+    if (!w.failed)
+        return w.buf;
+    json_writer_free(&w);
+    return NULL;
+}
+
+char *baseline_relative(const char *dir, const char *file)
+{
+    size_t common = 0; /* the bytes of the segments both start with */
+    for (size_t i = 0;; i++) {
+        bool dir_end = dir[i] == '\0' || dir[i] == '/', file_end = file[i] == '\0' || file[i] == '/';
+        if (dir_end && file_end)
+            common = i;
+        if (dir[i] != file[i] || dir[i] == '\0')
+            break;
+    }
+    if (strcmp(dir, "/") == 0)
+        common = 0;
+    size_t ups = 0;
+    for (const char *c = dir + common; *c != '\0'; c++)
+        ups += *c == '/';
+    const char *rest = file + common + (file[common] == '/');
+    char *out = malloc(ups * 3 + strlen(rest) + 2);
+    if (out == NULL)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < ups; i++, len += 3)
+        memcpy(out + len, "../", 3);
+    strcpy(out + len, rest);
+    return out;
+}

@@ -1,0 +1,314 @@
+/* settings: severity overrides and extra type identifiers. */
+#include "settings.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "codes.h"
+#include "json/json.h"
+
+void settings_init(struct settings *settings)
+{
+    memset(settings, 0, sizeof *settings);
+    arena_init(&settings->arena);
+}
+
+void settings_free(struct settings *settings)
+{
+    arena_free(&settings->arena);
+    memset(settings, 0, sizeof *settings);
+}
+
+/* Appends "POINTER: what", the JSON Pointer of `node` in its document, as a line. */
+static void note(char *problems, size_t size, struct json_doc *doc, uint32_t node, const char *what)
+{
+    if (problems == NULL || size == 0)
+        return;
+    struct arena scratch;
+    arena_init(&scratch);
+    const char *pointer = json_pointer_of(doc, node, &scratch);
+    size_t used = strlen(problems);
+    snprintf(problems + used, size - used, "%s%s: %s", used ? "\n" : "",
+             pointer == NULL ? "?" : pointer, what);
+    arena_free(&scratch);
+}
+
+/* Whether `m` is the member of one of `door_keys` (NULL-terminated; may be NULL). */
+static bool is_door_key(struct json_doc *doc, uint32_t m, const char *const *door_keys)
+{
+    for (size_t i = 0; door_keys != NULL && door_keys[i] != NULL; i++) {
+        if (json_node_key_equals(doc, m, door_keys[i], strlen(door_keys[i])))
+            return true;
+    }
+    return false;
+}
+
+/* Notes every key of `node` that is not a setting (nor one of `door_keys`, a door's own). */
+static void note_unknown(struct json_doc *doc, uint32_t node, const char *const *door_keys,
+                         char *problems, size_t problems_size)
+{
+    char what[256], doors[128] = "";
+    size_t n = 0;
+    for (; door_keys != NULL && door_keys[n] != NULL; n++) {
+        size_t used = strlen(doors);
+        snprintf(doors + used, sizeof doors - used, ", \"%s\"", door_keys[n]);
+    }
+    snprintf(what, sizeof what,
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", "
+             "\"exclude\", \"placeholders\", \"schemas\", \"ignore\"%s%s and \"baseline\")",
+             n > 0 ? "," : "", n > 0 ? doors + 1 : "");
+    for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_TYPES)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_BASELINE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_IGNORE)) &&
+            !is_door_key(doc, m, door_keys))
+            note(problems, problems_size, doc, m, what);
+    }
+}
+
+/* "include" and "exclude" (arrays of globs) and "schemas" (of directories), at `list` when
+ * present, must be arrays of non-empty strings; `what` is "glob" or "directory". */
+static void note_strings(struct json_doc *doc, uint32_t list, const char *what, char *problems,
+                         size_t problems_size)
+{
+    char message[80];
+    if (list == JSON_NONE)
+        return;
+    if (doc->nodes[list].kind != JSON_ARRAY) {
+        snprintf(message, sizeof message, "must be an array of %s (strings)",
+                 what[0] == 'g' ? "globs" : "directories");
+        note(problems, problems_size, doc, list, message);
+        return;
+    }
+    snprintf(message, sizeof message, "a %s is a non-empty string", what);
+    for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
+        if (doc->nodes[g].kind != JSON_STRING || doc->nodes[g].end - doc->nodes[g].start <= 2)
+            note(problems, problems_size, doc, g, message);
+    }
+}
+
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
+                   size_t problems_size)
+{
+    settings_read_door(settings, doc, node, NULL, problems, problems_size);
+}
+
+/* The entries of "rules" that name a code (`groups` false) or a group of codes (true); a name
+ * that is neither is noted in the first pass. The first entry of a code is the one that counts
+ * (settings_severity), so a group adds each code once: at most CODE_COUNT entries, whatever the
+ * number of group keys. */
+static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t rules, bool groups,
+                       char *problems, size_t problems_size)
+{
+    bool added[CODE_COUNT] = {false}; /* by the groups */
+    for (uint32_t m = doc->nodes[rules].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+        struct json_str code = json_node_key(doc, m);
+        struct json_str value = json_node_string(doc, m);
+        char code_text[64], value_text[32], line[256];
+        snprintf(code_text, sizeof code_text, "%.*s", (int)code.len, code.ptr);
+        snprintf(value_text, sizeof value_text, "%.*s", (int)value.len, value.ptr);
+        int severity = diag_severity_parse(value_text);
+        int known = code_parse(code_text);
+        bool group = known < 0 && code_group_known(code_text);
+        if (group != groups)
+            continue;
+        if ((known < 0 && !group) || severity < 0) {
+            snprintf(line, sizeof line,
+                     known < 0 && !group ? "unknown code \"%s\""
+                                         : "the severity of \"%s\" must be error, warning, "
+                                           "information, hint or off",
+                     code_text);
+            note(problems, problems_size, doc, m, line);
+            continue;
+        }
+        for (int c = 0; c < CODE_COUNT; c++) {
+            if (c != known && (!group || added[c] || !code_in_group((enum diag_code)c, code_text)))
+                continue;
+            added[c] = group;
+            settings->severities[settings->severity_count++] =
+                (struct settings_severity){(enum diag_code)c, (enum diag_severity)severity};
+        }
+    }
+}
+
+/* "placeholders": an array of patterns (placeholder.h); each one that is not is noted. */
+static void read_placeholders(struct settings *settings, struct json_doc *doc, uint32_t list,
+                              char *problems, size_t problems_size)
+{
+    if (list == JSON_NONE)
+        return;
+    uint32_t count = doc->nodes[list].kind == JSON_ARRAY ? json_child_count(doc, list) : 0;
+    if (doc->nodes[list].kind != JSON_ARRAY || count > PLACEHOLDER_PATTERNS_MAX) {
+        note(problems, problems_size, doc, list,
+             "must be an array of at most 16 placeholder patterns (strings such as \"${NAME}\")");
+        return;
+    }
+    settings->placeholders =
+        arena_alloc(&settings->arena, (count + 1) * sizeof(struct placeholder_pattern));
+    for (uint32_t g = doc->nodes[list].first_child;
+         g != JSON_NONE && settings->placeholders != NULL; g = doc->nodes[g].next) {
+        struct json_str s = json_node_string(doc, g);
+        char *text = arena_strndup(&settings->arena, s.ptr, s.len);
+        const char *wrong =
+            doc->nodes[g].kind != JSON_STRING
+                ? "a placeholder pattern is a string such as \"${NAME}\""
+            : text == NULL ? NULL
+                           : placeholder_pattern_parse(
+                                 text, s.len, &settings->placeholders[settings->placeholder_count]);
+        if (wrong != NULL)
+            note(problems, problems_size, doc, g, wrong);
+        else if (text != NULL)
+            settings->placeholder_count++;
+    }
+}
+
+void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
+                        const char *const *door_keys, char *problems, size_t problems_size)
+{
+    settings_free(settings);
+    settings_init(settings);
+    const struct json_node *n = json_node_at(doc, node);
+    if (n == NULL || n->kind != JSON_OBJECT)
+        return;
+    uint32_t rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_RULES));
+    if (rules == JSON_NONE)
+        rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
+    uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
+    note_unknown(doc, node, door_keys, problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",
+                 problems, problems_size);
+    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
+                 problems, problems_size);
+    read_placeholders(settings, doc,
+                      json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)), problems,
+                      problems_size);
+    suppress_read(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_IGNORE)),
+                  note, problems, problems_size);
+    uint32_t baseline = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_BASELINE));
+    if (baseline != JSON_NONE && (doc->nodes[baseline].kind != JSON_STRING ||
+                                  doc->nodes[baseline].end - doc->nodes[baseline].start <= 2))
+        note(problems, problems_size, doc, baseline,
+             "must be the path of a baseline file (a non-empty string, relative to srcls.json)");
+    if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
+    if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
+        note(problems, problems_size, doc, types,
+             "must be an object mapping a type identifier to a kind's type");
+    if (rules != JSON_NONE && doc->nodes[rules].kind == JSON_OBJECT) {
+        uint32_t count = json_child_count(doc, rules);
+        settings->severities =
+            arena_alloc(&settings->arena, (count + CODE_COUNT + 1) * sizeof *settings->severities);
+        if (settings->severities != NULL) { /* codes first: one named alone beats its group */
+            read_rules(settings, doc, rules, false, problems, problems_size);
+            read_rules(settings, doc, rules, true, problems, problems_size);
+        }
+    }
+    if (types != JSON_NONE && doc->nodes[types].kind == JSON_OBJECT) {
+        uint32_t count = json_child_count(doc, types);
+        settings->types = arena_alloc(&settings->arena, (count + 1) * sizeof *settings->types);
+        for (uint32_t m = doc->nodes[types].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+            struct json_str id = json_node_key(doc, m);
+            struct json_str kind = json_node_string(doc, m);
+            if (doc->nodes[m].kind != JSON_STRING) {
+                note(problems, problems_size, doc, m,
+                     "a \"types\" entry maps an identifier to a kind's type (a string)");
+                continue;
+            }
+            settings->types[settings->type_count++] =
+                (struct settings_type){arena_strndup(&settings->arena, id.ptr, id.len),
+                                       arena_strndup(&settings->arena, kind.ptr, kind.len)};
+        }
+    }
+}
+
+/* The placeholders of `over` when it names some, else those of `base`. */
+static int copy_placeholders(struct settings *out, const struct settings *over,
+                             const struct settings *base)
+{
+    const struct settings *from = over != NULL && over->placeholder_count > 0 ? over : base;
+    if (from == NULL || from->placeholder_count == 0)
+        return 0;
+    out->placeholders =
+        arena_alloc(&out->arena, from->placeholder_count * sizeof *out->placeholders);
+    if (out->placeholders == NULL)
+        return -1;
+    for (uint32_t i = 0; i < from->placeholder_count; i++) {
+        const char *text = from->placeholders[i].text;
+        size_t len = from->placeholders[i].prefix_len + 4 + from->placeholders[i].suffix_len;
+        char *copy = arena_strndup(&out->arena, text, len);
+        if (copy == NULL || placeholder_pattern_parse(copy, len, &out->placeholders[i]) != NULL)
+            return -1;
+    }
+    out->placeholder_count = from->placeholder_count;
+    return 0;
+}
+
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
+{
+    settings_free(out);
+    settings_init(out);
+    const struct settings *layers[2] = {over, base}; /* the first match is the one that counts */
+    uint32_t severities = 0, types = 0;
+    for (int l = 0; l < 2; l++) {
+        severities += layers[l] ? layers[l]->severity_count : 0;
+        types += layers[l] ? layers[l]->type_count : 0;
+    }
+    out->severities = arena_alloc(&out->arena, (severities + 1) * sizeof *out->severities);
+    out->types = arena_alloc(&out->arena, (types + 1) * sizeof *out->types);
+    if (out->severities == NULL || out->types == NULL || copy_placeholders(out, over, base) != 0)
+        goto fail;
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->severity_count; i++)
+            out->severities[out->severity_count++] = layers[l]->severities[i];
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->type_count; i++) {
+            const struct settings_type *t = &layers[l]->types[i];
+            struct settings_type copy = {
+                arena_strndup(&out->arena, t->id, strlen(t->id)),
+                arena_strndup(&out->arena, t->kind_type, strlen(t->kind_type))};
+            if (copy.id == NULL || copy.kind_type == NULL)
+                goto fail;
+            out->types[out->type_count++] = copy;
+        }
+        if (suppress_copy(out, layers[l]) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    settings_free(out);
+    settings_init(out);
+    return -1;
+}
+
+enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
+                                     enum diag_severity fallback)
+{
+    for (uint32_t i = 0; settings != NULL && i < settings->severity_count; i++) {
+        if (settings->severities[i].code == code)
+            return settings->severities[i].severity;
+    }
+    return fallback;
+}
+
+bool settings_placeholder(const struct settings *settings, const struct json_doc *doc,
+                          uint32_t node, struct placeholder_match *m)
+{
+    return settings != NULL && placeholder_in_string(settings->placeholders,
+                                                     settings->placeholder_count, doc, node, 0, m);
+}
+
+const char *settings_type(const struct settings *settings, const char *id, size_t len)
+{
+    for (uint32_t i = 0; settings != NULL && i < settings->type_count; i++) {
+        if (strlen(settings->types[i].id) == len && memcmp(settings->types[i].id, id, len) == 0)
+            return settings->types[i].kind_type;
+    }
+    return NULL;
+}

@@ -1,0 +1,81 @@
+/* settings: what a user or project can change — severity per code (or "off") and extra type
+ * identifiers mapped onto kinds. Read from srcls.json, LSP initializationOptions and
+ * workspace/didChangeConfiguration, all in the same shape:
+ *   {"rules": {"unknown-field": "error"}, "types": {"MY_ID": "CLOUDA_OBJECT_STORAGE"}}
+ * ("severity" is accepted as another name for "rules"). */
+#ifndef SRCLS_SETTINGS_H
+#define SRCLS_SETTINGS_H
+
+#include "base/base.h"
+#include "diagnostic.h"
+#include "json/json.h"
+#include "placeholder.h"
+#include "suppress.h"
+
+/* The keys of the settings object ("severity" is another name for "rules"). */
+#define SETTINGS_KEY_RULES "rules"
+#define SETTINGS_KEY_SEVERITY "severity"
+#define SETTINGS_KEY_TYPES "types"
+/* Directory scans of `--check` (arrays of globs, read by the command line's walk). */
+#define SETTINGS_KEY_INCLUDE "include"
+#define SETTINGS_KEY_EXCLUDE "exclude"
+/* Directories of a team's own kind files, relative to the srcls.json (read by the doors, which
+ * build the registry from them: schema_custom.h). */
+#define SETTINGS_KEY_SCHEMAS "schemas"
+/* The syntaxes of templated values ("${NAME}", ...: placeholder.h): a string value holding one is
+ * checked as filled in later. */
+#define SETTINGS_KEY_PLACEHOLDERS "placeholders"
+/* Findings silenced, with the reason (suppress.h). */
+#define SETTINGS_KEY_IGNORE "ignore"
+/* The baseline file of `--check` (a path relative to the srcls.json, read by the doors). */
+#define SETTINGS_KEY_BASELINE "baseline"
+
+struct settings_severity {
+    enum diag_code code;
+    enum diag_severity severity;
+};
+
+struct settings_type {
+    const char *id;
+    const char *kind_type; /* a canonical identifier of a kind */
+};
+
+struct settings {
+    struct settings_severity *severities;
+    uint32_t severity_count;
+    struct settings_type *types;
+    uint32_t type_count;
+    struct placeholder_pattern *placeholders; /* texts in `arena` */
+    uint32_t placeholder_count;
+    struct settings_ignore *ignores; /* "ignore" (suppress.h), in the order written */
+    uint32_t ignore_count;
+    struct arena arena;
+};
+
+void settings_init(struct settings *settings);
+void settings_free(struct settings *settings);
+/* Reads `node` (an object of the shape above) into `settings`, replacing what it held. Unknown
+ * codes and severities are skipped; problems are appended to `problems` (may be NULL) as a
+ * human-readable line each. */
+void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
+                   size_t problems_size);
+/* The same, where a door reads more keys itself (`door_keys`, NULL-terminated, e.g. the LSP
+ * door's "maxDiagnostics"): those keys are not reported as unknown. */
+void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
+                        const char *const *door_keys, char *problems, size_t problems_size);
+/* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type
+ * identifier, `over`'s wins. The editor's settings over a project's srcls.json. Returns 0, or
+ * -1 when memory ran out (then `out` is empty). */
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over);
+
+/* The severity for `code` after overrides: the override, else `fallback`. */
+enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
+                                     enum diag_severity fallback);
+/* The first placeholder in the string value `node` (false for any other node, and when the
+ * settings name no placeholder syntax): a value filled in later. */
+bool settings_placeholder(const struct settings *settings, const struct json_doc *doc,
+                          uint32_t node, struct placeholder_match *m);
+/* The kind identifier `id` maps to, or NULL. */
+const char *settings_type(const struct settings *settings, const char *id, size_t len);
+
+#endif

@@ -1,0 +1,120 @@
+/* project: the project configuration, srcls.json, as a document — its settings, and its own
+ * mistakes as diagnostics with ranges (syntax errors, and `project-config` at the member or
+ * value concerned), so that an editor shows them where they are written. */
+#ifndef SRCLS_PROJECT_H
+#define SRCLS_PROJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check/check.h"
+#include "assist/assist.h"
+#include "schema/schema.h"
+#include "domain/domain.h"
+
+/* The file name of a project configuration. */
+#define PROJECT_FILE_NAME "srcls.json"
+
+/* Whether `path` (or a URI) names a project configuration: its last segment is srcls.json. */
+bool project_is_config(const char *path, size_t len);
+
+/* Analyses `text` (which must outlive `out`) as a project configuration into `out` (freed with
+ * analysis_free), and, when it has no mistake, reads its settings into `settings` (replacing
+ * them); with a mistake `settings` is left as it was: a configuration is never half applied.
+ * Returns 1 when the settings were read, 0 when the configuration has mistakes, -1 when memory
+ * ran out. */
+int project_analyze(struct analysis *out, const char *text, size_t len,
+                    const struct schema_registry *registry, struct settings *settings);
+
+/* A project's own kinds: the kind files of the directories its srcls.json's "schemas" names,
+ * and the registry of the built-in kinds with them over it. */
+struct project_schema {
+    bool custom;                     /* "schemas" named a directory: `registry` is the project's */
+    struct schema_registry registry; /* when custom */
+    char **dirs;                     /* the directories, absolute as resolved (owned) */
+    uint32_t dir_count;
+    struct schema_file *files; /* the kind files read, names and texts malloc'd (owned) */
+    size_t file_count, file_capacity;
+    struct schema_problems problems; /* the files left out, and why */
+};
+
+/* Whether a directory entry named `name` is a kind file: `*.json`, not hidden, and not a JSON
+ * Schema published beside them (`*.schema.json`). */
+bool project_is_kind_file_name(const char *name);
+
+/* How a door reads a directory of kind files: appends a custom schema_file for each regular
+ * file of `dir` whose name project_is_kind_file_name takes, in any order (name: its path, dir +
+ * "/" + file name; text and name malloc'd, through project_schema_add), to schema->files;
+ * returns 0, or -1 with the reason in `why`. The core puts each directory's files in name
+ * order. */
+struct project_reader {
+    int (*read_dir)(void *context, const char *dir, struct project_schema *schema, char *why,
+                    size_t why_size);
+    void *context;
+};
+
+/* Appends a file to schema->files, taking `name` and `text` (malloc'd) over; -1 when memory ran
+ * out (then both are freed). For the doors' read_dir. */
+int project_schema_add(struct project_schema *schema, char *name, char *text, size_t len);
+void project_schema_free(struct project_schema *schema);
+/* The registry a project's documents are checked with. */
+const struct schema_registry *project_schema_registry(const struct project_schema *schema,
+                                                      const struct schema_registry *builtin);
+/* Whether the file at the absolute `path` is one of the project's kind files: it lies directly
+ * in one of schema->dirs and is named *.json. */
+bool project_schema_has(const struct project_schema *schema, const char *path);
+
+/* The index in schema->files of the kind file at `path` (the same path once "." steps and
+ * repeated slashes are left out), or SIZE_MAX. */
+size_t project_schema_index(const struct project_schema *schema, const char *path);
+
+/* project_analyze, and the project's own kinds: each directory of "schemas" (relative to
+ * `config_dir`, the srcls.json's directory) read through `reader` into `schema` (emptied
+ * first), and the registry built from them (the "types" are checked against it). A directory
+ * that cannot be read is a mistake of the configuration, at its entry; a kind file with a
+ * mistake is not: it is left out, and said in schema->problems. Returns as project_analyze;
+ * `schema` is empty unless it returns 1. */
+int project_analyze_schema(struct analysis *out, const char *text, size_t len,
+                           const struct schema_registry *builtin, const char *config_dir,
+                           const struct project_reader *reader, struct settings *settings,
+                           struct project_schema *schema);
+
+/* A kind file (one of `schema`'s, named `name`) as a document: its syntax errors, or what the
+ * loader says of it with the project's other kind files (those of `schema` under another name)
+ * beside it, as project-config diagnostics at the value concerned. Returns 0, or -1 when memory
+ * ran out. */
+int project_kind_file_analyze(struct analysis *out, const char *text, size_t len, const char *name,
+                              const struct project_schema *schema);
+
+/* Completion in a kind file analysed by project_kind_file_analyze, read off the JSON Schema of
+ * the kind-file format: the keys allowed where the cursor is (with their descriptions), the
+ * values of an enum, the kinds' stems for "extends". Fills `out` (freed with
+ * completion_list_free); 0, or -1 when memory ran out. */
+int project_kind_file_complete(struct analysis *analysis, const struct schema_registry *registry,
+                               uint32_t offset, struct completion_list *out);
+/* Hover in a kind file: what a key means, or the kind "extends" names; in `arena`, with the
+ * range it is about; NULL when there is nothing to say. */
+const char *project_kind_file_hover(struct analysis *analysis,
+                                    const struct schema_registry *registry, uint32_t offset,
+                                    enum text_markup markup, struct arena *arena, uint32_t *start,
+                                    uint32_t *end);
+
+/* The edit of a srcls.json's `text` (`len` bytes; none: a file to create) that maps the type
+ * identifier `id` onto the kind type `kind_type` in its "types": bytes [*start, *end) become the
+ * returned text (in `arena`). NULL when the text is not a JSON object without syntax errors,
+ * when `id` is mapped already, or when memory ran out. */
+const char *project_map_type(const char *text, size_t len, const char *id, const char *kind_type,
+                             struct arena *arena, uint32_t *start, uint32_t *end);
+
+/* Completion in a srcls.json analysed by project_analyze: its keys ("rules", "types"), the
+ * diagnostic codes in "rules" and their severities, the kinds' types as the values of "types".
+ * Fills `out` (freed with completion_list_free); 0, or -1 when memory ran out. */
+int project_complete(struct analysis *analysis, const struct schema_registry *registry,
+                     uint32_t offset, enum text_markup markup, struct completion_list *out);
+/* Hover in a srcls.json: what "rules" and "types" hold, a code's meaning, a kind's; in `arena`,
+ * with the range it is about; NULL when there is nothing to say. */
+const char *project_hover(struct analysis *analysis, const struct schema_registry *registry,
+                          uint32_t offset, enum text_markup markup, struct arena *arena,
+                          uint32_t *start, uint32_t *end);
+
+#endif
