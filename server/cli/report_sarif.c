@@ -212,6 +212,23 @@ static uint64_t fingerprint(const char *path, const char *code, const char *poin
     return h & UINT64_C(0xffffffffffff);
 }
 
+/* A result's or a notification's "message" and "locations", up to the artifact of `path` (the
+ * caller closes the physical location, the location and the list). */
+static void write_message_at(struct json_writer *w, const char *message, const char *path)
+{
+    json_write_key(w, "message");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, message);
+    json_write_object_end(w);
+    json_write_key(w, "locations");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "physicalLocation");
+    json_write_object_begin(w);
+    write_artifact(w, path);
+}
+
 /* An unreadable path: a tool execution notification at the end of the run (SARIF 2.1.0
  * §3.20.21), so that code scanning shows it, and a line on stderr for the person at the
  * terminal. */
@@ -226,17 +243,7 @@ static void sarif_unreadable(struct reporter *self, const struct checked_file *f
     json_write_object_begin(w);
     json_write_key(w, "level");
     json_write_string(w, "error");
-    json_write_key(w, "message");
-    json_write_object_begin(w);
-    json_write_key(w, "text");
-    json_write_string(w, file->read_error);
-    json_write_object_end(w);
-    json_write_key(w, "locations");
-    json_write_array_begin(w);
-    json_write_object_begin(w);
-    json_write_key(w, "physicalLocation");
-    json_write_object_begin(w);
-    write_artifact(w, file->path);
+    write_message_at(w, file->read_error, file->path);
     json_write_object_end(w);
     json_write_object_end(w);
     json_write_array_end(w);
@@ -278,17 +285,7 @@ static void write_result_start(struct json_writer *w, enum diag_code code, const
     json_write_int(w, code);
     json_write_key(w, "level");
     json_write_string(w, level);
-    json_write_key(w, "message");
-    json_write_object_begin(w);
-    json_write_key(w, "text");
-    json_write_string(w, message);
-    json_write_object_end(w);
-    json_write_key(w, "locations");
-    json_write_array_begin(w);
-    json_write_object_begin(w);
-    json_write_key(w, "physicalLocation");
-    json_write_object_begin(w);
-    write_artifact(w, path);
+    write_message_at(w, message, path);
 }
 
 static void sarif_file(struct reporter *self, const struct checked_file *file)
