@@ -5,16 +5,17 @@
 # local registry (verdaccio, tests/npm/node_modules, on 127.0.0.1, no uplink: nothing is looked
 # up on the public registry; stopped by its PID), then in an empty folder:
 #   npm install srcls                   @srcls/linux-x64 installed; `npx srcls --version` and
-#                                       `--check --format json docs/examples/` give what the
-#                                       native binary gives (stdout and status), no notice on
-#                                       stderr; a platform package of another version refused;
-#                                       the language-server suite (tests/lsp) against it
+#                                       `--check --format json` of (a copy of) docs/examples/
+#                                       give what the native binary gives (stdout and status),
+#                                       no notice on stderr; a platform package of another
+#                                       version refused; the language-server suite (tests/lsp)
+#                                       against it
 #   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
 #                                       stderr; `--version`, `--check` (compared as above when
 #                                       the WebAssembly build has it) and the language-server
 #                                       suite against it
-# With the argument pre-commit, after publishing, only this instead: `pre-commit try-repo` (Debian's
-# pre-commit) runs the language: node hook srcls-node of .pre-commit-hooks.yaml from this checkout
+# With the argument pre-commit, after publishing, only this instead: `pre-commit try-repo`
+# (Debian's pre-commit) runs the language: node hook srcls-node of .pre-commit-hooks.yaml from this checkout
 # on a git repository holding a bad and a good document, npm pointed at the registry: pre-commit
 # installs srcls from it (the top package.json's dependency, @srcls/linux-x64 with it), the hook
 # fails on the bad document, naming it, and passes the good one.
@@ -142,9 +143,12 @@ same() {
   fi
 }
 
+# The examples are checked in a copy outside any git work tree (where the WebAssembly build, which
+# cannot run git for .gitignore, refuses a directory scan).
+cp -r "$root/docs/examples" "$work/examples"
 "$native" --version >"$work/native.version"
 native_status=0
-(cd "$work" && "$native" --check --format json "$root/docs/examples/" >"$work/native.json") || native_status=$?
+"$native" --check --format json "$work/examples/" >"$work/native.json" || native_status=$?
 
 # lsp_suite SERVER CLI: the language-server suite (but sarif.test.js, which tests --check alone)
 # against SERVER, with CLI as its --check oracle.
@@ -173,9 +177,9 @@ same "$work/out" "$work/err" 0 "$work/native.version" 0 "npx srcls --version"
 [ ! -s "$work/err" ] || fail "npx srcls --version said on stderr: $(cat "$work/err")"
 echo "npx srcls --version: $(cat "$work/out")"
 status=0
-npx --no-install srcls --check --format json "$root/docs/examples/" >"$work/out" 2>"$work/err" || status=$?
-same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" "npx srcls --check --format json docs/examples/"
-echo "npx srcls --check docs/examples/: the native binary's report, status $status"
+npx --no-install srcls --check --format json "$work/examples/" >"$work/out" 2>"$work/err" || status=$?
+same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" "npx srcls --check --format json (docs/examples/)"
+echo "npx srcls --check (docs/examples/): the native binary's report, status $status"
 
 manifest=node_modules/@srcls/linux-x64/package.json
 cp "$manifest" "$work/manifest"
@@ -207,13 +211,13 @@ grep -q "^srcls: running the WebAssembly build (@srcls/linux-x64 is not installe
 [ "$(wc -l <"$work/err")" -eq 1 ] || fail "more than one line on stderr: $(cat "$work/err")"
 echo "npx srcls --version: $(cat "$work/out"); stderr: $(cat "$work/err")"
 status=0
-npx --no-install srcls --check --format json "$root/docs/examples/" >"$work/out" 2>"$work/err" || status=$?
+npx --no-install srcls --check --format json "$work/examples/" >"$work/out" 2>"$work/err" || status=$?
 if [ "$status" -eq 2 ] && grep -q "'--check' is not available in the WebAssembly build" "$work/err"; then
   echo "NOT TESTED: --check through the WebAssembly build, which has none yet: $(tail -n +2 "$work/err" | head -n 1)"
 else
   same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
-    "npx srcls --check --format json docs/examples/ (WebAssembly)"
-  echo "npx srcls --check docs/examples/ (WebAssembly): the native binary's report, status $status"
+    "npx srcls --check --format json (docs/examples/, WebAssembly)"
+  echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
 fi
 echo "language-server suite against $work/app-wasm/node_modules/.bin/srcls (--check oracle: $native):"
 lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native"
