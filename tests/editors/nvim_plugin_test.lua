@@ -197,6 +197,17 @@ local function srcls_clients()
   return out
 end
 
+-- Stops every srcls client, waits for them to be gone and wipes the buffers out.
+local function stop_clients()
+  for _, c in ipairs(srcls_clients()) do
+    client_call(c, 'stop')
+  end
+  wait_for(function()
+    return #srcls_clients() == 0
+  end, 'the clients to stop')
+  vim.cmd('silent! %bwipeout!')
+end
+
 local function attached(buf)
   for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
     if c.name == 'srcls' then
@@ -388,13 +399,7 @@ test('the server attaches: one srcls client per project root, the plain JSON fil
 end)
 
 test('setup() called after the file is open (a lazy-loaded plugin) detects and attaches it', function()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_clients()
   vim.api.nvim_create_augroup('srcls', { clear = true }) -- as if setup() had not run yet
   local buf = open(workdir .. '/bad-job-failed.job.json')
   if not srcls.uses_filetype_lua() then
@@ -655,13 +660,7 @@ test('completion with snippets (clients that take them, like Neovim 0.10+): the 
   eq(complete.snippet_text('"a": "${1:x${2:y}}"$0'), '"a": "xy"', 'nested placeholders and $0')
   eq(complete.snippet_text('"p": ${1},\\$'), '"p": ,$', 'empty tab stop and escaped $')
 
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_clients()
   local capabilities = vim.lsp.protocol.make_client_capabilities()
   capabilities.textDocument.completion.completionItem.snippetSupport = true
   srcls.setup({ server_path = binary, capabilities = capabilities })
@@ -814,13 +813,7 @@ end)
 
 test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
   close_floats()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_clients()
   srcls.setup({
     server_path = binary,
     severity = { ['unknown-field'] = 'error', ['not-applicable'] = 'off' },
@@ -890,13 +883,7 @@ test(':checkhealth srcls says the binary is found, runs and speaks LSP', functio
 end)
 
 test('a missing binary: a clear message, no client, and :checkhealth says so', function()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_clients()
   notifications = {}
   srcls.setup({ server_path = workdir .. '/no/such/srcls' })
   local buf = open(workdir .. '/bad-object-storage.source.json')
@@ -915,13 +902,7 @@ test('a missing binary: a clear message, no client, and :checkhealth says so', f
 end)
 
 test('Mason: a srcls in stdpath("data")/mason/bin is found and started without configuration', function()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
+  stop_clients()
   -- What :MasonInstall srcls leaves: a link in Mason's bin folder (nvim_plugin.sh gives this
   -- Neovim a private XDG_DATA_HOME), and no srcls on PATH (Mason's folder is on PATH only once
   -- mason.nvim is set up, which need not be before this plugin).
