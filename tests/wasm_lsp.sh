@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The language-server suite (tests/lsp) against srcls built as WebAssembly, run by node through
-# srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) stands in for --check and --list-kinds,
-# the suite's oracles, which the WebAssembly build does not have.
+# srcls-wasm.mjs; the native binary ($SRCLS_CLI_BINARY) is the suite's --check and --list-kinds
+# oracle, independent of the build under test (tests/wasm_check.sh compares the WebAssembly
+# build's --check with it).
 #   tests/wasm_lsp.sh [WASM] [RUNNER]
 # WASM: default $SRCLS_WASM, else the newer of dist/srcls.wasm (tools/release.sh) and
 # build-wasm/server/srcls.wasm (a development build, tools/wasm32-wasi.ini).
@@ -13,19 +14,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 
-wasm=${1:-${SRCLS_WASM:-}}
-if [ -z "$wasm" ]; then
-  # the newer of the two, so that a stale one is not tested by mistake
-  wasm=$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)
-fi
-[ -n "$wasm" ] && [ -f "$wasm" ] ||
-  skip "no srcls.wasm (in dist/ or build-wasm/server/): tools/release.sh builds it"
-wasm=$(cd "$(dirname "$wasm")" && pwd)/$(basename "$wasm")
-runner=${2:-$(dirname "$wasm")/srcls-wasm.mjs}
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
-command -v node >/dev/null || skip "node is not installed"
-major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$major" -ge 20 ] || skip "the WebAssembly server's runner needs node 20 or later (found $(node --version))"
+# shellcheck source=tests/wasm_find.sh
+. "$root/tests/wasm_find.sh"
 [ -d "$root/tests/lsp/node_modules" ] || skip "no tests/lsp/node_modules: run npm ci in tests/lsp"
 cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$cli" ] || skip "no native srcls at $cli for the suite's --check oracle (set SRCLS_CLI_BINARY)"
@@ -36,4 +26,5 @@ SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/src
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
   navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js
-# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone)
+# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
+# tests/wasm_check.sh runs it against the WebAssembly build's --check)

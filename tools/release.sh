@@ -2,8 +2,8 @@
 # Builds every release artefact of srcls into dist/ (Debian or Ubuntu, x86-64; installs what is
 # missing with apt-get, through sudo when not root):
 #   srcls-linux-x86_64, srcls-linux-aarch64   static (libuv and glibc included), stripped
-#   srcls.wasm, srcls-wasm.mjs                the language server as WebAssembly, and its runner
-#                                             (node srcls-wasm.mjs --stdio; Node 20 or later)
+#   srcls.wasm, srcls-wasm.mjs                srcls as WebAssembly (server and --check), its runner
+#                                             (node srcls-wasm.mjs --stdio|--check; Node 20+)
 #   srcls-linux-x64.vsix, srcls-linux-arm64.vsix   the VS Code extension with the static binary
 #   srcls-universal.vsix                      ... with the WebAssembly server, for every other
 #                                             platform (macOS, Windows)

@@ -353,7 +353,7 @@ static void check_stdin(struct walk *walk)
     struct stat st;
     size_t expected = 0;
     if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
-        off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+        off_t at = (lseek)(STDIN_FILENO, 0, SEEK_CUR); /* not wasi-libc's macro ({...}) */
         off_t left = st.st_size - (at > 0 ? at : 0);
         if ((uintmax_t)left > CHECK_MAX_INPUT_SIZE) {
             report_too_large(walk, path, left);
@@ -528,9 +528,10 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
             report_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
-    if (directory && explicit && !walk->options->no_gitignore)
-        ignored_add_git(&walk->ignored, path);
-    if (directory)
+    if (directory && explicit && !walk->options->no_gitignore &&
+        !ignored_add_git(&walk->ignored, path))
+        close(fd); /* not checked, as ignored_add_git said: exit 2 */
+    else if (directory)
         check_directory(walk, fd, path, depth);
     else
         check_regular_file(walk, fd, &st, path, explicit || included);
@@ -555,9 +556,8 @@ int check_run(const struct check_options *options)
 {
     struct walk walk = {.options = options};
     struct reporter *reporter = options->reporter;
-    struct sigaction old_actions[3];
     if (options->fix)
-        file_replace_install_cleanup(old_actions);
+        file_replace_install_cleanup();
     if (options->jobs > 1)
         walk.pool = check_pool_create(options->jobs, CHECK_WINDOW_PER_JOB * options->jobs,
                                       task_work, task_done, &walk);
@@ -580,7 +580,7 @@ int check_run(const struct check_options *options)
                 walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
                 walk.fixed_files == 1 ? "" : "s");
     if (options->fix) {
-        file_replace_restore_signals(old_actions);
+        file_replace_restore_signals();
         fprintf(stderr, "srcls: applied %u fix%s in %u file%s", walk.fixes_applied,
                 walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
                 walk.fixed_files == 1 ? "" : "s");
@@ -592,7 +592,7 @@ int check_run(const struct check_options *options)
     free(walk.visited.slots);
     ignored_free(&walk.ignored);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
-        check_base_failed(options->base))
+        check_base_failed(options->base) || walk.ignored.unavailable > 0)
         return 2;
     if (options->diff) /* 1: --fix would change something */
         return walk.fixed_files > 0 && !options->exit_zero;

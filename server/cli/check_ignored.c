@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check_git.h"
+#include "platform.h"
 #include "vector.h"
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
@@ -63,12 +64,24 @@ static bool maybe_in_work_tree(const char *dir)
     }
 }
 
-void ignored_add_git(struct ignored *set, const char *dir)
+bool ignored_add_git(struct ignored *set, const char *dir)
 {
+    if (!maybe_in_work_tree(dir))
+        return true;
+    if (!platform_runs_git) {
+        fprintf(stderr, "srcls: %s: not checked: it is in a git work tree", dir);
+        if (set->unavailable++ == 0)
+            fputs(", and the WebAssembly build cannot read what git ignores (it cannot start "
+                  "git); pass --no-respect-gitignore to check every file in it, or use a native "
+                  "srcls binary",
+                  stderr);
+        fputc('\n', stderr);
+        return false;
+    }
     size_t len = 0;
-    char *names = maybe_in_work_tree(dir) ? git_ignored(dir, &len) : NULL;
+    char *names = git_ignored(dir, &len);
     if (names == NULL)
-        return;
+        return true;
     size_t dir_len = strlen(dir);
     bool slash = dir_len > 0 && dir[dir_len - 1] == '/';
     for (size_t at = 0; at < len;) {
@@ -92,6 +105,7 @@ void ignored_add_git(struct ignored *set, const char *dir)
     free(names);
     if (set->count > 0) /* qsort's array may not be NULL, even empty */
         qsort(set->paths, set->count, sizeof *set->paths, compare);
+    return true;
 }
 
 bool ignored_has(const struct ignored *set, const char *path)
@@ -105,5 +119,5 @@ void ignored_free(struct ignored *set)
     for (size_t i = 0; i < set->count; i++)
         free(set->paths[i]);
     free(set->paths);
-    *set = (struct ignored){0};
+    *set = (struct ignored){.unavailable = set->unavailable};
 }

@@ -10,11 +10,16 @@
 struct ignored {
     char **paths;
     size_t count, cap;
+    unsigned unavailable; /* directories not to check: what git ignores cannot be known */
 };
 
-/* Adds what git ignores below `dir`; nothing when git is absent or `dir` is in no work tree. */
-void ignored_add_git(struct ignored *set, const char *dir);
+/* Adds what git ignores below `dir`; nothing when git is absent or `dir` is in no work tree.
+ * False, after saying on stderr that `dir` is not to be checked (and, the first time, why and
+ * what to do), when `dir` may be in a work tree but this build cannot start git (WebAssembly):
+ * checking it with what git would skip would report files the user excluded. */
+bool ignored_add_git(struct ignored *set, const char *dir);
 bool ignored_has(const struct ignored *set, const char *path);
+/* Frees the paths; `unavailable` stays, for the exit status. */
 void ignored_free(struct ignored *set);
 
 #endif

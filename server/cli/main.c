@@ -17,6 +17,7 @@
 #include "help.h"
 #include "settings.h"
 #include "lsp_server.h"
+#include "platform.h"
 #include "reference.h"
 #include "report.h"
 
@@ -219,7 +220,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
             return PARSE_DONE;
         }
         if (id == 'V') {
-            printf("srcls %s\n", SRCLS_VERSION);
+            printf("srcls %s%s\n", SRCLS_VERSION, platform_version_suffix);
             return PARSE_DONE;
         }
         if (id == ':') {
@@ -440,6 +441,9 @@ static int run_check(const struct cli_options *o)
     unsigned jobs = parse_jobs(o->jobs);
     if (jobs == 0)
         return usage_error("--jobs takes a positive integer up to 1024 (got '%s')", o->jobs);
+    if (o->jobs != NULL && jobs > 1 && !platform_has_threads)
+        fprintf(stderr, "srcls: --jobs %u: the WebAssembly build checks one file at a time\n",
+                jobs);
     int fail_on = o->fail_on ? diag_severity_parse(o->fail_on) : DIAG_ERROR;
     if (fail_on <= DIAG_OFF)
         return usage_error("--fail-on takes error, warning, information or hint (got '%s')",
@@ -507,6 +511,7 @@ static int output_status(int status)
 
 int main(int argc, char **argv)
 {
+    platform_start();
     struct cli_options o = {.show_source = -1};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     o.excludes = calloc((size_t)argc + 1, sizeof *o.excludes);

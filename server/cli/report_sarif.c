@@ -4,7 +4,7 @@
  * directory below it, a file:// URI elsewhere) and a partial fingerprint built from the file's
  * name, the code and the JSON Pointer, so it stays put when unrelated lines move and whatever
  * directory srcls runs from. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 
 #include "codes.h"
 #include "json_write.h"
+#include "platform.h"
 #include "report.h"
 
 #ifndef SRCLS_VERSION
@@ -148,7 +149,7 @@ static bool artifact_uri(const char *path, char *out, size_t size)
     char cwd[PATH_MAX], full[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
     if (path[0] == '/' || strncmp(path, "../", 3) == 0 || strcmp(path, "..") == 0) {
-        if (realpath(path, full) == NULL)
+        if (platform_realpath(path, full) == NULL)
             snprintf(full, sizeof full, "%s", path);
         size_t n = have_cwd ? strlen(cwd) : 0;
         if (!have_cwd || strncmp(full, cwd, n) != 0 || full[n] != '/') {
@@ -198,15 +199,17 @@ static void write_region(struct json_writer *w, const struct analysis *a, uint32
     json_write_object_end(w);
 }
 
-static unsigned long fingerprint(const char *path, const char *code, const char *pointer)
+/* 64-bit arithmetic on every platform: the same fingerprint from the WebAssembly build (whose
+ * long has 32 bits) as from the native one. */
+static uint64_t fingerprint(const char *path, const char *code, const char *pointer)
 {
-    unsigned long h = 5381;
+    uint64_t h = 5381;
     const char *parts[] = {path, "\n", code, "\n", pointer};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         for (const char *c = parts[p]; *c; c++)
             h = h * 33 + (unsigned char)*c;
     }
-    return h & 0xffffffffffffUL;
+    return h & UINT64_C(0xffffffffffff);
 }
 
 /* An unreadable path: a tool execution notification at the end of the run (SARIF 2.1.0
@@ -309,7 +312,8 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_string(&w, d->pointer);
         json_write_object_end(&w);
         char print[32];
-        snprintf(print, sizeof print, "%012lx", fingerprint(name, code_name(d->code), d->pointer));
+        snprintf(print, sizeof print, "%012" PRIx64,
+                 fingerprint(name, code_name(d->code), d->pointer));
         json_write_key(&w, "partialFingerprints");
         json_write_object_begin(&w);
         json_write_key(&w, "srclsPointer/v1");

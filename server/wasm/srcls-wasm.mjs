@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Runs srcls.wasm (the language server built as WebAssembly, server/wasm) under Node's WASI:
+// Runs srcls.wasm (srcls built as WebAssembly: the language server and --check) under Node's WASI:
 //   node srcls-wasm.mjs [--stdio]      a language server on stdin/stdout
-//   node srcls-wasm.mjs --version
+//   node srcls-wasm.mjs --check PATH... (every option of the native srcls; docs/install.md says
+//                                       what differs), --version, --help, ...
 // srcls.wasm is looked for beside this file, or where $SRCLS_WASM says. The server reads the
 // files a client names (srcls.json, the workspace's documents) by their absolute paths: the
 // whole file system is preopened, as `/` on Linux and macOS and as `/c:` (each drive) on
-// Windows, which is how the server spells a `file:///c%3A/...` URI. Node 18.17 or later as it
+// Windows, which is how the server spells a `file:///c%3A/...` URI. WASI programs start in "/":
+// $PWD tells srcls the directory node runs in (its WASI name), so that relative paths, srcls.json
+// lookup and SARIF's %SRCROOT% mean what they mean natively. Standard input, output and error
+// are the process's own (`--check -` reads stdin); srcls's exit status is node's. Node 18.17 or later as it
 // is; an older Node 18 needs --experimental-wasi-unstable-preview1.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +42,13 @@ function preopens() {
   return dirs;
 }
 
+// The WASI name of a directory of this machine: itself on Linux and macOS, C:\x\y as /c:/x/y.
+function wasiPath(dir) {
+  if (process.platform !== 'win32') return dir;
+  const m = /^([A-Za-z]):[\\/]?(.*)$/.exec(dir);
+  return m ? `/${m[1].toLowerCase()}:/${m[2].replace(/\\/g, '/')}`.replace(/\/$/, '') : dir;
+}
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const wasmPath = process.env.SRCLS_WASM || path.join(here, 'srcls.wasm');
 let bytes;
@@ -50,7 +61,7 @@ try {
 const wasi = new WASI({
   version: 'preview1',
   args: ['srcls', ...process.argv.slice(2)],
-  env: process.env,
+  env: { ...process.env, PWD: wasiPath(process.cwd()) },
   preopens: preopens(),
   // The server's exit ends the process at once (process.exit with its status). With
   // returnOnExit: true, Node 20.20.2 died by SIGSEGV in V8 (Factory::NewCatchContext) returning

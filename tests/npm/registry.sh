@@ -11,9 +11,8 @@
 #                                       version refused; the language-server suite (tests/lsp)
 #                                       against it
 #   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
-#                                       stderr; `--version`, `--check` (compared as above when
-#                                       the WebAssembly build has it) and the language-server
-#                                       suite against it
+#                                       stderr; `--version`, `--check` (compared as above) and
+#                                       the language-server suite against it
 # With the argument pre-commit, after publishing, only this instead: `pre-commit try-repo`
 # (Debian's pre-commit) runs the language: node hook srcls-node of .pre-commit-hooks.yaml from this checkout
 # on a git repository holding a bad and a good document, npm pointed at the registry: pre-commit
@@ -31,18 +30,14 @@ mode=${1:-install}
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
-command -v node >/dev/null || skip "node is not installed"
-[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
-  skip "verdaccio 6 needs node 20 or later (found $(node --version))"
+# wasm, runner: srcls.wasm and its runner, as the wasm suites find them (node 20 checked there).
+set --
+# shellcheck source=tests/wasm_find.sh
+. "$root/tests/wasm_find.sh"
 [ -f "$here/node_modules/verdaccio/package.json" ] || skip "no verdaccio: run npm ci in tests/npm"
 [ -d "$root/tests/lsp/node_modules" ] || skip "no tests/lsp/node_modules: run npm ci in tests/lsp"
 native=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$native" ] || skip "no native srcls at $native (set SRCLS_CLI_BINARY)"
-wasm=${SRCLS_WASM:-$(ls -t "$root/dist/srcls.wasm" "$root/build-wasm/server/srcls.wasm" 2>/dev/null | head -n 1 || true)}
-[ -n "$wasm" ] && [ -f "$wasm" ] ||
-  skip "no srcls.wasm (in dist/ or build-wasm/server/) for the package's fallback: tools/release.sh builds it"
-runner=$(dirname "$wasm")/srcls-wasm.mjs
-[ -f "$runner" ] || runner=$root/server/wasm/srcls-wasm.mjs
 
 if [ "$mode" = pre-commit ]; then
   command -v pre-commit >/dev/null || skip "pre-commit is not installed (Debian: apt-get install pre-commit)"
@@ -212,13 +207,9 @@ grep -q "^srcls: running the WebAssembly build (@srcls/linux-x64 is not installe
 echo "npx srcls --version: $(cat "$work/out"); stderr: $(cat "$work/err")"
 status=0
 npx --no-install srcls --check --format json "$work/examples/" >"$work/out" 2>"$work/err" || status=$?
-if [ "$status" -eq 2 ] && grep -q "'--check' is not available in the WebAssembly build" "$work/err"; then
-  echo "NOT TESTED: --check through the WebAssembly build, which has none yet: $(tail -n +2 "$work/err" | head -n 1)"
-else
-  same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
-    "npx srcls --check --format json (docs/examples/, WebAssembly)"
-  echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
-fi
+same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
+  "npx srcls --check --format json (docs/examples/, WebAssembly)"
+echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
 echo "language-server suite against $work/app-wasm/node_modules/.bin/srcls (--check oracle: $native):"
 lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native"
 

@@ -62,7 +62,7 @@ function runWasm(why) {
     fail(`${why}, and the WebAssembly build needs Node 18.17 or later (this is ${process.version})`);
   }
   process.stderr.write(`srcls: running the WebAssembly build (${why}); ` +
-    'what it cannot do: https://github.com/srcls/srcls/blob/main/docs/install.md\n');
+    'what differs: https://github.com/srcls/srcls/blob/main/docs/install.md#--check-in-the-webassembly-build\n');
   // The runner takes its arguments from process.argv.slice(2) and srcls.wasm from beside itself.
   import(pathToFileURL(path.join(__dirname, '..', 'wasm', 'srcls-wasm.mjs')).href)
     .catch((e) => fail(`the WebAssembly build failed to start: ${e.message}`));

@@ -1,0 +1,35 @@
+/* check_base_wasi: check_base.h in the WebAssembly build. --base reads the base version through
+ * git, which WASI preview 1 cannot start: it is refused (exit 2), never ignored. */
+#include "check_base.h"
+
+#include <stdio.h>
+
+struct check_base *check_base_open(const char *ref)
+{
+    fprintf(stderr,
+            "srcls: --base %s is not available in the WebAssembly build: it reads the base "
+            "through git, which WebAssembly cannot start; use a native srcls binary\n",
+            ref);
+    return NULL;
+}
+
+void check_base_review(struct check_base *base, const char *path, struct analysis *now)
+{
+    (void)base, (void)path, (void)now; /* never opened: nothing to compare with */
+}
+
+void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
+{
+    (void)options, (void)summary;
+}
+
+bool check_base_failed(const struct check_base *base)
+{
+    (void)base;
+    return false;
+}
+
+void check_base_close(struct check_base *base)
+{
+    (void)base;
+}
