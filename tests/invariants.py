@@ -204,7 +204,8 @@ print("4. schema files: %d kinds, each listed in schema/meson.build" % len(kinds
 
 FEATURES = ["text_sync", "configuration", "diagnostics", "completion", "hover", "code_action",
             "symbols", "formatting", "navigation", "inlay_hints", "workspace"]
-LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position", "uri"], ["rendered", "projects"], ["documents"],
+LAYERS = [["framing"], ["transport"], ["jsonrpc"], ["position", "uri"], ["rendered", "projects", "review"],
+          ["review_git", "review_wasi"], ["documents"], ["documents_review"],
           ["internal"],
           FEATURES, ["server"]]
 layer_of = {"lsp_%s" % m: i for i, layer in enumerate(LAYERS) for m in layer}

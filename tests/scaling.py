@@ -113,7 +113,7 @@ def write_input(name, data):
 
 # ---- counting -----------------------------------------------------------------------------------
 
-def callgrind(argv, run):
+def callgrind(argv, run, cwd=None):
     """Instructions executed by the process started as argv under valgrind's callgrind, while
     run(proc) talks to it; run returns when the process has been told to finish."""
     out = tempfile.mktemp(prefix="cg.", dir=work)
@@ -121,7 +121,7 @@ def callgrind(argv, run):
     with tempfile.TemporaryFile() as err_file:
         proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
                                 + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=err_file, env=dict(os.environ, **SERVER_ENV))
+                                stderr=err_file, env=dict(os.environ, **SERVER_ENV), cwd=cwd)
         run(proc)
         status = proc.wait()
         err_file.seek(0)
@@ -134,12 +134,12 @@ def callgrind(argv, run):
     return int(totals[0].split()[1])
 
 
-def cli_instructions(path, fmt):
+def cli_instructions(path, fmt, extra=(), cwd=None):
     def run(proc):
         proc.stdin.close()
         while proc.stdout.read(1 << 16):
             pass
-    return callgrind([binary, "--check", "--format", fmt, path], run)
+    return callgrind([binary, "--check", "--format", fmt, *extra, path], run, cwd)
 
 
 def lsp_instructions(data):
@@ -222,6 +222,39 @@ def kind_files_project(n, broken=False):
     return doc
 
 
+def git(repo, *args):
+    subprocess.run(["git", "-c", "user.name=scaling", "-c", "user.email=scaling@example.invalid",
+                    "-c", "init.defaultBranch=main", *args], cwd=repo, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def review_repo(files, changed_bulk):
+    """A git repository for --base HEAD~1 (callgrind counts srcls, not the git it starts):
+    `files` small documents, one of them changed by the last commit; or, with changed_bulk, one
+    bulk file of that many sources, every one of them renamed by the last commit (a
+    risky-change each, and the bulk's old names all removed: another each). Returns the directory, checked as "."."""
+    root = tempfile.mkdtemp(prefix="review-", dir=work)
+    def write(name, doc):
+        with open(os.path.join(root, name), "w") as f:
+            json.dump(doc, f, indent=1)
+    if changed_bulk:
+        write("bulk.json", [{"name": "s%d" % i, "type": NAS, "config": {"path": "/%d" % i}}
+                            for i in range(changed_bulk)])
+    for i in range(files):
+        write("f%06d.source.json" % i, source(i, False))
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    if changed_bulk:
+        write("bulk.json", [{"name": "t%d" % i, "type": NAS,
+                             "config": {"path": "/%d" % i}}
+                            for i in range(changed_bulk)])
+    if files:
+        write("f000000.source.json", source(0, True))
+    git(root, "commit", "-q", "-a", "-m", "change")
+    return root
+
+
 if not shutil.which("valgrind"):
     print("SKIP: valgrind is not installed (the instructions are counted by callgrind)")
     sys.exit(77)
@@ -236,6 +269,18 @@ if not only or only in "many kind files of a project's own":
                         pool.submit(cli_instructions, base_doc, "text"),
                         pool.submit(cli_instructions, small_doc, "text"),
                         pool.submit(cli_instructions, large_doc, "text")))
+
+if (not only or only in "--base") and shutil.which("git"):
+    base_args = ("--base", "HEAD~1")
+    for label, small_repo, large_repo, trivial_repo in (
+            ("--base: 500 / 5,000 files, one changed",
+             review_repo(500, 0), review_repo(5000, 0), review_repo(1, 0)),
+            ("--base: a changed bulk of 1,000 / 10,000 sources, all renamed",
+             review_repo(0, 1000), review_repo(0, 10000), review_repo(0, 1))):
+        pending.append(("--check --format text " + label,
+                        pool.submit(cli_instructions, ".", "text", base_args, trivial_repo),
+                        pool.submit(cli_instructions, ".", "text", base_args, small_repo),
+                        pool.submit(cli_instructions, ".", "text", base_args, large_repo)))
 
 for name, gen, n, formats in SHAPES:
     if only and only not in name:

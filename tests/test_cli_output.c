@@ -609,7 +609,7 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
         {"{\"rule\": {\"unknown-field\": \"error\"}}",
          "srcls: cfg.json:1:2: unknown setting (the settings are \"rules\", \"types\", "
          "\"include\", "
-         "\"exclude\" and \"schemas\")\n"},
+         "\"exclude\", \"placeholders\" and \"schemas\")\n"},
         {"{\"rules\": {\"unknown-field\": \"fatal\"}}",
          "srcls: cfg.json:1:12: the severity of \"unknown-field\" must be error, warning, "
          "information, hint or off\n"},

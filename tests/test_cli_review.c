@@ -149,6 +149,91 @@ static void test_type_changed(void **state)
     run_free(&r);
 }
 
+/* Counts the occurrences of `needle` in `text`. */
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+/* A field the schema data marks "removalWidens" (kind 3's whitelistedBuckets, and a team kind's
+ * own field, read from its kind file without recompiling): present at REF, absent now, one
+ * risky-change with the data's reason (not a second one for the posture finding it causes). */
+static void test_removal_widens(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("widen/w.source.json", SOURCE("w", STORAGE, "true", KEEP) "\n");
+    write_file("widen/srcls.json", "{\"schemas\": [\"kinds\"]}\n");
+    write_file("widen/kinds/queue.json",
+               "{\"title\": \"Queue\", \"types\": [\"TEAM_QUEUE\"], \"description\": \"A "
+               "queue.\", \"fields\": {\"topics\": {\"type\": \"array\", \"description\": "
+               "\"Topics read.\", \"items\": {\"type\": \"string\", \"description\": \"A "
+               "topic.\"}, \"removalWidens\": \"without topics the queue reads every topic\"}, "
+               "\"group\": {\"type\": \"string\", \"description\": \"Consumer group.\"}}}\n");
+    write_file("widen/q.source.json", "{\"name\": \"q\", \"type\": \"TEAM_QUEUE\", \"config\": "
+                                      "{\"topics\": [\"t\"], \"group\": \"g\"}}\n");
+    assert_int_equal(git("widen", "init -q"), 0);
+    assert_int_equal(git("widen", "add ."), 0);
+    assert_int_equal(git("widen", "commit -q -m base"), 0);
+    write_file("widen/w.source.json",
+               "{\"name\": \"w\", \"type\": \"" STORAGE "\", \"config\": {\"secure\": true, "
+               "\"accessKey\": \"k\", \"accessSecret\": \"" KEEP "\"}}\n");
+    write_file("widen/q.source.json",
+               "{\"name\": \"q\", \"type\": \"TEAM_QUEUE\", \"config\": {\"group\": \"g\"}}\n");
+    struct run r = review("widen", "text", "HEAD");
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "./w.source.json:1:48: warning: \"whitelistedBuckets\" removed "
+                                  "since HEAD: an update (PUT) without `whitelistedBuckets` "
+                                  "updates the source to include all buckets"));
+    assert_non_null(strstr(r.out, "./w.source.json:1:48: information: no `whitelistedBuckets`"));
+    assert_non_null(strstr(r.out, "./q.source.json:1:37: warning: \"topics\" removed since HEAD: "
+                                  "without topics the queue reads every topic [risky-change]"));
+    assert_int_equal(count_of(r.out, "[risky-change]"), 2);
+    run_free(&r);
+    r = review("widen", "json", "HEAD");
+    assert_non_null(strstr(r.out, "\"pointer\":\"/config/whitelistedBuckets\""));
+    assert_non_null(strstr(r.out, "\"pointer\":\"/config/topics\""));
+    run_free(&r);
+    /* kept (or added): nothing */
+    assert_int_equal(git("widen", "commit -q -a -m removed"), 0);
+    r = review("widen", "text", "HEAD");
+    assert_null(strstr(r.out, "risky-change"));
+    run_free(&r);
+}
+
+/* Standard input: compared with REF's version of the path --stdin-filename names; unnamed, it
+ * is checked but not compared, and stderr says so. */
+static void test_stdin(void **state)
+{
+    (void)state;
+    skip_without_git();
+    const char *text = SOURCE("s2", STORAGE, "false", KEEP) "\n";
+    struct run_options options = {.subdir = "repo", .input = text};
+    struct run r =
+        run_srcls_with(&options, (const char *[]){"--check", "--no-show-source", "--base", "HEAD~1",
+                                                  "--stdin-filename", "a.source.json", "-", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
+                                  "from \"s1\" to \"s2\""));
+    assert_non_null(strstr(r.out, "warning: insecure-transport since HEAD~1"));
+    assert_null(strstr(r.out, "gone.source.json")); /* only what was given is reviewed */
+    assert_string_equal(r.err, "");
+    run_free(&r);
+
+    r = run_srcls_with(
+        &options, (const char *[]){"--check", "--no-show-source", "--base", "HEAD~1", "-", NULL});
+    assert_exit(&r, 0);
+    assert_null(strstr(r.out, "risky-change"));
+    assert_non_null(strstr(r.out, "<stdin>:1:70: information: `secure` is false"));
+    assert_string_equal(r.err, "srcls: --base HEAD~1: standard input is not compared (name its "
+                               "file with --stdin-filename PATH to compare it with PATH at "
+                               "HEAD~1)\n");
+    run_free(&r);
+}
+
 /* Every output format carries the findings, none prints a secret. */
 static void test_every_format(void **state)
 {
@@ -256,6 +341,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_reports_each_risky_change),
         cmocka_unit_test(test_type_changed),
+        cmocka_unit_test(test_removal_widens),
+        cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_every_format),
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_git_dying_mid_run_exits_2),

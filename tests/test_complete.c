@@ -41,7 +41,7 @@ static void complete_with(struct completion *c, const char *marked, enum text_ma
                           const char *now)
 {
     c->cursor = analyse_at(&c->doc, marked);
-    struct completion_options options = {markup, now};
+    struct completion_options options = {markup, now, NULL, 0};
     assert_int_equal(complete_at(&c->doc.a, &analysed_schema, NULL, c->cursor, &options, &c->list),
                      0);
 }

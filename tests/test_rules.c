@@ -2,7 +2,8 @@
  * and one for jobs). Each case is a document and the exact, complete set of diagnostics
  * (code and pointer, and the message and severity where the case gives them) srcls must report
  * for it. The posture codes (the "security" group) are compared only in cases marked
- * "security": true; the other cases are about validity and ignore them. Also:
+ * "security": true; the other cases are about validity and ignore them. A case may give the
+ * settings of its srcls.json ("project": {"placeholders": [...]}). Also:
  * every example in docs/examples/ lints clean, and the schema walks the reference (every kind
  * present, every type identifier). */
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "codes.h"
 #include "json_doc.h"
 #include "schema.h"
+#include "settings.h"
 
 static struct schema_registry registry;
 
@@ -84,8 +86,22 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
         return 1;
     }
     const struct json_node *d = &cases->nodes[document];
+    /* "project": the case's srcls.json settings (its placeholders, ...), which must read clean */
+    struct settings settings;
+    char problems[512] = "";
+    settings_init(&settings);
+    uint32_t project = json_object_get(cases, item, "project", 7);
+    if (project != JSON_NONE)
+        settings_read(&settings, cases, project, problems, sizeof problems);
+    if (problems[0] != '\0') {
+        fprintf(stderr, "%s: \"%.*s\": project: %s\n", file, (int)case_name.len, case_name.ptr,
+                problems);
+        settings_free(&settings);
+        return 1;
+    }
     struct analysis a;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    struct analysis_options options = {
+        .report_unknown_document = true, .registry = &registry, .settings = &settings};
     assert_int_equal(analysis_run(&a, cases->text + d->start, d->end - d->start, &options), 0);
 
     uint32_t count = json_child_count(cases, expect);
@@ -137,6 +153,7 @@ static int run_case(const char *file, struct json_doc *cases, uint32_t item)
     }
     free(want);
     analysis_free(&a);
+    settings_free(&settings);
     return mismatches;
 }
 

@@ -25,6 +25,7 @@ cd "$root/tests/lsp"
 SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
-  navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js
+  navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
+  review.test.js
 # (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
 # tests/wasm_check.sh runs it against the WebAssembly build's --check)

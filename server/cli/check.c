@@ -49,17 +49,12 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const char *file_type_name(mode_t mode)
 {
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISLNK(mode))
-        return "a symbolic link";
-    return "an unknown kind of file";
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "an unknown kind of file";
 }
 
 static void count(struct report_summary *s, const struct analysis *a)
@@ -198,7 +193,9 @@ static void task_work(void *task)
     if (!t->analysed)
         return;
     t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
-    if (t->ours && (t->options->fix || t->options->diff))
+    if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (main.c) */
+        t->analysed = check_env_apply(t->options->env, &t->analysis, &options) == 0;
+    else if (t->ours && (t->options->fix || t->options->diff))
         task_prepare_fix(t, &options);
 }
 

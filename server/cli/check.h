@@ -5,6 +5,7 @@
 
 #include "check_base.h"
 #include "check_config.h"
+#include "check_env.h"
 #include "report.h"
 #include "schema.h"
 
@@ -22,6 +23,7 @@ struct check_options {
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
     struct check_base *base;    /* --base REF: each document compared with its version there */
+    const struct check_env *env; /* --env FILE: each document checked as rendered, or NULL */
     bool exit_zero;             /* --exit-zero: diagnostics never make the status 1 */
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };

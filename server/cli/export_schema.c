@@ -43,13 +43,16 @@ static const char not_expressed[] =
     "kind file declares a risky value as an assertion with one of those codes (its expect "
     "holds for the safe values, its message names the field, what the setting lets happen and "
     "the safer value, and an optional severity), as docs/schema-format.md in the srcls sources "
-    "describes.";
+    "describes. Nor is what srcls --check --base REF reports on a change (risky-change): a field "
+    "a kind file marks \"removalWidens\" (whitelistedBuckets: an update without it includes all "
+    "buckets) is reported where it was present at REF and is absent now.";
 
 /* The top keys of a schema file: its dialect, its `$id` (its own file name, so that the files
  * find each other by relative `$ref` wherever they are loaded from), title and description. */
-static void write_header(struct json_writer *w, const char *file, const char *title,
+static void write_header(const struct export_context *x, const char *file, const char *title,
                          const char *description)
 {
+    struct json_writer *w = x->w;
     json_write_key(w, "$schema");
     json_write_string(w, DIALECT);
     json_write_key(w, "$id");
@@ -61,7 +64,7 @@ static void write_header(struct json_writer *w, const char *file, const char *ti
         json_write_string(w, description);
     }
     json_write_key(w, "$comment");
-    json_write_string(w, not_expressed);
+    json_write_string(w, x->comment != NULL ? x->comment : not_expressed);
 }
 
 /* Whether a kind requires config fields, so that a source of it needs a `config`. */
@@ -87,7 +90,7 @@ static void write_kind(struct export_context *x, const struct schema_registry *r
         {ENVELOPE_CONFIG, NULL, &kind->config, NULL},
     };
     json_write_object_begin(w);
-    write_header(w, file, title, kind->description);
+    write_header(x, file, title, kind->description);
     json_write_key(w, "type");
     json_write_string(w, "object");
     struct export_context top = *x;
@@ -155,7 +158,7 @@ static void write_any_source(struct export_context *x, const struct schema_regis
 {
     struct json_writer *w = x->w;
     json_write_object_begin(w);
-    write_header(w, ANY_SOURCE_NAME SCHEMA_SUFFIX,
+    write_header(x, ANY_SOURCE_NAME SCHEMA_SUFFIX,
                  "A source of any kind, or a bulk array of sources", registry->source.description);
     json_write_key(w, "if");
     json_write_raw(w, "{\"type\":\"array\"}", strlen("{\"type\":\"array\"}"));
@@ -190,10 +193,11 @@ static void write_any_source(struct export_context *x, const struct schema_regis
     json_write_object_end(w);
 }
 
-static void write_bulk(struct json_writer *w)
+static void write_bulk(const struct export_context *x)
 {
+    struct json_writer *w = x->w;
     json_write_object_begin(w);
-    write_header(w, BULK_NAME SCHEMA_SUFFIX, "A bulk file: an array of sources of any kind", NULL);
+    write_header(x, BULK_NAME SCHEMA_SUFFIX, "A bulk file: an array of sources of any kind", NULL);
     json_write_key(w, "type");
     json_write_string(w, "array");
     json_write_key(w, "items");
@@ -205,7 +209,7 @@ static void write_job(struct export_context *x, const struct schema_registry *re
 {
     struct json_writer *w = x->w;
     json_write_object_begin(w);
-    write_header(w, JOB_NAME SCHEMA_SUFFIX, registry->job_title ? registry->job_title : "Job",
+    write_header(x, JOB_NAME SCHEMA_SUFFIX, registry->job_title ? registry->job_title : "Job",
                  registry->job.description);
     json_write_key(w, "type");
     json_write_string(w, "object");
@@ -358,7 +362,7 @@ static void build_any_source(struct export_context *x, const void *registry)
 static void build_bulk(struct export_context *x, const void *registry)
 {
     (void)registry;
-    write_bulk(x->w);
+    write_bulk(x);
 }
 
 static void build_job(struct export_context *x, const void *registry)
@@ -398,7 +402,41 @@ static int export_others(struct export_context *x, const struct schema_registry 
     return 0;
 }
 
+/* The pattern of a string that holds a placeholder of any of `patterns` (an ECMA-262 regular
+ * expression, unanchored), in `arena`. */
+static const char *placeholder_regex(const struct placeholder_pattern *patterns, uint32_t count,
+                                     struct arena *arena)
+{
+    const char *regex = "";
+    for (uint32_t i = 0; regex != NULL && i < count; i++) {
+        const struct placeholder_pattern *p = &patterns[i];
+        regex = arena_printf(arena, "%s%s", regex, i > 0 ? "|" : "");
+        for (int part = 0; regex != NULL && part < 2; part++) {
+            const char *text = part == 0 ? p->prefix : p->suffix;
+            uint32_t len = part == 0 ? p->prefix_len : p->suffix_len;
+            for (uint32_t c = 0; regex != NULL && c < len; c++) {
+                bool space_run = text[c] == ' ' && c > 0 && text[c - 1] == ' ';
+                regex = space_run        ? regex
+                        : text[c] == ' ' ? arena_printf(arena, "%s[ \\t]*", regex)
+                        : strchr("\\^$.|?*+()[]{}/", text[c]) != NULL
+                            ? arena_printf(arena, "%s\\%c", regex, text[c])
+                            : arena_printf(arena, "%s%c", regex, text[c]);
+            }
+            if (part == 0 && regex != NULL)
+                regex = arena_printf(arena, "%s[A-Za-z_][A-Za-z0-9_.]*", regex);
+        }
+    }
+    return regex;
+}
+
 int export_json_schema(const struct schema_registry *registry, const char *dir, FILE *err)
+{
+    return export_json_schema_templated(registry, NULL, 0, dir, err);
+}
+
+int export_json_schema_templated(const struct schema_registry *registry,
+                                 const struct placeholder_pattern *placeholders,
+                                 uint32_t placeholder_count, const char *dir, FILE *err)
 {
     for (uint32_t k = 0; k < registry->kind_count; k++) {
         for (uint32_t t = 0; t < registry->kinds[k].type_count; t++) {
@@ -416,7 +454,19 @@ int export_json_schema(const struct schema_registry *registry, const char *dir, 
     struct arena arena;
     arena_init(&arena);
     struct export_context x = {.arena = &arena, .secret_pattern = secret_pattern(&arena)};
-    int status = x.secret_pattern == NULL ? 2 : 0;
+    if (placeholder_count > 0) {
+        x.placeholder_pattern = placeholder_regex(placeholders, placeholder_count, &arena);
+        x.comment = arena_printf(&arena,
+                                 "%s Templated values (srcls.json \"placeholders\"): a string "
+                                 "that holds a placeholder (this pattern: %s) is accepted "
+                                 "wherever a field takes a string, whatever its values, format "
+                                 "or encoding: it is filled in later.",
+                                 not_expressed, x.placeholder_pattern);
+    }
+    int status = x.secret_pattern == NULL || (placeholder_count > 0 &&
+                                              (x.placeholder_pattern == NULL || x.comment == NULL))
+                     ? 2
+                     : 0;
     for (uint32_t k = 0; status == 0 && k < registry->kind_count; k++) {
         const struct schema_kind *kind = &registry->kinds[k];
         for (uint32_t t = 0; status == 0 && t < kind->type_count; t++) {
@@ -428,7 +478,7 @@ int export_json_schema(const struct schema_registry *registry, const char *dir, 
     }
     if (status == 0)
         status = export_others(&x, registry, dir, err);
-    if (x.secret_pattern == NULL)
+    if (status == 2 && (x.secret_pattern == NULL || (placeholder_count > 0 && x.comment == NULL)))
         fputs("srcls: out of memory\n", err);
     arena_free(&arena);
     return status;

@@ -7,11 +7,18 @@
 
 #include <stdio.h>
 
+#include "placeholder.h"
 #include "schema.h"
 
 /* Writes the schema files of `registry` into `dir` (created, with its parents, when missing).
  * Returns 0, or 2 after saying on `err` which file could not be written and why (files written
  * before it stay). */
 int export_json_schema(const struct schema_registry *registry, const char *dir, FILE *err);
+/* The same for a project that templates values (srcls.json "placeholders"): a string holding one
+ * of `placeholders` is accepted wherever a field takes a string, and every file's "$comment"
+ * says so. */
+int export_json_schema_templated(const struct schema_registry *registry,
+                                 const struct placeholder_pattern *placeholders,
+                                 uint32_t placeholder_count, const char *dir, FILE *err);
 
 #endif

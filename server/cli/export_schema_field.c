@@ -167,9 +167,28 @@ void export__field(struct export_context *x, const struct schema_field *field, c
         json_write_key(w, "default");
         export__value(w, &field->default_value);
     }
+    /* a templating project: its placeholders pass wherever a string is constrained */
+    bool templated =
+        x->placeholder_pattern != NULL && ((field->types | field->sample_types) & SCHEMA_STRING) &&
+        (field->enum_count > 0 || field->format != SCHEMA_FORMAT_NONE || field->secret);
+    if (templated) {
+        json_write_key(w, "anyOf");
+        json_write_array_begin(w);
+        json_write_object_begin(w);
+    }
     if (field->enum_count > 0)
         write_enum(w, field);
     write_constraints(x, field);
+    if (templated) {
+        json_write_object_end(w);
+        json_write_object_begin(w);
+        json_write_key(w, "type");
+        json_write_string(w, "string");
+        json_write_key(w, "pattern");
+        json_write_string(w, x->placeholder_pattern);
+        json_write_object_end(w);
+        json_write_array_end(w);
+    }
     if (field->required && (field->types | field->sample_types) & SCHEMA_STRING) {
         json_write_key(w, "minLength"); /* srcls reports an empty required string as missing */
         json_write_int(w, 1);

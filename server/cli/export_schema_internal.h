@@ -25,6 +25,8 @@ struct export_context {
     const struct export_override *overrides;
     uint32_t override_count;
     const char *also_required; /* non-NULL: a member this object requires besides its fields */
+    const char *placeholder_pattern; /* a templating project's placeholders, or NULL */
+    const char *comment;             /* every file's "$comment" (NULL: the usual one) */
 };
 
 /* The field's schema as one JSON object; `alias_of`: the documented name when `field` is

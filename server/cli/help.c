@@ -68,6 +68,8 @@ const char help_options[] =
 const char help_status[] =
     "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
+    "  --env FILE        Check each template (srcls.json \"placeholders\") as rendered with\n"
+    "                    FILE's variables (dotenv, repeatable); values are never printed.\n"
     "  --config FILE     Project configuration for every file (default: for each file,\n"
     "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
     "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"

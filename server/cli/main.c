@@ -63,8 +63,11 @@ static int run_reference(const char *action, const char *arg, const char *format
     if ((listing || exporting) && !check_configs_for(&configs, NULL, &target))
         status = 2; /* its mistakes are said on stderr */
     else if (exporting)
-        status = arg[0] == '\0' ? usage_error("%s", "--export-json-schema needs a DIR")
-                                : export_json_schema(target.registry, arg, stderr);
+        status =
+            arg[0] == '\0'
+                ? usage_error("%s", "--export-json-schema needs a DIR")
+                : export_json_schema_templated(target.registry, target.settings->placeholders,
+                                               target.settings->placeholder_count, arg, stderr);
     else if (listing && format != NULL && strcmp(format, "json") == 0)
         status = reference_list_kinds_json(target.registry, stdout);
     else if (listing && format != NULL && strcmp(format, "text") != 0)
@@ -91,6 +94,8 @@ struct cli_options {
     const char *stdin_name;            /* --stdin-filename PATH */
     const char **excludes;             /* --exclude GLOB, each (owned array) */
     int exclude_count;
+    const char **envs; /* --env FILE, each (owned array) */
+    int env_count;
     bool stdio; /* --stdio: the language server, said explicitly */
     const char *config_path;
     const char *action, *action_arg; /* --list-kinds, --explain CODE, --generate-docs WHAT,
@@ -130,6 +135,7 @@ enum option_id {
     OPT_NO_GITIGNORE,
     OPT_EXPORT_JSON_SCHEMA,
     OPT_BASE,
+    OPT_ENV,
 };
 
 static const struct option long_options[] = {
@@ -160,6 +166,7 @@ static const struct option long_options[] = {
     {"no-show-source", no_argument, NULL, OPT_NO_SHOW_SOURCE},
     {"exclude", required_argument, NULL, OPT_EXCLUDE},
     {"base", required_argument, NULL, OPT_BASE},
+    {"env", required_argument, NULL, OPT_ENV},
     {NULL, 0, NULL, 0},
 };
 
@@ -201,6 +208,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_SHOW_SOURCE: o->show_source = 1; break;
     case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
     case OPT_EXCLUDE: o->excludes[o->exclude_count++] = value; break;
+    case OPT_ENV: o->envs[o->env_count++] = value; break;
     default: break;
     }
 }
@@ -261,6 +269,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->stdin_name       ? "--stdin-filename"
                                : o->exclude_count    ? "--exclude"
                                : o->base             ? "--base"
+                               : o->env_count        ? "--env"
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
                                                      : NULL;
@@ -396,6 +405,9 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
     if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
         return usage_error("%s", "--diff prints a diff: it takes no --fix, --statistics or "
                                  "--format") == 0;
+    if (o->env_count > 0 && (o->fix || o->diff))
+        return usage_error("%s", "--env checks the documents as rendered: it takes no --fix or "
+                                 "--diff (they would write the values into the templates)") == 0;
     return true;
 }
 
@@ -406,8 +418,27 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                     unsigned jobs, enum diag_severity fail_on)
 {
     struct check_base *base = NULL;
-    if (o->base != NULL && (base = check_base_open(o->base)) == NULL)
+    struct check_env env = {0};
+    for (int i = 0; i < o->env_count; i++) {
+        if (check_env_read(&env, o->envs[i]) != 0) {
+            check_env_free(&env);
+            return 2;
+        }
+    }
+    check_env_finish(&env);
+    if (o->base != NULL && (base = check_base_open(o->base)) == NULL) {
+        check_env_free(&env);
         return 2;
+    }
+    for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->path_count; i++) {
+        if (strcmp(o->paths[i], "-") == 0) { /* no path: no version at REF to compare with */
+            fprintf(stderr,
+                    "srcls: --base %s: standard input is not compared (name its file "
+                    "with --stdin-filename PATH to compare it with PATH at %s)\n",
+                    o->base, o->base);
+            break;
+        }
+    }
     struct check_options options = {.paths = o->paths,
                                     .path_count = o->path_count,
                                     .reporter = reporter,
@@ -421,10 +452,12 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                                     .diff = o->diff,
                                     .no_gitignore = o->no_gitignore,
                                     .base = base,
+                                    .env = o->env_count > 0 ? &env : NULL,
                                     .exit_zero = o->exit_zero,
                                     .fail_on = fail_on};
     int status = check_run(&options);
     check_base_close(base);
+    check_env_free(&env);
     return status;
 }
 
@@ -515,9 +548,11 @@ int main(int argc, char **argv)
     struct cli_options o = {.show_source = -1};
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     o.excludes = calloc((size_t)argc + 1, sizeof *o.excludes);
-    if (o.paths == NULL || o.excludes == NULL) {
+    o.envs = calloc((size_t)argc + 1, sizeof *o.envs);
+    if (o.paths == NULL || o.excludes == NULL || o.envs == NULL) {
         free(o.paths);
         free(o.excludes);
+        free(o.envs);
         return 2;
     }
     int status = 0;
@@ -540,5 +575,6 @@ int main(int argc, char **argv)
     }
     free(o.paths);
     free(o.excludes);
+    free(o.envs);
     return status;
 }

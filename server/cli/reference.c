@@ -177,6 +177,70 @@ static void field_table(FILE *out, const struct schema_object *object)
     field_rows(out, object->fields, object->field_count, "");
 }
 
+/* The secret fields of `fields` (and of their nested objects), for the inline-secret line. */
+static bool secret_fields(FILE *out, const struct schema_field *fields, uint32_t count,
+                          const char *prefix, bool listed)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const struct schema_field *f = &fields[i];
+        if (f->secret) {
+            fprintf(out, "%s`%s%s`", listed ? ", " : "", prefix, f->name);
+            listed = true;
+        }
+        const struct schema_field *shape = f->items ? f->items : f;
+        if (shape->object != NULL) {
+            char nested[160];
+            snprintf(nested, sizeof nested, "%s%s%s.", prefix, f->name, f->items ? "[]" : "");
+            listed = secret_fields(out, shape->object->fields, shape->object->field_count, nested,
+                                   listed);
+        }
+    }
+    return listed;
+}
+
+/* A kind's risky settings, from its data: the posture assertions (the security group), the
+ * secret fields (inline-secret) and the fields whose removal widens the source (risky-change
+ * with --base). */
+static void risky_settings(FILE *out, const struct schema_object *config)
+{
+    fprintf(out,
+            "Risky settings (the `%s` group, `information` unless a severity is given; "
+            "[rules.md](rules.md)):\n\n",
+            CODE_GROUP_SECURITY);
+    bool any = false;
+    for (uint32_t i = 0; i < config->assertion_count; i++)
+        any = any || code_in_group(config->assertions[i].code, CODE_GROUP_SECURITY);
+    if (!any)
+        fputs("- no posture assertion on a setting of this kind\n", out);
+    for (uint32_t i = 0; i < config->assertion_count; i++) {
+        const struct schema_assertion *a = &config->assertions[i];
+        if (!code_in_group(a->code, CODE_GROUP_SECURITY))
+            continue;
+        fprintf(out, "- `%s` on `%s`%s%s%s: ", code_name(a->code), a->field,
+                a->has_severity ? " (" : "", a->has_severity ? diag_severity_name(a->severity) : "",
+                a->has_severity ? ")" : "");
+        cell(out, a->message);
+        fputc('\n', out);
+    }
+    fputs("- `inline-secret` on ", out);
+    if (secret_fields(out, config->fields, config->field_count, "", false))
+        fputs(" when written inline (`data:,…`, `data:;base64,…`)\n", out);
+    else
+        fputs("no field: no field of this kind is a secret\n", out);
+    for (uint32_t i = 0; i < config->field_count; i++) {
+        const struct schema_field *f = &config->fields[i];
+        if (f->removal_widens == NULL)
+            continue;
+        fprintf(out,
+                "- `risky-change` (`--check --base REF`, `srcls.reviewBase`) when `%s` is "
+                "removed: ",
+                f->name);
+        cell(out, f->removal_widens);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
 void reference_docs_kinds(const struct schema_registry *registry, FILE *out)
 {
     fputs("# Kinds\n\n"
@@ -192,6 +256,7 @@ void reference_docs_kinds(const struct schema_registry *registry, FILE *out)
         fprintf(out, "\n\n%s\n\n", kind->description ? kind->description : "");
         field_table(out, &kind->config);
         fputc('\n', out);
+        risky_settings(out, &kind->config);
     }
     fprintf(out, "## %s\n\nA document with `jobState` at the top level.\n\n",
             registry->job_title ? registry->job_title : "Query job");

@@ -230,6 +230,7 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
     arena_init(&out->arena);
     out->registry = options ? options->registry : NULL;
     out->settings = options ? options->settings : NULL;
+    out->values_unquoted = options && options->values_unquoted;
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
     if (line_index_build(&out->lines, text, out->doc.len) != 0)
         return -1;

@@ -35,6 +35,9 @@ struct analysis_options {
     const struct json_parse_options *parse; /* NULL: the defaults */
     const struct schema_registry *registry; /* NULL: syntax checks only */
     const struct settings *settings;        /* NULL: the defaults */
+    /* Messages quote no value of the document, not even an enum value or a type identifier
+     * (`***` where one would be): a rendering whose values come from an --env file. */
+    bool values_unquoted;
 };
 
 struct analysis {
@@ -47,7 +50,8 @@ struct analysis {
      * about a place; both must outlive the analysis. */
     const struct schema_registry *registry;
     const struct settings *settings;
-    struct arena arena; /* messages and pointers of the diagnostics */
+    bool values_unquoted; /* the options' */
+    struct arena arena;   /* messages and pointers of the diagnostics */
     /* A bulk document: the node of each element, in order (owned), for updates. */
     uint32_t *elements;
     uint32_t element_count;

@@ -256,9 +256,11 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "warning, information, hint or off), \"types\" (an identifier and the kind "
                 "type it stands for, as srcls --list-kinds names them), \"include\" and "
                 "\"exclude\" (arrays of globs: the files a directory scan also checks, and what "
-                "it skips), and \"schemas\" (directories of your own kind files). An unknown "
+                "it skips), \"schemas\" (directories of your own kind files) and "
+                "\"placeholders\" (the syntaxes of templated values, \"${NAME}\"). An unknown "
                 "key, an unknown code or severity, a type of no kind, a glob that is not a "
-                "non-empty string or a directory that cannot be read is reported where it is "
+                "non-empty string, a placeholder pattern without NAME or a directory that cannot "
+                "be read is reported where it is "
                 "written, and a configuration with a mistake is not applied: fix it first. A "
                 "kind file with a mistake (an unknown key, a wrong type, a condition on a field "
                 "that is not there, a type identifier another kind has) is reported in that "
@@ -354,13 +356,17 @@ static const struct code_info code_table[CODE_COUNT] = {
             .severity = DIAG_WARNING,
             .summary = "the change since the --base version is one a reviewer must see",
             .explanation =
-                "Reported by srcls --check --base REF only, on the new text of a document that "
+                "Reported by srcls --check --base REF (and in the editor with srcls.reviewBase) "
+                "only, on the new text of a document that "
                 "differs from its version at REF: a posture finding (insecure-transport, "
                 "unverified-certificate, anonymous-access, unrestricted-scope, inline-secret) "
                 "that fires now and did not at REF, at the same place (a source of a bulk file "
                 "is known by its name, not its position); \"type\" changed (a different kind "
                 "of source); \"name\" changed (the service creates a new source and keeps the "
-                "old one: not a rename); a source removed from a bulk file; a document deleted "
+                "old one: not a rename); a field the schema marks \"removalWidens\" removed "
+                "(whitelistedBuckets: an update without it includes all buckets; reported once, "
+                "not again as a new unrestricted-scope); a source removed from a bulk file; a "
+                "document deleted "
                 "since REF (reported "
                 "on its path, with no place in it). Check that the "
                 "change is meant; revert it, or make the setting safe. Default severity warning: "
@@ -370,6 +376,21 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
             .fix = NULL,
             .group = POSTURE_GROUP,
+        },
+    [CODE_UNSET_VARIABLE] =
+        {
+            .name = "unset-variable",
+            .severity = DIAG_ERROR,
+            .summary = "a placeholder whose variable none of the --env files sets",
+            .explanation =
+                "Reported by srcls --check --env FILE only, on a placeholder (srcls.json "
+                "\"placeholders\") whose variable is set in none of the dotenv files given: the "
+                "renderer would leave the placeholder, or fail. Set the variable in the file of "
+                "that environment, or write the value in the template. The rest of the document "
+                "is checked as rendered with the values it has; the values are never printed.",
+            .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"rootPath\": "
+                       "\"/data/${ENV}\"}}",
+            .fix = NULL,
         },
 };
 

@@ -3,6 +3,7 @@
 #include "complete.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "complete_internal.h"
@@ -13,6 +14,7 @@
 #include "schema_at.h"
 #include "secret.h"
 #include "value_format.h"
+#include "vector.h"
 
 /* Room for this many items at first: the keys of most objects. The list lives in its arena
  * (freed at once with the strings of the items), so it grows by copying, not with realloc. */
@@ -249,9 +251,80 @@ static int complete_secret(struct completer *c, const struct schema_field *field
                      "Keep the value the service already holds.", start, end, '0', (*order)++);
 }
 
+/* Whether the cursor is inside a string with text (not between the quotes of an empty one): a
+ * placeholder then replaces the one under the cursor, or goes in at the cursor, and the rest of
+ * the string stays ("/data/${ENV}/raw"). Sets [*start, *end) to what it replaces. */
+static bool within_string(const struct completer *c, const struct settings *s, uint32_t *start,
+                          uint32_t *end)
+{
+    struct json_location at = json_locate(c->doc, c->offset);
+    const struct json_node *n = at.kind == JSON_LOCATION_VALUE ? &c->doc->nodes[at.node] : NULL;
+    if (n == NULL || n->kind != JSON_STRING || c->offset <= n->start || c->offset >= n->end ||
+        n->end - n->start <= 2)
+        return false;
+    struct placeholder_match m;
+    for (uint32_t from = 0;
+         placeholder_in_string(s->placeholders, s->placeholder_count, c->doc, at.node, from, &m);
+         from = m.end) {
+        if (m.start <= c->offset && c->offset <= m.end) {
+            *start = m.start;
+            *end = m.end;
+            return true;
+        }
+    }
+    size_t typed;
+    *end = c->offset;
+    *start = placeholder_open_before(s->placeholders, s->placeholder_count, c->doc->text,
+                                     n->start + 1, c->offset, &typed)
+                 ? (uint32_t)typed
+                 : c->offset;
+    return true;
+}
+
+/* Where the project templates values: a placeholder of each variable it uses (this document's
+ * and those the door knows), in the first syntax of its "placeholders", after the other values. */
+static int complete_variables(struct completer *c, uint32_t start, uint32_t end)
+{
+    const struct settings *s = c->settings;
+    if (s == NULL || s->placeholder_count == 0)
+        return 0;
+    const char **names = NULL;
+    uint32_t count = 0;
+    size_t cap = 0;
+    struct arena *arena = &c->out->arena;
+    int status = placeholder_names(s->placeholders, s->placeholder_count, c->doc->text, c->doc->len,
+                                   arena, &names, &count, &cap);
+    for (uint32_t i = 0; status == 0 && c->options != NULL && i < c->options->variable_count; i++) {
+        const char *name = c->options->variables[i];
+        bool known = false;
+        for (uint32_t k = 0; k < count && !known; k++)
+            known = strcmp(names[k], name) == 0;
+        const char **grown = known ? names : vector_grow(names, &cap, count + 1, sizeof *names);
+        if (grown == NULL)
+            status = -1;
+        else if (!known)
+            (names = grown)[count++] = name;
+    }
+    placeholder_names_sort(names, count);
+    bool quoted = !within_string(c, s, &start, &end);
+    const struct placeholder_pattern *p = &s->placeholders[0];
+    for (uint32_t i = 0; status == 0 && i < count; i++) {
+        const char *text =
+            arena_printf(arena, "%s%.*s%s%.*s%s", quoted ? "\"" : "", (int)p->prefix_len, p->prefix,
+                         names[i], (int)p->suffix_len, p->suffix, quoted ? "\"" : "");
+        status = add_value(c->out, COMPLETION_VALUE, text, text, "placeholder",
+                           "A variable the project's templates use: filled in by the renderer.",
+                           start, end, '1', i);
+    }
+    free(names);
+    return status;
+}
+
 static int complete_values(struct completer *c, const struct schema_field *field, uint32_t start,
                            uint32_t end)
 {
+    if (complete_variables(c, start, end) != 0)
+        return -1;
     struct completion_list *out = c->out;
     struct arena *arena = &out->arena;
     unsigned order = 0;
@@ -432,7 +505,8 @@ int complete_at(struct analysis *a, const struct schema_registry *registry,
 {
     memset(out, 0, sizeof *out);
     arena_init(&out->arena);
-    struct completer c = {a, &a->doc, registry, settings, TEXT_MARKDOWN, NULL, offset, out};
+    struct completer c = {a,    &a->doc, registry, settings, TEXT_MARKDOWN,
+                          NULL, offset,  out,      options};
     if (options != NULL) {
         c.markup = options->markup;
         if (options->now != NULL &&

@@ -3,7 +3,8 @@
  * on (enum values with their meaning, booleans, `type` identifiers, "data:," for secrets, the
  * default, the current time for timestamps), skeletons where a whole object goes (an empty
  * document, an element of a bulk file or of an array of objects), and one item that fills in
- * every field required now. Works on half-typed documents through the recovering parser. */
+ * every field required now; where the project templates values, its placeholders' variables.
+ * Works on half-typed documents through the recovering parser. */
 #ifndef SRCLS_COMPLETE_H
 #define SRCLS_COMPLETE_H
 
@@ -67,6 +68,10 @@ struct completion_options {
      * for timestamp fields; NULL (or not a timestamp): none is offered. The door reads the
      * clock, so that tests can fix the time. */
     const char *now;
+    /* The variables of placeholders the door knows the project uses (its other documents),
+     * offered with those of this document in a templated value (settings' "placeholders"). */
+    const char *const *variables;
+    uint32_t variable_count;
 };
 
 /* Fills `out` (which the caller frees with completion_list_free). `options` may be NULL

@@ -20,6 +20,7 @@ struct completer {
     const char *now; /* a valid timestamp, or NULL */
     uint32_t offset;
     struct completion_list *out;
+    const struct completion_options *options; /* NULL: none */
 };
 
 /* An item's text while it is built, with its placeholders: a heap buffer (grown with

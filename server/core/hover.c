@@ -52,6 +52,34 @@ static const char *with_risks(const struct analysis *a, const struct json_node *
     return text;
 }
 
+/* On a string that holds placeholders of the project: the variable under the cursor (else the
+ * first one), before what is said of the field; the range becomes the placeholder's. */
+static const char *with_placeholder(const struct analysis *a, const struct settings *settings,
+                                    uint32_t node, uint32_t offset, const char *text,
+                                    enum text_markup markup, struct arena *arena, uint32_t *start,
+                                    uint32_t *end)
+{
+    struct placeholder_match m, first;
+    if (text == NULL || !settings_placeholder(settings, &a->doc, node, &first))
+        return text;
+    m = first;
+    while (offset >= m.end &&
+           placeholder_in_string(settings->placeholders, settings->placeholder_count, &a->doc, node,
+                                 m.end, &m))
+        ;
+    if (offset < m.start || offset >= m.end)
+        m = first;
+    else
+        *start = m.start, *end = m.end;
+    const char *c = field_text_code(markup);
+    return arena_printf(arena,
+                        "Placeholder: the variable %s%.*s%s, filled in by the renderer; the value "
+                        "is checked as filled in later (%ssrcls --check --env FILE%s checks it "
+                        "rendered)\n\n%s",
+                        c, (int)(m.name_end - m.name_start), a->doc.text + m.name_start, c, c, c,
+                        text);
+}
+
 const char *hover_at(struct analysis *a, const struct schema_registry *registry,
                      const struct settings *settings, uint32_t offset, enum text_markup markup,
                      struct arena *arena, uint32_t *start, uint32_t *end)
@@ -89,5 +117,8 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
                 return with_risks(a, n, enum_value_text(field, e, markup, arena), markup, arena);
         }
     }
-    return with_risks(a, n, field_text_describe(field, markup, arena), markup, arena);
+    const char *text = with_risks(a, n, field_text_describe(field, markup, arena), markup, arena);
+    return on_key
+               ? text
+               : with_placeholder(a, settings, loc.node, offset, text, markup, arena, start, end);
 }

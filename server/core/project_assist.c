@@ -23,6 +23,11 @@ static const char SCHEMAS_TEXT[] =
     "adds a kind, or extends a built-in one when it has \"extends\" and no \"types\" "
     "(docs/schema-format.md, \"Your own kinds\"). srcls --check and the editor load them.";
 
+static const char PLACEHOLDERS_TEXT[] =
+    "The syntaxes your renderer fills in, NAME standing for the variable: [\"${NAME}\", "
+    "\"{{ NAME }}\"]. A string value holding one is checked as filled in later; srcls --check "
+    "--env FILE checks the documents rendered with FILE's values.";
+
 enum place { PLACE_NONE, PLACE_TOP, PLACE_RULES, PLACE_TYPES };
 
 /* Which object of srcls.json `object` is: the top, "rules" or "types". */
@@ -85,12 +90,12 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
 {
     struct arena *arena = &out->arena;
     if (place == PLACE_TOP) {
-        static const char *const keys[] = {SETTINGS_KEY_RULES, SETTINGS_KEY_TYPES,
+        static const char *const keys[] = {SETTINGS_KEY_RULES,   SETTINGS_KEY_TYPES,
                                            SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE,
-                                           SETTINGS_KEY_SCHEMAS};
-        static const char *const docs[] = {RULES_TEXT, TYPES_TEXT, INCLUDE_TEXT, EXCLUDE_TEXT,
-                                           SCHEMAS_TEXT};
-        for (uint32_t i = 0; i < 5; i++) {
+                                           SETTINGS_KEY_SCHEMAS, SETTINGS_KEY_PLACEHOLDERS};
+        static const char *const docs[] = {RULES_TEXT,   TYPES_TEXT,   INCLUDE_TEXT,
+                                           EXCLUDE_TEXT, SCHEMAS_TEXT, PLACEHOLDERS_TEXT};
+        for (uint32_t i = 0; i < sizeof keys / sizeof *keys; i++) {
             if (json_object_get(doc, object, keys[i], strlen(keys[i])) != JSON_NONE)
                 continue;
             const char *text =
@@ -192,6 +197,8 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
             return EXCLUDE_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)))
             return SCHEMAS_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)))
+            return PLACEHOLDERS_TEXT;
         return place_of(doc, at.node) == PLACE_RULES ? RULES_TEXT : NULL;
     }
     if (place == PLACE_RULES && key) {

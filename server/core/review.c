@@ -7,6 +7,7 @@
 #include "codes.h"
 #include "envelope.h"
 #include "json_pointer.h"
+#include "kind_resolve.h"
 #include "settings.h"
 
 /* A posture finding as it is compared across versions: its code, the name of the bulk element
@@ -141,7 +142,20 @@ static int add(struct analysis *now, uint32_t start, uint32_t end, const char *p
     return d.severity == DIAG_OFF ? 0 : diag_list_add(&now->diags, &d);
 }
 
-static int new_findings(struct analysis *now, struct analysis *base, const char *base_name)
+/* Whether a risky-change from `first` on is at `pointer` (a removed field already reported:
+ * its posture finding, new since the base for the same reason, is not reported twice). */
+static bool reported_at(const struct analysis *now, uint32_t first, const char *pointer)
+{
+    for (uint32_t i = first; i < now->diags.count; i++) {
+        const struct diagnostic *d = &now->diags.items[i];
+        if (d->code == CODE_RISKY_CHANGE && strcmp(d->pointer, pointer) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int new_findings(struct analysis *now, struct analysis *base, const char *base_name,
+                        uint32_t first)
 {
     size_t known;
     bool failed;
@@ -157,6 +171,8 @@ static int new_findings(struct analysis *now, struct analysis *base, const char 
         struct finding_key key = finding_key(&now->doc, elements, element_count, &d);
         if (known > 0 && bsearch(&key, keys, known, sizeof *keys, compare_key_items) != NULL)
             continue;
+        if (count > first && reported_at(now, first, d.pointer != NULL ? d.pointer : ""))
+            continue;
         const char *message =
             arena_printf(&now->arena, "%s since %s: %s", code_name(d.code), base_name, d.message);
         status = add(now, d.start, d.end, d.pointer, message);
@@ -166,7 +182,72 @@ static int new_findings(struct analysis *now, struct analysis *base, const char 
     return status;
 }
 
-/* `type` and `name` of the source `object` (now) against `old` (at the base). */
+/* `key` escaped for a JSON pointer (~0, ~1), in `arena`. */
+static const char *pointer_token(struct arena *arena, struct json_str key)
+{
+    size_t extra = 0;
+    for (size_t i = 0; i < key.len; i++)
+        extra += key.ptr[i] == '~' || key.ptr[i] == '/';
+    char *out = arena_alloc(arena, key.len + extra + 1);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < key.len; i++) {
+        if (key.ptr[i] == '~' || key.ptr[i] == '/') {
+            out[n++] = '~';
+            out[n++] = key.ptr[i] == '~' ? '0' : '1';
+        } else {
+            out[n++] = key.ptr[i];
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The fields of the base's kind marked "removalWidens" that the source `old` had in its config
+ * at the base and `object` has no more: reported on the config's key (or the source's start),
+ * at the pointer of the absent field, as the posture finding for it would be. */
+static int removed_widening(struct analysis *now, uint32_t object, struct analysis *base,
+                            uint32_t old, const char *base_name)
+{
+    const struct schema_kind *kind =
+        base->registry != NULL
+            ? kind_resolve_source(&base->doc, old, base->registry, base->settings)
+            : NULL;
+    uint32_t was = json_object_get(&base->doc, old, JSON_LITERAL(ENVELOPE_CONFIG));
+    if (kind == NULL || was == JSON_NONE || base->doc.nodes[was].kind != JSON_OBJECT)
+        return 0;
+    uint32_t config = json_object_get(&now->doc, object, JSON_LITERAL(ENVELOPE_CONFIG));
+    bool is_object = config != JSON_NONE && now->doc.nodes[config].kind == JSON_OBJECT;
+    for (uint32_t m = base->doc.nodes[was].first_child; m != JSON_NONE;
+         m = base->doc.nodes[m].next) {
+        struct json_str key = json_node_key(&base->doc, m);
+        const struct schema_field *field = schema_object_field(&kind->config, key.ptr, key.len);
+        if (field == NULL || field->removal_widens == NULL ||
+            (is_object && json_object_get(&now->doc, config, key.ptr, key.len) != JSON_NONE))
+            continue;
+        const struct json_node *at = json_node_at(&now->doc, config != JSON_NONE ? config : object);
+        if (at == NULL)
+            continue;
+        bool keyed = config != JSON_NONE && at->key_start != JSON_NONE;
+        uint32_t start = keyed ? at->key_start : at->start;
+        uint32_t end = keyed ? at->key_end : at->start + 1;
+        const char *source = json_pointer_of(&now->doc, object, &now->arena);
+        const char *token = pointer_token(&now->arena, key);
+        const char *pointer =
+            source != NULL && token != NULL
+                ? arena_printf(&now->arena, "%s/%s/%s", source, ENVELOPE_CONFIG, token)
+                : NULL;
+        const char *message = arena_printf(&now->arena, "\"%.*s\" removed since %s: %s",
+                                           (int)key.len, key.ptr, base_name, field->removal_widens);
+        if (pointer == NULL || add(now, start, end, pointer, message) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* `type` and `name` of the source `object` (now) against `old` (at the base), and the fields
+ * whose removal widens it. */
 static int changed_identity(struct analysis *now, uint32_t object, struct analysis *base,
                             uint32_t old, const char *base_name)
 {
@@ -190,7 +271,7 @@ static int changed_identity(struct analysis *now, uint32_t object, struct analys
         if (add(now, n->start, n->end, json_pointer_of(&now->doc, node, &now->arena), message))
             return -1;
     }
-    return 0;
+    return removed_widening(now, object, base, old, base_name);
 }
 
 /* A bulk element of `now` and its "name". */
@@ -267,14 +348,14 @@ static int changed_bulk(struct analysis *now, struct analysis *base, const char 
 int review_compare(struct analysis *now, struct analysis *base, const char *base_name)
 {
     uint32_t first = now->diags.count;
-    if (new_findings(now, base, base_name) != 0)
-        return -1;
     int status = 0;
     if (now->doc.root != JSON_NONE && base->doc.root != JSON_NONE && is_bulk(&now->doc) &&
         is_bulk(&base->doc))
         status = changed_bulk(now, base, base_name);
     else if (now->doc.root != JSON_NONE && base->doc.root != JSON_NONE && !is_bulk(&now->doc))
         status = changed_identity(now, now->doc.root, base, base->doc.root, base_name);
+    if (status == 0 && new_findings(now, base, base_name, first) != 0)
+        status = -1;
     if (now->diags.count > first)
         diag_list_sort(&now->diags);
     return status;

@@ -247,10 +247,22 @@ static void check_missing_config(struct rules *r, const struct schema_kind *kind
  * (a warning that suggests a mapping), else an error and NULL. */
 static const struct schema_kind *kind_of_typed(struct rules *r, const struct source *s)
 {
+    struct placeholder_match m;
+    if (settings_placeholder(r->settings, r->doc, s->type, &m)) {
+        /* filled in later: the kind the config keys identify, said nothing of; none when they
+         * identify none (only what several share when they fit them equally) */
+        const struct schema_kind *tied[MAX_TIED];
+        uint32_t ties = kind_resolve_infer(r->doc, r->registry, s->config, tied, MAX_TIED);
+        if (ties > 1)
+            check_shared(r, tied, ties < MAX_TIED ? ties : MAX_TIED, s);
+        return ties == 1 ? tied[0] : NULL;
+    }
     struct json_str id = json_node_string(r->doc, s->type);
     const struct schema_kind *kind = kind_resolve_id(r->registry, r->settings, id);
     if (kind != NULL)
         return kind;
+    if (r->a->values_unquoted) /* `***` where the identifier would be */
+        id = (struct json_str){"***", 3};
     int quoted = (int)(id.len > TYPE_IN_MESSAGE_MAX ? TYPE_IN_MESSAGE_MAX : id.len);
     const struct schema_kind *tied[MAX_TIED];
     if (kind_resolve_infer(r->doc, r->registry, s->config, tied, MAX_TIED) == 1) {

@@ -7,6 +7,7 @@
 #include "condition.h"
 #include "rules_internal.h"
 #include "secret.h"
+#include "settings.h"
 #include "value_format.h"
 
 /* An enum value longer than this is not quoted back in a message. */
@@ -34,9 +35,9 @@ static bool type_accepted(uint32_t accepted, uint32_t actual)
     return actual == SCHEMA_INTEGER && (accepted & SCHEMA_NUMBER);
 }
 
-static bool quotable(const struct schema_field *field)
+static bool quotable(const struct rules *r, const struct schema_field *field)
 {
-    return !field->secret && !field->sensitive;
+    return !field->secret && !field->sensitive && !r->a->values_unquoted;
 }
 
 static void append(char *out, size_t size, const char *text)
@@ -67,7 +68,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
         append(allowed, sizeof allowed, schema_value_text(&field->enums[i].value));
     }
     char got[VALUE_IN_MESSAGE_MAX + 16] = "";
-    if (quotable(field) && r->doc->nodes[node].kind == JSON_STRING) {
+    if (quotable(r, field) && r->doc->nodes[node].kind == JSON_STRING) {
         struct json_str s = json_node_string(r->doc, node);
         bool printable = true;
         for (size_t i = 0; i < s.len; i++)
@@ -153,7 +154,7 @@ static const char *timestamp_fault(struct rules *r, const struct schema_field *f
                                          "September", "October",  "November", "December"};
     struct value_format_timestamp t;
     enum value_format_timestamp_fault fault = value_format_timestamp_check(text, len, &t);
-    if (!quotable(field))
+    if (!quotable(r, field))
         return NULL;
     const char *name = field->name;
     switch (fault) {
@@ -291,10 +292,32 @@ static void check_elements(struct rules *r, const struct schema_field *items, ui
     }
 }
 
+/* A string that holds a placeholder of the project is filled in later: its value is not known, so
+ * no enum, bounds, format or secret rule reads it. Where the field takes no string, a plain
+ * substitution leaves one: that is said. True when `node` is such a string. */
+static bool check_templated(struct rules *r, const struct schema_field *field, uint32_t node,
+                            const struct rules_path *path)
+{
+    struct placeholder_match m;
+    if (!settings_placeholder(r->settings, r->doc, node, &m))
+        return false;
+    uint32_t accepted = field->types | field->sample_types;
+    if (type_accepted(accepted, SCHEMA_STRING))
+        return true;
+    rules__report_at_value(
+        r, CODE_TYPE_MISMATCH, node, path,
+        rules__printf(r,
+                      "\"%s\" must be %s: a placeholder inside quotes is still a string after a "
+                      "plain substitution; the renderer must write the value without the quotes",
+                      field->name, schema_types_describe(accepted, &r->a->arena)));
+    return true;
+}
+
 bool rules__value_invalid(struct rules *r, const struct schema_field *field, uint32_t node)
 {
     const struct json_node *n = &r->doc->nodes[node];
-    if (n->kind == JSON_INVALID ||
+    struct placeholder_match m;
+    if (n->kind == JSON_INVALID || settings_placeholder(r->settings, r->doc, node, &m) ||
         !type_accepted(field->types | field->sample_types, node_type(r->doc, node)))
         return true;
     if (field->enum_count > 0 && !enum_holds(r, field, node))
@@ -311,6 +334,8 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
     const struct json_node *n = &r->doc->nodes[node];
     if (n->kind == JSON_INVALID)
         return; /* a syntax error already speaks for it */
+    if (n->kind == JSON_STRING && check_templated(r, field, node, path))
+        return;
     uint32_t actual = node_type(r->doc, node);
     if (!type_accepted(field->types | field->sample_types, actual)) {
         const char *expected =

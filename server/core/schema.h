@@ -96,6 +96,9 @@ struct schema_field {
     double minimum, maximum;
     enum schema_format format;
     bool secret, sensitive, sample_only;
+    /* "removalWidens": why removing the field widens what the source reaches (a PUT without it
+     * resets it to all), reported by review (--base) when it was present at the base; or NULL. */
+    const char *removal_widens;
     const char **aliases;
     uint32_t alias_count;
     struct schema_field *items;   /* arrays: the shape of an element */

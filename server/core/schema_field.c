@@ -177,6 +177,8 @@ static void apply_field(struct schema_loader *l, struct json_doc *doc, uint32_t 
             field->format = schema__format(l, doc, m);
         } else if (schema__str_eq(key, "secret")) {
             field->secret = schema__bool(l, doc, m, "secret");
+        } else if (schema__str_eq(key, "removalWidens")) {
+            field->removal_widens = schema__string(l, doc, m, "removalWidens");
         } else if (schema__str_eq(key, "sensitive")) {
             field->sensitive = schema__bool(l, doc, m, "sensitive");
         } else if (schema__str_eq(key, "sampleOnly")) {

@@ -33,16 +33,30 @@ static void note(char *problems, size_t size, struct json_doc *doc, uint32_t nod
     arena_free(&scratch);
 }
 
-/* Notes every key of `node` that is not a setting (nor `door_key`, a door's own). */
-static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_key, char *problems,
-                         size_t problems_size)
+/* Whether `m` is the member of one of `door_keys` (NULL-terminated; may be NULL). */
+static bool is_door_key(struct json_doc *doc, uint32_t m, const char *const *door_keys)
 {
-    char what[160];
+    for (size_t i = 0; door_keys != NULL && door_keys[i] != NULL; i++) {
+        if (json_node_key_equals(doc, m, door_keys[i], strlen(door_keys[i])))
+            return true;
+    }
+    return false;
+}
+
+/* Notes every key of `node` that is not a setting (nor one of `door_keys`, a door's own). */
+static void note_unknown(struct json_doc *doc, uint32_t node, const char *const *door_keys,
+                         char *problems, size_t problems_size)
+{
+    char what[256], doors[128] = "";
+    size_t n = 0;
+    for (; door_keys != NULL && door_keys[n] != NULL; n++) {
+        size_t used = strlen(doors);
+        snprintf(doors + used, sizeof doors - used, ", \"%s\"", door_keys[n]);
+    }
     snprintf(what, sizeof what,
-             "unknown setting (the settings are \"rules\", \"types\", \"include\", \"exclude\"%s "
-             "\"schemas\"%s%s%s)",
-             door_key != NULL ? "," : " and", door_key != NULL ? " and \"" : "",
-             door_key != NULL ? door_key : "", door_key != NULL ? "\"" : "");
+             "unknown setting (the settings are \"rules\", \"types\", \"include\", "
+             "\"exclude\", \"placeholders\"%s%s and \"schemas\")",
+             n > 0 ? "," : "", n > 0 ? doors + 1 : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SEVERITY)) &&
@@ -50,7 +64,8 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *door_k
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_INCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)) &&
-            !(door_key != NULL && json_node_key_equals(doc, m, door_key, strlen(door_key))))
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)) &&
+            !is_door_key(doc, m, door_keys))
             note(problems, problems_size, doc, m, what);
     }
 }
@@ -120,8 +135,39 @@ static void read_rules(struct settings *settings, struct json_doc *doc, uint32_t
     }
 }
 
+/* "placeholders": an array of patterns (placeholder.h); each one that is not is noted. */
+static void read_placeholders(struct settings *settings, struct json_doc *doc, uint32_t list,
+                              char *problems, size_t problems_size)
+{
+    if (list == JSON_NONE)
+        return;
+    uint32_t count = doc->nodes[list].kind == JSON_ARRAY ? json_child_count(doc, list) : 0;
+    if (doc->nodes[list].kind != JSON_ARRAY || count > PLACEHOLDER_PATTERNS_MAX) {
+        note(problems, problems_size, doc, list,
+             "must be an array of at most 16 placeholder patterns (strings such as \"${NAME}\")");
+        return;
+    }
+    settings->placeholders =
+        arena_alloc(&settings->arena, (count + 1) * sizeof(struct placeholder_pattern));
+    for (uint32_t g = doc->nodes[list].first_child;
+         g != JSON_NONE && settings->placeholders != NULL; g = doc->nodes[g].next) {
+        struct json_str s = json_node_string(doc, g);
+        char *text = arena_strndup(&settings->arena, s.ptr, s.len);
+        const char *wrong =
+            doc->nodes[g].kind != JSON_STRING
+                ? "a placeholder pattern is a string such as \"${NAME}\""
+            : text == NULL ? NULL
+                           : placeholder_pattern_parse(
+                                 text, s.len, &settings->placeholders[settings->placeholder_count]);
+        if (wrong != NULL)
+            note(problems, problems_size, doc, g, wrong);
+        else if (text != NULL)
+            settings->placeholder_count++;
+    }
+}
+
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
-                        const char *door_key, char *problems, size_t problems_size)
+                        const char *const *door_keys, char *problems, size_t problems_size)
 {
     settings_free(settings);
     settings_init(settings);
@@ -132,13 +178,16 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     if (rules == JSON_NONE)
         rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
-    note_unknown(doc, node, door_key, problems, problems_size);
+    note_unknown(doc, node, door_keys, problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
                  problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",
                  problems, problems_size);
     note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
                  problems, problems_size);
+    read_placeholders(settings, doc,
+                      json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)), problems,
+                      problems_size);
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
         note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
@@ -171,6 +220,28 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     }
 }
 
+/* The placeholders of `over` when it names some, else those of `base`. */
+static int copy_placeholders(struct settings *out, const struct settings *over,
+                             const struct settings *base)
+{
+    const struct settings *from = over != NULL && over->placeholder_count > 0 ? over : base;
+    if (from == NULL || from->placeholder_count == 0)
+        return 0;
+    out->placeholders =
+        arena_alloc(&out->arena, from->placeholder_count * sizeof *out->placeholders);
+    if (out->placeholders == NULL)
+        return -1;
+    for (uint32_t i = 0; i < from->placeholder_count; i++) {
+        const char *text = from->placeholders[i].text;
+        size_t len = from->placeholders[i].prefix_len + 4 + from->placeholders[i].suffix_len;
+        char *copy = arena_strndup(&out->arena, text, len);
+        if (copy == NULL || placeholder_pattern_parse(copy, len, &out->placeholders[i]) != NULL)
+            return -1;
+    }
+    out->placeholder_count = from->placeholder_count;
+    return 0;
+}
+
 int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
 {
     settings_free(out);
@@ -183,7 +254,7 @@ int settings_merge(struct settings *out, const struct settings *base, const stru
     }
     out->severities = arena_alloc(&out->arena, (severities + 1) * sizeof *out->severities);
     out->types = arena_alloc(&out->arena, (types + 1) * sizeof *out->types);
-    if (out->severities == NULL || out->types == NULL)
+    if (out->severities == NULL || out->types == NULL || copy_placeholders(out, over, base) != 0)
         goto fail;
     for (int l = 0; l < 2; l++) {
         for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->severity_count; i++)
@@ -213,6 +284,13 @@ enum diag_severity settings_severity(const struct settings *settings, enum diag_
             return settings->severities[i].severity;
     }
     return fallback;
+}
+
+bool settings_placeholder(const struct settings *settings, const struct json_doc *doc,
+                          uint32_t node, struct placeholder_match *m)
+{
+    return settings != NULL && placeholder_in_string(settings->placeholders,
+                                                     settings->placeholder_count, doc, node, 0, m);
 }
 
 const char *settings_type(const struct settings *settings, const char *id, size_t len)

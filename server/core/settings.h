@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "diagnostic.h"
 #include "json_doc.h"
+#include "placeholder.h"
 
 /* The keys of the settings object ("severity" is another name for "rules"). */
 #define SETTINGS_KEY_RULES "rules"
@@ -20,6 +21,9 @@
 /* Directories of a team's own kind files, relative to the srcls.json (read by the doors, which
  * build the registry from them: schema_custom.h). */
 #define SETTINGS_KEY_SCHEMAS "schemas"
+/* The syntaxes of templated values ("${NAME}", ...: placeholder.h): a string value holding one is
+ * checked as filled in later. */
+#define SETTINGS_KEY_PLACEHOLDERS "placeholders"
 
 struct settings_severity {
     enum diag_code code;
@@ -36,6 +40,8 @@ struct settings {
     uint32_t severity_count;
     struct settings_type *types;
     uint32_t type_count;
+    struct placeholder_pattern *placeholders; /* texts in `arena` */
+    uint32_t placeholder_count;
     struct arena arena;
 };
 
@@ -46,10 +52,10 @@ void settings_free(struct settings *settings);
  * human-readable line each. */
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
                    size_t problems_size);
-/* The same, where a door reads one more key itself (`door_key`, e.g. the LSP door's
- * "maxDiagnostics"): that key is not reported as unknown. */
+/* The same, where a door reads more keys itself (`door_keys`, NULL-terminated, e.g. the LSP
+ * door's "maxDiagnostics"): those keys are not reported as unknown. */
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
-                        const char *door_key, char *problems, size_t problems_size);
+                        const char *const *door_keys, char *problems, size_t problems_size);
 /* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type
  * identifier, `over`'s wins. The editor's settings over a project's srcls.json. Returns 0, or
  * -1 when memory ran out (then `out` is empty). */
@@ -58,6 +64,10 @@ int settings_merge(struct settings *out, const struct settings *base, const stru
 /* The severity for `code` after overrides: the override, else `fallback`. */
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback);
+/* The first placeholder in the string value `node` (false for any other node, and when the
+ * settings name no placeholder syntax): a value filled in later. */
+bool settings_placeholder(const struct settings *settings, const struct json_doc *doc,
+                          uint32_t node, struct placeholder_match *m);
 /* The kind identifier `id` maps to, or NULL. */
 const char *settings_type(const struct settings *settings, const char *id, size_t len);
 

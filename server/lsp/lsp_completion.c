@@ -7,6 +7,7 @@
 #include "project.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -235,6 +236,23 @@ static const char *now_text(char *out, size_t size)
     return out;
 }
 
+/* The variables of the placeholders in the other open documents checked with the same settings
+ * (the same srcls.json), offered beside the document's own; in `arena`, *names malloc'd. */
+static int open_variables(struct lsp_server *s, const struct lsp_document *d, struct arena *arena,
+                          const char ***names, uint32_t *count)
+{
+    const struct settings *set = d->settings;
+    size_t cap = 0;
+    for (struct lsp_document *o = s->documents.first;
+         set != NULL && set->placeholder_count > 0 && o != NULL; o = o->next) {
+        if (o != d && o->settings == set && !o->project_file && o->kind_schema == NULL &&
+            placeholder_names(set->placeholders, set->placeholder_count, o->text, o->len, arena,
+                              names, count, &cap) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
 {
     struct lsp_document *d;
@@ -242,13 +260,23 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
     if (!lsp_documents_target_offset(&s->documents, req, &d, &offset))
         return;
     char now[64];
-    struct completion_options options = {s->completion_markup, now_text(now, sizeof now)};
-    struct completion_list list;
-    int status = d->project_file
+    const char **variables = NULL;
+    uint32_t variable_count = 0;
+    struct arena arena;
+    arena_init(&arena);
+    struct completion_options options = {s->completion_markup, now_text(now, sizeof now), NULL, 0};
+    struct completion_list list = {0};
+    int status = open_variables(s, d, &arena, &variables, &variable_count);
+    options.variables = variables;
+    options.variable_count = variable_count;
+    if (status == 0)
+        status = d->project_file
                      ? project_complete(&d->analysis, d->registry, offset, options.markup, &list)
                  : d->kind_schema != NULL
                      ? project_kind_file_complete(&d->analysis, d->registry, offset, &list)
                      : complete_at(&d->analysis, d->registry, d->settings, offset, &options, &list);
+    free(variables);
+    arena_free(&arena);
     if (status != 0) {
         completion_list_free(&list);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,

@@ -5,6 +5,8 @@
 
 /* The door's own setting: the most diagnostics sent per document. */
 #define KEY_MAX_DIAGNOSTICS "maxDiagnostics"
+/* The git revision open documents are reviewed against (lsp_review); absent: off. */
+#define KEY_REVIEW_BASE "reviewBase"
 
 /* Reads srcls.maxDiagnostics of `node`: the default when it is absent or not a count. */
 static void read_max_diagnostics(struct lsp_server *s, struct json_doc *doc, uint32_t node)
@@ -23,6 +25,24 @@ static void read_max_diagnostics(struct lsp_server *s, struct json_doc *doc, uin
             KEY_MAX_DIAGNOSTICS, LSP_MAX_DIAGNOSTICS_DEFAULT);
 }
 
+/* Reads srcls.reviewBase of `node`: a revision, or absent, null or "" for off. */
+static void read_review_base(struct lsp_server *s, struct json_doc *doc, uint32_t node)
+{
+    uint32_t base = lsp_jsonrpc_get(doc, node, KEY_REVIEW_BASE);
+    const struct json_node *n = json_node_at(doc, base);
+    if (n != NULL && n->kind == JSON_STRING) {
+        struct json_str ref = json_node_string(doc, base);
+        lsp_review_set(&s->documents.review, ref.ptr, ref.len);
+        return;
+    }
+    if (n != NULL && n->kind != JSON_NULL)
+        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING,
+                        "srcls settings: %s must be a git revision such as \"HEAD\" (review is "
+                        "off)",
+                        KEY_REVIEW_BASE);
+    lsp_review_set(&s->documents.review, NULL, 0);
+}
+
 /* Reads settings given as {"srcls": {...}} or as the inner object itself. */
 static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t node)
 {
@@ -30,10 +50,12 @@ static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t n
     if (inner != JSON_NONE)
         node = inner;
     char problems[1024] = "";
-    settings_read_door(&s->settings, doc, node, KEY_MAX_DIAGNOSTICS, problems, sizeof problems);
+    static const char *const door_keys[] = {KEY_MAX_DIAGNOSTICS, KEY_REVIEW_BASE, NULL};
+    settings_read_door(&s->settings, doc, node, door_keys, problems, sizeof problems);
     if (problems[0] != '\0')
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING, "srcls settings: %s", problems);
     read_max_diagnostics(s, doc, node);
+    read_review_base(s, doc, node);
 }
 
 void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -38,6 +38,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
     lsp_projects_init(&store->projects, loop, registry, settings);
+    lsp_review_init(&store->review, loop, rpc, lsp_documents_review_hooks(store));
 }
 
 /* ---- diagnostics in LSP form ---- */
@@ -211,6 +212,8 @@ int lsp_document_analyze(struct lsp_document *d)
                      ? lsp_projects_analyze(&d->store->projects, d->uri, d->text, d->len,
                                             d->kind_schema, &d->analysis)
                      : analysis_run(&d->analysis, d->text, d->len, &options);
+    if (status == 0 && !d->project_file && d->kind_schema == NULL) /* srcls.reviewBase */
+        status = lsp_review_compare(&d->store->review, &d->review, &d->analysis, &options);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -302,6 +305,8 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 
 void lsp_document_opened(struct lsp_document *d)
 {
+    if (!d->project_file && d->kind_schema == NULL)
+        lsp_review_fetch(&d->store->review, d->uri);
     d->result = ++d->store->results;
     if (uv_timer_start(&d->debounce, on_debounce, 0, 0) != 0)
         publish(d, false); /* without a timer, at once */
@@ -321,6 +326,7 @@ void lsp_documents_republish_all(struct lsp_documents *store)
     lsp_projects_editor_changed(&store->projects);
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
+        d->review.analyzed = false; /* analysed with the settings too */
         lsp_document_changed(d, true);
     }
     if (store->pull && store->refresh && store->first != NULL) {
@@ -389,7 +395,8 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
 {
     if (!d->analyzed)
         return;
-    if (d->project_file || d->kind_schema != NULL) { /* small, and checked whole: again */
+    /* small, and checked whole; or compared with its base (srcls.reviewBase): again */
+    if (d->project_file || d->kind_schema != NULL || d->review.text != NULL) {
         analysis_free(&d->analysis);
         d->analyzed = false;
         return;
@@ -494,6 +501,7 @@ static void free_document(uv_handle_t *handle)
 {
     struct lsp_document *d = handle->data;
     analysis_free(&d->analysis);
+    lsp_review_base_free(&d->review);
     lsp_rendered_free(&d->rendered);
     free(d->text);
     free(d->uri);
@@ -516,6 +524,7 @@ void lsp_documents_close(struct lsp_documents *store, struct lsp_document *d)
 void lsp_documents_close_all(struct lsp_documents *store)
 {
     lsp_projects_free(&store->projects);
+    lsp_review_close(&store->review);
     while (store->first != NULL) {
         struct lsp_document *d = store->first;
         store->first = d->next;

@@ -16,6 +16,7 @@
 #include "lsp_jsonrpc.h"
 #include "lsp_projects.h"
 #include "lsp_rendered.h"
+#include "lsp_review.h"
 
 /* srcls.maxDiagnostics when the settings do not say: the most diagnostics sent for a document
  * (0: no limit). */
@@ -38,6 +39,7 @@ struct lsp_documents {
     uint64_t settings_changes; /* how many times the settings changed: part of a file's resultId */
     bool pull;    /* the client pulls diagnostics (textDocument/diagnostic): none is pushed */
     bool refresh; /* ... and takes workspace/diagnostic/refresh */
+    struct lsp_review review; /* srcls.reviewBase */
     struct lsp_document *first;
 };
 
@@ -61,7 +63,8 @@ struct lsp_document {
     uint64_t published_hash;
     size_t published_len;
     struct analysis analysis;
-    struct lsp_rendered rendered; /* each diagnostic of `analysis` as last written */
+    struct lsp_rendered rendered;  /* each diagnostic of `analysis` as last written */
+    struct lsp_review_base review; /* the document at srcls.reviewBase, compared in `analysis` */
     uv_timer_t debounce;
 };
 
@@ -89,6 +92,8 @@ void lsp_documents_republish_all(struct lsp_documents *store);
 /* A srcls.json changed on disk: each document's is found and read again, and every document is
  * analysed and published again. */
 void lsp_documents_projects_changed(struct lsp_documents *store);
+/* What srcls.reviewBase's review asks of the store (lsp_documents_review.c). */
+struct lsp_review_hooks lsp_documents_review_hooks(struct lsp_documents *store);
 /* Publishes now what is waiting for its debounce. */
 void lsp_documents_publish_pending(struct lsp_documents *store);
 

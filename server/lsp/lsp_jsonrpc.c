@@ -95,15 +95,12 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
     json_writer_free(&w);
 }
 
-void lsp_jsonrpc_log(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *format, ...)
+/* window/logMessage or window/showMessage. */
+static void message_notification(struct lsp_jsonrpc *rpc, const char *method,
+                                 enum lsp_message_type type, const char *message)
 {
-    char message[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
     struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "window/logMessage");
+    lsp_jsonrpc_notification_begin(&w, method);
     json_write_object_begin(&w);
     json_write_key(&w, "type");
     json_write_int(&w, type);
@@ -111,6 +108,21 @@ void lsp_jsonrpc_log(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const 
     json_write_string(&w, message);
     json_write_object_end(&w);
     lsp_jsonrpc_finish(rpc, &w);
+}
+
+void lsp_jsonrpc_show(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *message)
+{
+    message_notification(rpc, "window/showMessage", type, message);
+}
+
+void lsp_jsonrpc_log(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    message_notification(rpc, "window/logMessage", type, message);
 }
 
 void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char *verbose)

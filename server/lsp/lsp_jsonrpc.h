@@ -86,6 +86,8 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
 /* Sends window/logMessage (the text is cut at 511 bytes). */
 void lsp_jsonrpc_log(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+/* Sends window/showMessage: the client shows `message` to the user. */
+void lsp_jsonrpc_show(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *message);
 /* Sends $/logTrace when tracing is on; `verbose` (or NULL) only when it is verbose. */
 void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char *verbose);
 /* A TraceValue ("off", "messages", "verbose"); off when it is none of them. */

@@ -3,6 +3,8 @@
 every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
 
   run.py check        --check of the 10,000-file corpus vs read_files (open+read only) and ajv-cli
+  run.py review       --check --base HEAD~1 vs --check on the corpus in a git repository whose
+                      last commit changed 10 of the 10,000 files (issue 20: within 1.5x)
   run.py throughput   parse and parse+check MB/s (bench_parse) vs simdjson DOM parse
   run.py keystroke    edit → publishDiagnostics, edit → pulled diagnostics, completion and hover
                       after an edit and at rest; srcls vs vscode-json-language-server
@@ -108,6 +110,73 @@ def bench_check(args):
     table("Benchmark 1: %d files, %.1f MB, %d with a planted mistake; %d rounds, order rotated"
           % (n, size / 1e6, mistakes, args.rounds),
           ["command", "median ms", "best ms", "time / srcls", "files reported"], rows)
+
+
+# ---------------------------------------------------------------- 1b. review (--base)
+
+def git(repo, *args):
+    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
+                    "-c", "init.defaultBranch=main", *args], cwd=repo, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def review_repo(c, changed):
+    """A git repository holding the corpus's files (committed), then a commit that changes
+    `changed` of them: each source renamed (a real change: a new blob, one risky-change)."""
+    repo = os.path.join(os.path.dirname(os.path.abspath(c)), "srcls-review-repo")
+    files = os.path.join(c, "files")
+    names = sorted(os.listdir(files))
+    marker = os.path.join(repo, ".bench-%d" % len(names))
+    if os.path.exists(marker):
+        return repo, names
+    subprocess.run(["rm", "-rf", repo], check=True)
+    os.makedirs(repo)
+    subprocess.run(["cp", "-r", files, os.path.join(repo, "files")], check=True)
+    git(repo, "init", "-q")
+    git(repo, "add", "files")
+    git(repo, "commit", "-q", "-m", "the corpus")
+    step = len(names) // changed
+    for name in names[::step][:changed]:
+        path = os.path.join(repo, "files", name)
+        doc = json.load(open(path))
+        doc["name"] += "-renamed"  # a change --base reports: one risky-change a file
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+    git(repo, "commit", "-q", "-a", "-m", "%d files changed" % changed)
+    open(marker, "w").close()
+    return repo, names
+
+
+def bench_review(args):
+    c, _ = corpus(args)
+    changed = 10
+    repo, names = review_repo(c, changed)
+    srcls = os.path.join(args.build, "server", "srcls")
+    runs = {
+        "srcls --check": [srcls, "--check", "files"],
+        "srcls --check --base HEAD~1": [srcls, "--check", "--base", "HEAD~1", "files"],
+    }
+    found = {}
+    for name, cmd in runs.items():  # warm the page cache and git's, and count what is reported
+        _, p = timed(cmd, cwd=repo)
+        if p.returncode not in (0, 1):
+            sys.exit("%s: exit %d: %s" % (name, p.returncode, p.stderr.decode(errors="replace")))
+        out = p.stdout.decode(errors="replace")
+        found[name] = sum(1 for l in out.splitlines() if l.endswith("[risky-change]"))
+    times = {k: [] for k in runs}
+    order = list(runs)
+    for r in range(args.rounds):
+        for name in order[r % 2:] + order[:r % 2]:  # alternate which goes first
+            t, _ = timed(runs[name], cwd=repo)
+            times[name].append(t)
+    base = statistics.median(times["srcls --check"])
+    rows = [(name, "%.0f" % (statistics.median(times[name]) * 1e3),
+             "%.0f" % (min(times[name]) * 1e3), "%.2f" % (statistics.median(times[name]) / base),
+             found[name]) for name in order]
+    table("Benchmark 1b: %d files in a git repository, %d changed by HEAD~1..HEAD; %d rounds, "
+          "order alternated" % (len(names), changed, args.rounds),
+          ["command", "median ms", "best ms", "time / --check", "risky-change reported"], rows)
 
 
 # ---------------------------------------------------------------- 3. throughput
@@ -426,7 +495,7 @@ def bench_memory(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["check", "throughput", "keystroke", "memory"])
+    ap.add_argument("what", choices=["check", "review", "throughput", "keystroke", "memory"])
     ap.add_argument("--build", default=os.environ.get("SRCLS_BUILD", "/tmp/bench/br"))
     ap.add_argument("--corpus", default="/tmp/srcls-corpus")
     ap.add_argument("--rounds", type=int, default=0)
@@ -437,14 +506,14 @@ def main():
                     help="keystroke, memory: run srcls alone (a quick look while working; no ratios)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
-    args.rounds = args.rounds or (3 if args.quick else 7 if args.what == "check" else 5)
+    args.rounds = args.rounds or (3 if args.quick else 7 if args.what in ("check", "review") else 5)
     default_sizes = "50" if args.what == "memory" else "0.5,5,50"
     args.sizes = [float(x) for x in (args.sizes or default_sizes).split(",")]
     print("srcls %s; %d cores (%s), %s; shared machine" % (
         args.build, os.cpu_count(),
         next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
         next((l.split(":", 1)[1].strip() for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")))
-    {"check": bench_check, "throughput": bench_throughput, "keystroke": bench_keystroke,
+    {"check": bench_check, "review": bench_review, "throughput": bench_throughput, "keystroke": bench_keystroke,
      "memory": bench_memory}[args.what](args)
 
 

@@ -197,17 +197,6 @@ local function srcls_clients()
   return out
 end
 
--- Stops every srcls client, waits for them to be gone and wipes the buffers out.
-local function stop_clients()
-  for _, c in ipairs(srcls_clients()) do
-    client_call(c, 'stop')
-  end
-  wait_for(function()
-    return #srcls_clients() == 0
-  end, 'the clients to stop')
-  vim.cmd('silent! %bwipeout!')
-end
-
 local function attached(buf)
   for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
     if c.name == 'srcls' then
@@ -399,7 +388,13 @@ test('the server attaches: one srcls client per project root, the plain JSON fil
 end)
 
 test('setup() called after the file is open (a lazy-loaded plugin) detects and attaches it', function()
-  stop_clients()
+  for _, c in ipairs(srcls_clients()) do
+    client_call(c, 'stop')
+  end
+  wait_for(function()
+    return #srcls_clients() == 0
+  end, 'the clients to stop')
+  vim.cmd('silent! %bwipeout!')
   vim.api.nvim_create_augroup('srcls', { clear = true }) -- as if setup() had not run yet
   local buf = open(workdir .. '/bad-job-failed.job.json')
   if not srcls.uses_filetype_lua() then
@@ -660,7 +655,13 @@ test('completion with snippets (clients that take them, like Neovim 0.10+): the 
   eq(complete.snippet_text('"a": "${1:x${2:y}}"$0'), '"a": "xy"', 'nested placeholders and $0')
   eq(complete.snippet_text('"p": ${1},\\$'), '"p": ,$', 'empty tab stop and escaped $')
 
-  stop_clients()
+  for _, c in ipairs(srcls_clients()) do
+    client_call(c, 'stop')
+  end
+  wait_for(function()
+    return #srcls_clients() == 0
+  end, 'the clients to stop')
+  vim.cmd('silent! %bwipeout!')
   local capabilities = vim.lsp.protocol.make_client_capabilities()
   capabilities.textDocument.completion.completionItem.snippetSupport = true
   srcls.setup({ server_path = binary, capabilities = capabilities })
@@ -811,9 +812,20 @@ test('a quick fix for the misspelled key, and formatting', function()
   eq(vim.fn.json_decode(table.concat(lines, '\n')).config.port, 31010, 'same JSON')
 end)
 
-test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+-- Stops every srcls client and wipes the buffers: a test that calls setup() again starts clean.
+local function stop_all()
   close_floats()
-  stop_clients()
+  for _, c in ipairs(srcls_clients()) do
+    client_call(c, 'stop')
+  end
+  wait_for(function()
+    return #srcls_clients() == 0
+  end, 'the clients to stop')
+  vim.cmd('silent! %bwipeout!')
+end
+
+test('settings: severity overrides and extra types reach the server; update_settings() changes them live', function()
+  stop_all()
   srcls.setup({
     server_path = binary,
     severity = { ['unknown-field'] = 'error', ['not-applicable'] = 'off' },
@@ -847,6 +859,39 @@ test('settings: severity overrides and extra types reach the server; update_sett
     return #s == 1
   end, 'the diagnostics without MY_S3')
   eq(got, { '3 unknown-kind error' }, 'without MY_S3 the type is unknown')
+end)
+
+test('review_base: a file changed since HEAD shows risky-change, and none with review_base off', function()
+  if vim.fn.executable('git') ~= 1 then
+    print('SKIP review_base: git is not installed')
+    return
+  end
+  stop_all()
+  local repo = workdir .. '/review'
+  vim.fn.mkdir(repo, 'p')
+  local path = repo .. '/a.source.json'
+  local function source(secure)
+    return { '{"name": "s1", "type": "CLOUDA_OBJECT_STORAGE", "config": {',
+      '  "secure": ' .. secure .. ', "whitelistedBuckets": ["b"], "accessKey": "k",',
+      '  "accessSecret": "$SERVICE_EXISTING_VALUE$"}}' }
+  end
+  vim.fn.writefile(source('true'), path)
+  local git = 'git -C ' .. vim.fn.shellescape(repo) .. ' -c user.name=srcls -c user.email=srcls@example.invalid '
+  vim.fn.system(git .. 'init -q && ' .. git .. 'add . && ' .. git .. 'commit -q -m base')
+  eq(vim.v.shell_error, 0, 'the repository is built')
+  vim.fn.writefile(source('false'), path) -- the change under review
+  srcls.setup({ server_path = binary, review_base = 'HEAD' })
+  local buf = open(path)
+  local got = settled(buf, function(s)
+    return vim.tbl_contains(s, '2 risky-change warning')
+  end, 'risky-change against HEAD')
+  truthy(vim.tbl_contains(got, '2 insecure-transport information'), 'the posture finding too: ' .. vim.inspect(got))
+  srcls.update_settings({ review_base = '' })
+  got = settled(buf, function(s)
+    return not vim.tbl_contains(s, '2 risky-change warning')
+  end, 'no review once review_base is off')
+  truthy(vim.tbl_contains(got, '2 insecure-transport information'), 'the posture finding stays: ' .. vim.inspect(got))
+  stop_all()
 end)
 
 test(':SrclsRestart starts a new server and the diagnostics come back', function()
@@ -883,7 +928,13 @@ test(':checkhealth srcls says the binary is found, runs and speaks LSP', functio
 end)
 
 test('a missing binary: a clear message, no client, and :checkhealth says so', function()
-  stop_clients()
+  for _, c in ipairs(srcls_clients()) do
+    client_call(c, 'stop')
+  end
+  wait_for(function()
+    return #srcls_clients() == 0
+  end, 'the clients to stop')
+  vim.cmd('silent! %bwipeout!')
   notifications = {}
   srcls.setup({ server_path = workdir .. '/no/such/srcls' })
   local buf = open(workdir .. '/bad-object-storage.source.json')
@@ -902,7 +953,7 @@ test('a missing binary: a clear message, no client, and :checkhealth says so', f
 end)
 
 test('Mason: a srcls in stdpath("data")/mason/bin is found and started without configuration', function()
-  stop_clients()
+  stop_all()
   -- What :MasonInstall srcls leaves: a link in Mason's bin folder (nvim_plugin.sh gives this
   -- Neovim a private XDG_DATA_HOME), and no srcls on PATH (Mason's folder is on PATH only once
   -- mason.nvim is set up, which need not be before this plugin).

@@ -37,11 +37,12 @@ static void setup(void)
     if (done)
         return;
     done = true;
-    /* Severity overrides (one turned off) and an extra type identifier: the settings paths of
-     * the rules, completion and hover. */
+    /* Severity overrides (one turned off), an extra type identifier and placeholders: the
+     * settings paths of the rules, completion and hover. */
     static const char text[] = "{\"rules\": {\"unknown-field\": \"error\", \"kind-inferred\": "
                                "\"off\", \"type-mismatch\": \"hint\"}, \"types\": {\"MY_ID\": "
-                               "\"CLOUDA_OBJECT_STORAGE\", \"LEGACY\": \"CLOUDA_WAREHOUSE\"}}";
+                               "\"CLOUDA_OBJECT_STORAGE\", \"LEGACY\": \"CLOUDA_WAREHOUSE\"}, "
+                               "\"placeholders\": [\"${NAME}\", \"{{ NAME }}\"]}";
     struct json_doc doc;
     FUZZ_CHECK(json_parse(&doc, text, sizeof text - 1, NULL) == 0 && doc.error_count == 0);
     settings_init(&custom_settings);
@@ -99,7 +100,7 @@ static void check_features_at(struct analysis *a, const struct settings *setting
 {
     struct completion_list list;
     struct completion_options options = {offset % 2 ? TEXT_MARKDOWN : TEXT_PLAIN,
-                                         "2024-05-01T12:30:00.000Z"};
+                                         "2024-05-01T12:30:00.000Z", NULL, 0};
     FUZZ_CHECK(complete_at(a, fuzz_registry(), settings, offset, &options, &list) == 0);
     for (uint32_t i = 0; i < list.count; i++) {
         const struct completion_item *item = &list.items[i];

@@ -270,6 +270,36 @@ test('a project\'s own kinds (srcls.json "schemas") are exported, and ajv agrees
   }
 });
 
+test('a templating project (srcls.json "placeholders") exports schemas that accept its placeholders where srcls does', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-export-'));
+  try {
+    fs.writeFileSync(path.join(work, 'srcls.json'), '{"placeholders": ["${NAME}", "{{ NAME }}"]}');
+    const { validator } = exportSchemas(path.join(work, 'schemas'), work);
+    const kind = JSON.parse(fs.readFileSync(path.join(work, 'schemas', 'CLOUDA_OBJECT_STORAGE.schema.json'), 'utf8'));
+    assert.match(kind.$comment, /Templated values \(srcls.json "placeholders"\)/);
+    const base = JSON.parse(fs.readFileSync(path.join(root, 'docs', 'examples', '03-object-storage-a.source.json'), 'utf8'));
+    const templated = (config) => ({ ...base, config: { ...base.config, ...config } });
+    const docs = [
+      [templated({ accessSecret: '${DB_SECRET}', credentialType: '{{CRED_TYPE}}', rootPath: '/data/${ENV}' }), true],
+      [templated({ credentialType: '{{ CRED_TYPE }}' }), true],
+      [templated({ credentialType: 'ACCESS_KEYS' }), false], // not a placeholder: still the enum
+      [templated({ credentialType: '$CRED_TYPE' }), false], // a syntax the project does not use
+      [templated({ accessSecret: 'Sup3rS3cret' }), false],
+      [templated({ maxCacheSpacePct: '${CACHE_PCT}' }), false], // an integer field: a string still
+    ];
+    const validate = validator('source.schema.json');
+    for (const [doc, valid] of docs) {
+      const file = path.join(work, 'doc.source.json');
+      fs.writeFileSync(file, JSON.stringify(doc));
+      const srcls = srclsVerdicts([{ file }])[0].diagnostics.some((d) => d.severity === 'error');
+      assert.strictEqual(validate(doc), valid, JSON.stringify(doc.config) + JSON.stringify(validate.errors));
+      assert.strictEqual(!srcls, valid, 'srcls agrees: ' + JSON.stringify(doc.config));
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
+
 test('the kind-file format\'s JSON Schema accepts every kind and group file srcls loads, and not their mistakes', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-export-'));
   try {

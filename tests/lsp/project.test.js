@@ -131,8 +131,8 @@ describe('srcls.json in the editor', () => {
     const kinds = await labels('{"MY_ID": ""', 11);
     assert.ok(kinds.some((i) => i.label === 'CLOUDA_OBJECT_STORAGE' && i.detail === 'Object storage A'));
     const top = await labels('\n}', 1);
-    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas'], 'rules and types are there already');
-    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array']);
+    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas', 'placeholders'], 'rules and types are there already');
+    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array', 'array']);
   });
 
   test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
@@ -146,6 +146,58 @@ describe('srcls.json in the editor', () => {
     assert.match(await hover('"security"'), /insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret/);
     assert.match(await hover('"CLOUDA_OBJECT_STORAGE"'), /Object storage A/);
     assert.match(await hover('"rules"'), /error, warning, information, hint, or off/);
+  });
+
+  test('templated values: checked as filled in later, the variable hovered, the project\'s variables completed', T, async (t) => {
+    const root = project(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"placeholders": ["${NAME}", "{{ NAME }}"]}');
+    const file = path.join(root, 'lake.source.json');
+    const text = example('03-object-storage-a.source.json')
+      .replace('"$SERVICE_EXISTING_VALUE$"', '"${DB_SECRET}"')
+      .replace('"ACCESS_KEY"', '"{{ CRED_TYPE }}"')
+      .replace('"rootPath": "/"', '"rootPath": "/data/${ENV}/raw"')
+      .replace('"maxCacheSpacePct": 80', '"maxCacheSpacePct": "${CACHE_PCT}"');
+    fs.writeFileSync(file, text);
+    const client = await startClient(t);
+    const uri = 'file://' + file;
+    const pub = await client.openAndSettle(uri, text);
+    const got = pub.diagnostics.map((d) => [d.code, text.slice(offsetAt(text, d.range.start), offsetAt(text, d.range.end))]);
+    assert.deepEqual(got, [['type-mismatch', '"${CACHE_PCT}"']], 'only the integer written in quotes');
+    assert.match(pub.diagnostics[0].message, /the renderer must write the value without the quotes/);
+    assert.deepEqual(summarize(pub.diagnostics), summarize(checked(file)), 'the editor and --check agree');
+    // hover on a placeholder inside a value: the variable, over the placeholder's range
+    const hover = await client.request(HoverRequest.method, { textDocument: { uri }, position: positionOf(text, '${ENV}', { delta: 3 }) });
+    assert.match(hover.contents.value, /Placeholder: the variable `ENV`/);
+    assert.equal(text.slice(offsetAt(text, hover.range.start), offsetAt(text, hover.range.end)), '${ENV}');
+    assert.match(hover.contents.value, /rootPath/, 'and the field, as on any value');
+    // completion in a value: this document's variables and those of the project's other open documents
+    const other = 'file://' + path.join(root, 'other.source.json');
+    const otherText =
+        '{"type": "CLOUDA_OBJECT_STORAGE", "config": {"accessKey": "{{ OTHER_KEY }}", "rootPath": "", "assumedRoleARN": "arn:${DB"}}';
+    await client.open(other, otherText);
+    const complete = async (doc, docText, needle, delta) => {
+        const res = await client.request(
+            CompletionRequest.method,
+            {textDocument : {uri : doc}, position : positionOf(docText, needle, {delta})});
+        const items =
+            (Array.isArray(res) ? res : res.items).filter((i) => i.detail === 'placeholder');
+        return items.map((i) => [i.label, docText.slice(offsetAt(docText, i.textEdit.range.start),
+                                                        offsetAt(docText, i.textEdit.range.end))]);
+    };
+    // in an empty value: the whole value, quoted
+    assert.deepEqual(await complete(other, otherText, '"rootPath": ""', 13), [
+        [ '"${CACHE_PCT}"', '""' ], [ '"${CRED_TYPE}"', '""' ], [ '"${DB_SECRET}"', '""' ],
+        [ '"${ENV}"', '""' ], [ '"${OTHER_KEY}"', '""' ]
+    ]);
+    // on a placeholder inside a longer value: that placeholder only, the rest of the value kept
+    const inside = await complete(uri, text, '${ENV}', 3);
+    assert.deepEqual(inside.map(([ label ]) => label),
+                     [ '${CACHE_PCT}', '${CRED_TYPE}', '${DB_SECRET}', '${ENV}', '${OTHER_KEY}' ]);
+    assert.ok(inside.every(([, replaced ]) => replaced === '${ENV}'), JSON.stringify(inside));
+    // a placeholder being typed: what was typed of it
+    const typed = await complete(other, otherText, '${DB"', 4);
+    assert.ok(typed.some(([ label, replaced ]) => label === '${DB_SECRET}' && replaced === '${DB'),
+              JSON.stringify(typed));
   });
 
   // A source whose `type` is the team's own identifier, its config plainly object storage A.

@@ -207,9 +207,25 @@ function sanitizeMaxDiagnostics(value) {
 }
 
 /**
+ * srcls.reviewBase when it is a revision git can be asked about (no leading '-', no line
+ * break, at most 200 characters), else undefined (off) with a problem when it was set to
+ * something else; empty means off.
+ */
+function sanitizeReviewBase(value) {
+  if (value === undefined || value === null || value === '') return { reviewBase: undefined, problems: [] };
+  if (typeof value === 'string' && value.trim() !== '' && !value.startsWith('-') && !/[\r\n]/.test(value) && value.length <= 200) {
+    return { reviewBase: value.trim(), problems: [] };
+  }
+  return {
+    reviewBase: undefined,
+    problems: [`srcls.reviewBase is set to ${JSON.stringify(value)}; use a git revision such as "HEAD" or "origin/main", or leave it empty`],
+  };
+}
+
+/**
  * The settings the server reads, from the `srcls` configuration section (a plain object or
- * anything with get(key)): `{ srcls: { severity, types, maxDiagnostics } }` (maxDiagnostics only
- * when set), the shape it takes in
+ * anything with get(key)): `{ srcls: { severity, types, maxDiagnostics, reviewBase } }`
+ * (maxDiagnostics and reviewBase only when set), the shape it takes in
  * workspace/didChangeConfiguration. Returns { settings, problems }.
  */
 function serverSettings(section) {
@@ -217,11 +233,13 @@ function serverSettings(section) {
   const s = sanitizeSeverity(get('severity'));
   const t = sanitizeTypes(get('types'));
   const m = sanitizeMaxDiagnostics(get('maxDiagnostics'));
+  const r = sanitizeReviewBase(get('reviewBase'));
   const srcls = { severity: s.severity, types: t.types };
   if (m.maxDiagnostics !== undefined) srcls.maxDiagnostics = m.maxDiagnostics;
+  if (r.reviewBase !== undefined) srcls.reviewBase = r.reviewBase;
   return {
     settings: { srcls },
-    problems: [...s.problems, ...t.problems, ...m.problems],
+    problems: [...s.problems, ...t.problems, ...m.problems, ...r.problems],
   };
 }
 
@@ -269,7 +287,8 @@ function needsLanguageUpdate(affects) {
 
 /** Whether the change only alters settings that are sent to the running server. */
 function needsSettingsUpdate(affects) {
-  return affects('srcls.severity') || affects('srcls.types') || affects('srcls.maxDiagnostics');
+  return affects('srcls.severity') || affects('srcls.types') || affects('srcls.maxDiagnostics') ||
+    affects('srcls.reviewBase');
 }
 
 function readerOf(section) {
@@ -560,6 +579,7 @@ module.exports = {
   sanitizeSeverity,
   sanitizeTypes,
   sanitizeMaxDiagnostics,
+  sanitizeReviewBase,
   serverSettings,
   configurationResponse,
   clientOptions,

@@ -203,6 +203,22 @@ test('maxDiagnostics: a whole number from 0 is sent, anything else dropped with 
   assert.equal(config.needsSettingsUpdate((s) => s === 'srcls.maxDiagnostics'), true);
 });
 
+test('reviewBase: a git revision is sent, empty is off, an option or a line break is dropped with a reason', () => {
+  assert.deepEqual(config.sanitizeReviewBase(undefined), { reviewBase: undefined, problems: [] });
+  assert.deepEqual(config.sanitizeReviewBase(''), { reviewBase: undefined, problems: [] });
+  assert.deepEqual(config.sanitizeReviewBase('origin/main'), { reviewBase: 'origin/main', problems: [] });
+  assert.deepEqual(config.sanitizeReviewBase('--output=x'), {
+    reviewBase: undefined,
+    problems: ['srcls.reviewBase is set to "--output=x"; use a git revision such as "HEAD" or "origin/main", or leave it empty'],
+  });
+  assert.equal(config.sanitizeReviewBase('HEAD\nx').problems.length, 1);
+  assert.equal(config.sanitizeReviewBase(3).problems.length, 1);
+  assert.deepEqual(config.serverSettings({ reviewBase: 'HEAD' }).settings,
+    { srcls: { severity: {}, types: {}, reviewBase: 'HEAD' } });
+  assert.deepEqual(config.serverSettings({ reviewBase: '' }).settings, { srcls: { severity: {}, types: {} } });
+  assert.equal(config.needsSettingsUpdate((s) => s === 'srcls.reviewBase'), true);
+});
+
 test('configuration changes: the path restarts the server, globs set languages, severities and types are pushed', () => {
   const only = (name) => (s) => s === name;
   assert.equal(config.needsRestart(only('srcls.serverPath')), true);

@@ -24,6 +24,9 @@ local defaults = {
   severity = {},
   -- Extra `type` identifiers mapped onto canonical ones.
   types = {},
+  -- A git revision ("HEAD", "origin/main") open files are reviewed against: what a change does
+  -- that a reviewer must see is shown as risky-change (as `srcls --check --base REF`). nil: off.
+  review_base = nil,
   -- The filetype given to served files, and the one the server attaches to.
   filetype = 'json.srcls',
   -- A folder holding one of these is the project root (one server per root).
@@ -122,6 +125,19 @@ function M.sanitize_types(value)
   return out, problems
 end
 
+--- Keeps a review base git can be asked about (a non-empty string, no leading '-', no line
+--- break, at most 200 bytes); nil or "" is off.
+function M.sanitize_review_base(value)
+  if value == nil or value == '' then
+    return nil, {}
+  end
+  if type(value) ~= 'string' or vim.trim(value) == '' or value:sub(1, 1) == '-'
+      or value:find('[\r\n]') or #value > 200 then
+    return nil, { string.format('review_base is set to %s; use a git revision such as "HEAD" or "origin/main", or nil', vim.inspect(value)) }
+  end
+  return vim.trim(value), {}
+end
+
 -- An empty Lua table encodes as a JSON array; the server wants objects.
 local function object(t)
   if next(t) == nil then
@@ -130,14 +146,16 @@ local function object(t)
   return t
 end
 
---- The settings sent to the server: { srcls = { severity = {...}, types = {...} } }, the shape
---- of workspace/didChangeConfiguration. Returns the settings and the problems found.
+--- The settings sent to the server: { srcls = { severity = {...}, types = {...}, reviewBase = REF } }
+--- (reviewBase only when set), the shape of workspace/didChangeConfiguration. Returns the
+--- settings and the problems found.
 function M.settings(opts)
   opts = opts or options
   local severity, p1 = M.sanitize_severity(opts.severity)
   local types, p2 = M.sanitize_types(opts.types)
-  local problems = vim.list_extend(p1, p2)
-  return { srcls = { severity = object(severity), types = object(types) } }, problems
+  local review_base, p3 = M.sanitize_review_base(opts.review_base)
+  local problems = vim.list_extend(vim.list_extend(p1, p2), p3)
+  return { srcls = { severity = object(severity), types = object(types), reviewBase = review_base } }, problems
 end
 
 --- The globs of served files: the defaults, then the user's.
@@ -453,12 +471,16 @@ function M.buffers()
 end
 
 --- Changes severities and types and sends them to the running servers, which recompute the
---- diagnostics; `new` has the shape of setup()'s `severity` and `types` options.
+--- diagnostics; `new` has the shape of setup()'s `severity`, `types` and `review_base` options
+--- (review_base = "" turns the review off).
 function M.update_settings(new)
   options = vim.tbl_extend('force', options, {
     severity = new.severity ~= nil and new.severity or options.severity,
     types = new.types ~= nil and new.types or options.types,
   })
+  if new.review_base ~= nil then
+    options.review_base = new.review_base
+  end
   local settings, problems = M.settings()
   for _, p in ipairs(problems) do
     notify(p)

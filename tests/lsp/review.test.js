@@ -1,0 +1,128 @@
+'use strict';
+// srcls.reviewBase: the risky-change diagnostics of `srcls --check --base REF` in the editor, on
+// real git repositories the tests build; refreshed when a commit moves HEAD; a bad revision,
+// a directory outside any work tree and git missing are one message each, never a diagnostic.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { test, describe } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const { DidChangeConfigurationNotification } = require('vscode-languageserver-protocol/node');
+const { startClient } = require('./client');
+
+const T = { timeout: 30000 };
+const WASM = Boolean(process.env.SRCLS_WASM);
+const HAVE_GIT = spawnSync('git', ['--version']).status === 0;
+const SECRET = 'n0wInl1neS3cret';
+
+function source(secure, secret = '$SERVICE_EXISTING_VALUE$') {
+  return JSON.stringify({
+    name: 's1',
+    type: 'CLOUDA_OBJECT_STORAGE',
+    config: { secure, whitelistedBuckets: ['b'], accessKey: 'k', accessSecret: secret },
+  }, null, 2) + '\n';
+}
+
+function git(dir, ...args) {
+  const res = spawnSync('git', ['-c', 'user.name=srcls', '-c', 'user.email=srcls@example.invalid',
+    '-c', 'init.defaultBranch=main', ...args], { cwd: dir, encoding: 'utf8' });
+  assert.equal(res.status, 0, `git ${args.join(' ')}: ${res.stderr}`);
+}
+
+function scratch(t) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-review-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+// A repository whose one commit holds a.source.json with TLS on.
+function repository(t) {
+  const root = scratch(t);
+  fs.writeFileSync(path.join(root, 'a.source.json'), source(true));
+  git(root, 'init', '-q');
+  git(root, 'add', '.');
+  git(root, 'commit', '-q', '-m', 'base');
+  return root;
+}
+
+const risky = (p) => p.diagnostics.filter((d) => d.code === 'risky-change');
+const logs = (client) => client.notifications.filter((n) => n.method === 'window/logMessage').map((n) => n.params.message);
+const shown = (client) => client.notifications.filter((n) => n.method === 'window/showMessage').map((n) => n.params.message);
+
+describe('srcls.reviewBase', { skip: WASM ? false : (!HAVE_GIT && 'git is not installed') }, () => {
+  test('a change against HEAD is reported, and no longer once it is committed', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    const client = await startClient(t, { initializationOptions: { srcls: { reviewBase: 'HEAD' } } });
+    const uri = 'file://' + path.join(root, 'a.source.json');
+    await client.open(uri, source(false, 'data:,' + SECRET));
+    const before = await client.waitForPublish(uri, (p) => risky(p).length > 0);
+    const found = risky(before);
+    assert.deepEqual(found.map((d) => d.data.pointer).sort(), ['/config/accessSecret', '/config/secure']);
+    assert.match(found.find((d) => d.data.pointer === '/config/secure').message, /^insecure-transport since HEAD: /);
+    // the same document, committed: HEAD moved, the base is the new text, nothing is new
+    fs.writeFileSync(path.join(root, 'a.source.json'), source(false, 'data:,' + SECRET));
+    const from = client.publishesFor(uri).length;
+    git(root, 'commit', '-q', '-a', '-m', 'TLS off');
+    const after = await client.waitForPublish(uri, (p) => risky(p).length === 0, { from });
+    assert.ok(after.diagnostics.some((d) => d.code === 'insecure-transport'), 'the posture finding stays');
+    // a branch checked out elsewhere: HEAD names another ref, whose commit has TLS on again
+    git(root, 'checkout', '-q', '-b', 'other', 'HEAD~1');
+    const back = await client.waitForPublish(uri, (p) => risky(p).length === 2, { from: client.publishesFor(uri).length });
+    assert.equal(back.uri, uri);
+    // off: no review
+    const off = client.publishesFor(uri).length;
+    await client.notify(DidChangeConfigurationNotification.type, { settings: { srcls: { reviewBase: null } } });
+    await client.waitForPublish(uri, (p) => risky(p).length === 0, { from: off });
+    assert.ok(!client.output().includes(SECRET), 'the secret never leaves the server');
+    assert.deepEqual(shown(client), []);
+  });
+
+  test('a revision that names no commit: one message, shown once, no diagnostic invented', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    fs.writeFileSync(path.join(root, 'b.source.json'), source(true));
+    const client = await startClient(t, { initializationOptions: { reviewBase: 'no-such-branch' } });
+    const a = 'file://' + path.join(root, 'a.source.json');
+    const b = 'file://' + path.join(root, 'b.source.json');
+    await client.open(a, source(false));
+    await client.open(b, source(false));
+    await client.waitFor(() => logs(client).find((m) => m.includes('"no-such-branch" names no commit')), 5000, 'the log');
+    for (const uri of [a, b]) {
+      const p = await client.settled(uri, 1);
+      assert.deepEqual(risky(p), []);
+      assert.ok(p.diagnostics.some((d) => d.code === 'insecure-transport'));
+    }
+    assert.equal(logs(client).filter((m) => m.includes('no-such-branch')).length, 1);
+    assert.equal(shown(client).length, 1);
+    await client.ping();
+  });
+
+  test('outside any work tree, and without git: a message, no diagnostic, the server answers', { ...T, skip: WASM }, async (t) => {
+    const root = scratch(t); // no repository
+    const uri = 'file://' + path.join(root, 'a.source.json');
+    const client = await startClient(t, { initializationOptions: { reviewBase: 'HEAD' } });
+    await client.open(uri, source(false));
+    await client.waitFor(() => logs(client).find((m) => m.includes('is not in a git work tree')), 5000, 'the log');
+    assert.deepEqual(risky(await client.settled(uri, 1)), []);
+    await client.ping();
+
+    const repo = repository(t);
+    const empty = scratch(t); // a PATH where git is not
+    const nogit = await startClient(t, { env: { PATH: empty }, initializationOptions: { reviewBase: 'HEAD' } });
+    const inRepo = 'file://' + path.join(repo, 'a.source.json');
+    await nogit.open(inRepo, source(false));
+    await nogit.waitFor(() => logs(nogit).find((m) => m.includes('git could not be started')), 5000, 'the log');
+    assert.deepEqual(risky(await nogit.settled(inRepo, 1)), []);
+    assert.equal(shown(nogit).length, 1);
+    await nogit.ping();
+  });
+
+  test('the WebAssembly server says once that it cannot run git', { ...T, skip: !WASM }, async (t) => {
+    const client = await startClient(t, { initializationOptions: { reviewBase: 'HEAD' } });
+    await client.notify(DidChangeConfigurationNotification.type, { settings: { srcls: { reviewBase: 'HEAD~1' } } });
+    await client.waitFor(() => logs(client).find((m) => m.includes('cannot run git')), 5000, 'the log');
+    await client.ping();
+    assert.equal(logs(client).filter((m) => m.includes('reviewBase')).length, 1);
+  });
+});
