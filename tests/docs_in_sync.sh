@@ -1,7 +1,8 @@
 #!/bin/sh
 # Generated files that are committed: docs/kinds.md and docs/rules.md (from the schema and the
 # code table) and editors/vscode/schemas/ (--export-json-schema, the export docs/json-schema.md
-# points VS Code users to); this test fails when they drift. Regenerate with:
+# points VS Code users to); this test fails when they drift (the generated code lists of the man
+# page and the bash completion: tests/shell_docs.py). Regenerate with:
 #   build/server/srcls --generate-docs kinds > docs/kinds.md
 #   rm -r editors/vscode/schemas && build/server/srcls --export-json-schema editors/vscode/schemas
 set -eu

@@ -15,7 +15,8 @@
    no feature includes another, and of server/cli/ only main.c includes the LSP door (its
    public header);
 6. files and functions stay small enough to hold in one's head: no file in server/ over 600
-   lines, no function over 80.
+   lines, no function over 80;
+7. every array grows through vector_grow: no realloc in server/ outside core/vector.c.
 
 usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
 import glob
@@ -260,6 +261,37 @@ for path in sources:
             start = None
 print("6. sizes: %d files, %d functions; limits %d lines a file, %d a function"
       % (len(sources), functions, MAX_FILE, MAX_FUNCTION))
+
+# ---- 7. one growth policy --------------------------------------------------------------------
+
+# vector.h: every growable array grows through vector_grow (doubling, overflow-checked), so no
+# other file calls realloc. No exception is allowed today; one would be listed here with its
+# reason. By file name, wherever in server/ the layers put it.
+REALLOC_ALLOWED = {"vector.c"}
+
+
+def realloc_calls(text):
+    """The line numbers of realloc calls in C `text`, its comments and string literals aside."""
+    code = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+                  r"'(?:\\.|[^'\\\n])*'",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return [code.count("\n", 0, m.start()) + 1 for m in re.finditer(r"\brealloc\s*\(", code)]
+
+
+# the check itself finds a planted call, and not one in a comment or a string
+if realloc_calls('/* realloc(p, n) */ s = "realloc(";\nq = realloc (q, 2 * n);') != [2]:
+    fail("7. the realloc check misses a planted call or finds one in a comment or string")
+grown = 0
+for path in sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True)):
+    relative = os.path.relpath(path, os.path.join(root, "server"))
+    if os.path.basename(path) in REALLOC_ALLOWED:
+        continue
+    grown += 1
+    text = open(path, encoding="utf-8").read()
+    for line in realloc_calls(text) if "realloc" in text else []:
+        fail("server/%s:%d calls realloc: grow the array with vector_grow (vector.h)"
+             % (relative, line))
+print("7. growth: %d files of server/ grow their arrays only through vector_grow" % grown)
 
 print("invariants: %s" % ("all hold" if not failures else "%d broken" % len(failures)))
 sys.exit(1 if failures else 0)

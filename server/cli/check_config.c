@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "project.h"
+#include "vector.h"
 
 /* The largest configuration file read: far above any real srcls.json. */
 #define CONFIG_MAX_SIZE (1u << 20)
@@ -24,6 +25,7 @@ struct check_config {
     struct project_schema schema; /* its own kinds ("schemas") */
     char **globs;                 /* "include" then "exclude", owned */
     uint32_t include_count, exclude_count;
+    size_t glob_cap;
     struct check_config *next;
 };
 
@@ -72,7 +74,8 @@ static int read_globs(struct check_config *c, struct json_doc *doc, const char *
     if (list == JSON_NONE)
         return 0;
     uint32_t have = c->include_count + c->exclude_count;
-    char **grown = realloc(c->globs, (have + json_child_count(doc, list) + 1) * sizeof *grown);
+    char **grown = vector_grow(c->globs, &c->glob_cap, (size_t)have + json_child_count(doc, list),
+                               sizeof *grown);
     if (grown == NULL)
         return -1;
     c->globs = grown;
@@ -112,13 +115,14 @@ static char *read_whole(const char *path, size_t *len)
                          (uintmax_t)st.st_size <= CONFIG_MAX_SIZE
                      ? (size_t)st.st_size + 1
                      : CONFIG_MAX_SIZE + 1;
-    char *text = f != NULL ? malloc(cap + 1) : NULL;
+    size_t room = cap + 1;
+    char *text = f != NULL ? malloc(room) : NULL;
     *len = 0;
     while (text != NULL && *len <= CONFIG_MAX_SIZE) {
         *len += fread(text + *len, 1, cap - *len, f);
         if (*len < cap || cap > CONFIG_MAX_SIZE)
             break; /* the end, an error, or past the limit */
-        char *grown = realloc(text, 2 * cap + 1);
+        char *grown = vector_grow(text, &room, 2 * cap + 1, 1);
         if (grown == NULL)
             break;
         text = grown;

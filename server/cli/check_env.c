@@ -101,7 +101,8 @@ static char *read_path(const char *path, size_t *len)
     int saved = errno;
     close(fd);
     errno = saved;
-    char *terminated = text != NULL ? realloc(text, *len + 1) : NULL;
+    size_t room = *len; /* at least: read_descriptor's buffer may be larger */
+    char *terminated = text != NULL ? vector_grow(text, &room, *len + 1, 1) : NULL;
     if (terminated == NULL)
         free(text);
     else

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "vector.h"
+
 #define CHECK_STREAM_FIRST_READ (64 * 1024) /* a stream of unknown size: the first read */
 
 char *read_descriptor(int fd, size_t expected, size_t *len)
@@ -23,14 +25,13 @@ char *read_descriptor(int fd, size_t expected, size_t *len)
         return NULL;
     for (;;) {
         if (n == cap) {
-            size_t bigger = cap > (limit + 1) / 2 ? limit + 1 : cap * 2;
-            char *grown = realloc(buf, bigger);
+            char *grown = vector_grow(buf, &cap, n + 1, 1);
             if (grown == NULL)
                 goto fail;
             buf = grown;
-            cap = bigger;
         }
-        ssize_t got = read(fd, buf + n, cap - n);
+        /* never past limit + 1 bytes, the first one too many */
+        ssize_t got = read(fd, buf + n, (cap < limit + 1 ? cap : limit + 1) - n);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {

@@ -42,9 +42,19 @@ static int run_reference(const char *action, const char *arg, const char *format
             return usage_error("%s", "--explain needs a CODE (see docs/rules.md)");
         return reference_explain(arg, stdout);
     }
-    if (strcmp(action, "generate-docs") == 0 && strcmp(arg, "rules") == 0) {
-        reference_docs_rules(stdout);
-        return 0;
+    /* what the code table alone generates */
+    static const struct {
+        const char *what;
+        void (*print)(FILE *out);
+    } from_codes[] = {{"rules", reference_docs_rules},
+                      {"man-codes", reference_docs_man_codes},
+                      {"completion-codes", reference_docs_completion_codes}};
+    for (size_t i = 0;
+         strcmp(action, "generate-docs") == 0 && i < sizeof from_codes / sizeof *from_codes; i++) {
+        if (strcmp(arg, from_codes[i].what) == 0) {
+            from_codes[i].print(stdout);
+            return 0;
+        }
     }
     struct schema_registry registry;
     char error[512];
@@ -77,7 +87,8 @@ static int run_reference(const char *action, const char *arg, const char *format
     else if (strcmp(arg, "kinds") == 0)
         reference_docs_kinds(&registry, stdout);
     else
-        status = usage_error("--generate-docs takes kinds or rules (got '%s')", arg);
+        status = usage_error(
+            "--generate-docs takes kinds, rules, man-codes or completion-codes (got '%s')", arg);
     check_configs_free(&configs);
     schema_registry_free(&registry);
     return status;

@@ -279,3 +279,51 @@ void reference_docs_rules(FILE *out)
                 c->name, diag_severity_name(c->severity), c->summary, c->explanation, c->example);
     }
 }
+
+/* `text` as roff running text: '-' and '\\' escaped (a line never starts with '.' here). */
+static void roff(FILE *out, const char *text)
+{
+    for (const char *c = text; *c != '\0'; c++) {
+        if (*c == '-')
+            fputs("\\-", out);
+        else if (*c == '\\')
+            fputs("\\e", out);
+        else
+            fputc(*c, out);
+    }
+}
+
+void reference_docs_man_codes(FILE *out)
+{
+    for (int code = 0; code < CODE_COUNT; code++) {
+        const struct code_info *c = code_info((enum diag_code)code);
+        fputs(".TP\n.B ", out);
+        roff(out, c->name);
+        fprintf(out, "\n(%s", diag_severity_name(c->severity));
+        if (c->group != NULL) {
+            fputs("; group ", out);
+            roff(out, c->group);
+        }
+        fputs(") ", out);
+        roff(out, c->summary);
+        fputs(".\n", out);
+    }
+}
+
+void reference_docs_completion_codes(FILE *out)
+{
+    fputs("            local codes=\"", out);
+    for (int code = 0; code < CODE_COUNT; code++)
+        fprintf(out, "%s%s", code > 0 ? " " : "", code_name((enum diag_code)code));
+    fputs("\"\n            [ \"$prev\" = --explain ] || codes=\"$codes", out);
+    /* each group once, in the table's order */
+    for (int code = 0; code < CODE_COUNT; code++) {
+        const char *group = code_info((enum diag_code)code)->group;
+        bool first = group != NULL;
+        for (int before = 0; first && before < code; before++)
+            first = !code_in_group((enum diag_code)before, group);
+        if (first)
+            fprintf(out, " %s", group);
+    }
+    fputs("\" # groups of codes\n", out);
+}

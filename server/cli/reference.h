@@ -1,6 +1,7 @@
-/* reference: srcls as a reference — `--list-kinds`, `--explain CODE`, and the generated
- * docs/kinds.md and docs/rules.md (`--generate-docs kinds|rules`), all from the registry and
- * the code table so they never drift from what the linter does. */
+/* reference: srcls as a reference — `--list-kinds`, `--explain CODE`, the generated
+ * docs/kinds.md and docs/rules.md (`--generate-docs kinds|rules`) and the code lists of the man
+ * page and the bash completion (`--generate-docs man-codes|completion-codes`), all from the
+ * registry and the code table so they never drift from what the linter does. */
 #ifndef SRCLS_REFERENCE_H
 #define SRCLS_REFERENCE_H
 
@@ -16,5 +17,10 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
 int reference_explain(const char *name, FILE *out);
 void reference_docs_kinds(const struct schema_registry *registry, FILE *out);
 void reference_docs_rules(FILE *out);
+/* The code lists of docs/man/srcls.1 (a roff paragraph per code: name, severity, group, summary)
+ * and editors/shell/srcls.bash (the lines that set `codes` for --explain, --select and --ignore),
+ * each the text between the file's "BEGIN srcls --generate-docs WHAT" and "END" lines. */
+void reference_docs_man_codes(FILE *out);
+void reference_docs_completion_codes(FILE *out);
 
 #endif

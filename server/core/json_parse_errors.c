@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json_parse_internal.h"
+#include "vector.h"
 
 #define SMALL_OBJECT 8
 
@@ -23,14 +24,15 @@ void json_parse__add_error(struct json_parser *p, enum json_error_code code, uin
         return;
     }
     if (doc->error_count == doc->error_cap) {
-        uint32_t cap = doc->error_cap ? doc->error_cap * 2 : 8;
-        struct json_error *grown = realloc(doc->errors, cap * sizeof *grown);
+        size_t cap = doc->error_cap;
+        struct json_error *grown =
+            vector_grow(doc->errors, &cap, (size_t)doc->error_count + 1, sizeof *grown);
         if (grown == NULL) {
             p->out_of_memory = true;
             return;
         }
         doc->errors = grown;
-        doc->error_cap = cap;
+        doc->error_cap = (uint32_t)(cap < UINT32_MAX ? cap : UINT32_MAX);
     }
     char buffer[256];
     va_list args;
@@ -137,8 +139,9 @@ void json_parse__check_duplicate_keys(struct json_parser *p, uint32_t object, ui
     uint32_t cap = 16;
     while (cap < members * 2)
         cap *= 2;
-    if (cap > p->dup_cap) {
-        uint32_t *grown = realloc(p->dup_table, cap * sizeof *grown);
+    if (cap > p->dup_cap) { /* powers of two: vector_grow gives `cap` exactly */
+        size_t room = p->dup_cap;
+        uint32_t *grown = vector_grow(p->dup_table, &room, cap, sizeof *grown);
         if (grown == NULL) {
             p->out_of_memory = true;
             return;

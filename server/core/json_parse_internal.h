@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "json_doc.h"
+#include "vector.h"
 
 /* The bytes of a key that a message quotes, and the buffer json_parse__describe_key fills. */
 #define JSON_PARSE_KEY_IN_MESSAGE_MAX 48
@@ -158,15 +159,18 @@ static inline uint32_t json_parse__new_node(struct json_parser *p, enum json_kin
 {
     struct json_doc *doc = p->doc;
     if (doc->node_count == doc->node_cap) {
-        uint32_t cap = doc->node_cap ? doc->node_cap * 2 : json_parse__first_node_cap(p->len);
-        struct json_node *grown = realloc(doc->nodes, (size_t)cap * sizeof *grown);
+        size_t cap = doc->node_cap;
+        size_t needed = cap ? cap + 1 : json_parse__first_node_cap(p->len);
+        struct json_node *grown = doc->node_count < JSON_NONE - 1
+                                      ? vector_grow(doc->nodes, &cap, needed, sizeof *grown)
+                                      : NULL;
         if (grown == NULL) {
             p->out_of_memory = true;
             p->halted = true;
             return JSON_NONE;
         }
         doc->nodes = grown;
-        doc->node_cap = cap;
+        doc->node_cap = (uint32_t)(cap < JSON_NONE ? cap : JSON_NONE - 1);
     }
     uint32_t index = doc->node_count++;
     doc->nodes[index] = (struct json_node){

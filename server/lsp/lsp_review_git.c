@@ -10,6 +10,7 @@
 
 #include "lsp_jsonrpc.h"
 #include "lsp_uri.h"
+#include "vector.h"
 
 #define KEY "srcls.reviewBase"
 
@@ -311,11 +312,11 @@ static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
     struct lsp_review_run *run = handle->data;
     if (run->cap - run->len < suggested && run->cap < OUTPUT_MAX) {
-        size_t cap = run->cap * 2;
-        char *grown = realloc(run->output, cap + 1);
+        size_t room = run->cap + 1; /* the output and its NUL */
+        char *grown = vector_grow(run->output, &room, 2 * run->cap + 1, 1);
         if (grown != NULL) {
             run->output = grown;
-            run->cap = cap;
+            run->cap = room - 1;
         }
     }
     *buf = uv_buf_init(run->output + run->len, (unsigned)(run->cap - run->len));

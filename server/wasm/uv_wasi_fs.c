@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vector.h"
+
 static int fs_done(uv_loop_t *loop, uv_fs_t *req, uv_fs_type type, ssize_t result, uv_fs_cb cb)
 {
     req->fs_type = type;
@@ -133,15 +135,14 @@ static ssize_t scandir_read(uv_fs_t *req, const char *path)
     DIR *dir = opendir(path);
     if (dir == NULL)
         return uv__wasi_error(errno);
-    size_t cap = 0;
+    size_t cap = 0; /* of req->names */
     struct dirent *e;
     ssize_t result = 0;
     while ((e = readdir(dir)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         if (req->count == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **names = realloc(req->names, cap * sizeof *names);
+            char **names = vector_grow(req->names, &cap, req->count + 1, sizeof *names);
             if (names == NULL) {
                 result = UV_ENOMEM;
                 break;
