@@ -148,7 +148,7 @@ native_status=0
 # lsp_suite SERVER CLI: the language-server suite (but sarif.test.js, which tests --check alone)
 # against SERVER, with CLI as its --check oracle.
 lsp_suite() {
-  (cd "$root/tests/lsp" && SRCLS_BINARY="$1" SRCLS_CLI_BINARY="$2" \
+  (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$1" SRCLS_CLI_BINARY="$2" \
     node --require ./require-deps.js --test --test-concurrency=4 \
       lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
       navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
