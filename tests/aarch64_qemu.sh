@@ -39,7 +39,7 @@ fi
 
 echo "aarch64: the language-server suite under $qemu"
 cd "$root/tests/lsp"
-SRCLS_QEMU="$qemu" SRCLS_QEMU_TARGET="$binary" SRCLS_BINARY="$root/tests/lsp/srcls-qemu.sh" \
+SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_QEMU="$qemu" SRCLS_QEMU_TARGET="$binary" SRCLS_BINARY="$root/tests/lsp/srcls-qemu.sh" \
   node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
   navigation.test.js workspace.test.js code_actions.test.js project.test.js sarif.test.js \

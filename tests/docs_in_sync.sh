@@ -21,6 +21,24 @@ python3 "$root/tests/layers.py" --check-docs "$root" || status=1
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 "$srcls" --export-json-schema "$fresh/schemas"
+# Every exported object has each key once (JSON Schema validators keep only one of two).
+python3 - "$fresh/schemas" <<'PY' || status=1
+import glob, json, os, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ValueError("keys written twice in one object: %s" % ", ".join(twice))
+    return dict(pairs)
+bad = 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    try:
+        json.load(open(path, encoding="utf-8"), object_pairs_hook=once)
+    except ValueError as e:
+        print("--export-json-schema: %s: %s" % (os.path.basename(path), e))
+        bad = 1
+sys.exit(bad)
+PY
 if ! diff -r "$root/editors/vscode/schemas" "$fresh/schemas" >/dev/null; then
   echo "editors/vscode/schemas is out of date: run 'rm -r editors/vscode/schemas &&" \
     "$srcls --export-json-schema editors/vscode/schemas'"

@@ -2,9 +2,13 @@
 """pre_commit_hooks: runs each hook of .pre-commit-hooks.yaml the way pre-commit runs a
 `language: system` hook — its `entry` split like a shell would, the hook's `files` pattern
 choosing among the staged files, those appended as arguments — against the real binary, and
-checks the exit status (pre-commit fails the commit on a non-zero one).
+checks the exit status (pre-commit fails the commit on a non-zero one). The `language: node`
+hooks run the same way (pre-commit puts the npm package's `srcls` first on PATH: tests/npm
+installs them through pre-commit itself), on Node of the system, and the package.json they
+install depends on the srcls package of meson.build's version.
 
 usage: pre_commit_hooks.py SOURCE_ROOT SRCLS_BINARY"""
+import json
 import os
 import re
 import shlex
@@ -34,13 +38,23 @@ def main():
     root, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     listed = hooks(open(os.path.join(root, ".pre-commit-hooks.yaml"), encoding="utf-8").read())
     failures = []
-    if [h.get("id") for h in listed] != ["srcls", "srcls-fix"]:
+    if [h.get("id") for h in listed] != ["srcls", "srcls-fix", "srcls-node", "srcls-fix-node"]:
         failures.append("hooks: %s" % listed)
+    version = re.search(r"^\s*version\s*:\s*'([^']+)'",
+                        open(os.path.join(root, "meson.build"), encoding="utf-8").read(), re.M)
+    package = json.load(open(os.path.join(root, "package.json"), encoding="utf-8"))
+    if package.get("dependencies") != {"srcls": version.group(1)}:
+        failures.append("package.json: dependencies %s, not srcls %s" % (
+            package.get("dependencies"), version.group(1)))
     examples = os.path.join(root, "docs", "examples")
     for hook in listed:
-        if hook.get("language") != "system":
-            failures.append("%s: language is not system" % hook["id"])
+        node = hook["id"].endswith("-node")
+        if hook.get("language") != ("node" if node else "system"):
+            failures.append("%s: language is %s" % (hook["id"], hook.get("language")))
             continue
+        if node and hook.get("language_version") != "system":
+            failures.append("%s: language_version is not system (nodeenv would download a Node)"
+                            % hook["id"])
         work = tempfile.mkdtemp(prefix="srcls-pre-commit-")
         try:
             for name in ("01-search-service.source.json", "bad-object-storage.source.json",

@@ -22,7 +22,7 @@ cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 
 echo "wasm_lsp: $wasm, run by $runner; --check by $cli${SRCLS_WASM_NO_POLL:+; SRCLS_WASM_NO_POLL=$SRCLS_WASM_NO_POLL}"
 cd "$root/tests/lsp"
-SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
+SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
   SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
   lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
   navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \

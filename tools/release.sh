@@ -7,6 +7,10 @@
 #   srcls-linux-x64.vsix, srcls-linux-arm64.vsix   the VS Code extension with the static binary
 #   srcls-universal.vsix                      ... with the WebAssembly server, for every other
 #                                             platform (macOS, Windows)
+#   npm/                                      the npm packages (tools/npm-pack.sh): srcls (the
+#                                             launcher, with srcls.wasm as its fallback),
+#                                             @srcls/linux-x64, @srcls/linux-arm64; each a folder
+#                                             and its `npm pack` .tgz, for `npm publish`
 #   SHA256SUMS
 # Release builds go to build-release-{x86_64,aarch64,wasm}/. Each artefact is run once before it
 # is kept (the aarch64 binary under qemu-user). Stops at the first failure, saying which step.
@@ -102,6 +106,10 @@ cp server/main/srcls-wasm.mjs "$dist/srcls-wasm.mjs"
 version=$(node "$dist/srcls-wasm.mjs" --version) || fail "node dist/srcls-wasm.mjs --version"
 echo "srcls.wasm: $version, $(stat -c %s "$dist/srcls.wasm") bytes"
 
+step "npm packages: dist/npm/"
+bash tools/npm-pack.sh "$dist/npm" "$dist/srcls.wasm" "$dist/srcls-wasm.mjs" \
+  --linux-x64 "$dist/srcls-linux-x86_64" --linux-arm64 "$dist/srcls-linux-aarch64"
+
 step "VS Code extension: .vsix per platform"
 vscode=editors/vscode
 if [ ! -d "$vscode/node_modules" ]; then
@@ -128,7 +136,7 @@ for v in "$dist"/*.vsix; do
 done
 
 step "checksums"
-(cd "$dist" && sha256sum srcls-linux-x86_64 srcls-linux-aarch64 srcls.wasm srcls-wasm.mjs ./*.vsix \
+(cd "$dist" && sha256sum srcls-linux-x86_64 srcls-linux-aarch64 srcls.wasm srcls-wasm.mjs ./*.vsix npm/*.tgz \
   | sed 's| \./| |' >SHA256SUMS)
 ls -l "$dist"
 echo "release: done, in dist/"

@@ -62,8 +62,29 @@ static void write_header(const struct export_context *x, const char *file, const
         json_write_key(w, "description");
         json_write_string(w, description);
     }
-    json_write_key(w, "$comment");
-    json_write_string(w, x->comment != NULL ? x->comment : not_expressed);
+}
+
+/* The file's one "$comment": what JSON Schema cannot say of any file, and of this file's top
+ * object, whose `unsaid` rules compare two timestamps. */
+static void write_comment(const struct export_context *x, uint32_t unsaid)
+{
+    const char *comment = x->comment != NULL ? x->comment : not_expressed;
+    json_write_key(x->w, "$comment");
+    if (unsaid == 0) {
+        json_write_string(x->w, comment);
+        return;
+    }
+    char note[200];
+    export__unsaid_note(note, sizeof note, unsaid);
+    size_t n = strlen(comment) + 1 + strlen(note) + 1;
+    char *both = malloc(n);
+    if (both == NULL) { /* out of memory: the file's comment alone, the rules are still right */
+        json_write_string(x->w, comment);
+        return;
+    }
+    snprintf(both, n, "%s %s", comment, note);
+    json_write_string(x->w, both);
+    free(both);
 }
 
 /* Whether a kind requires config fields, so that a source of it needs a `config`. */
@@ -96,7 +117,9 @@ static void write_kind(struct export_context *x, const struct schema_registry *r
     top.overrides = overrides;
     top.override_count = sizeof overrides / sizeof overrides[0];
     top.also_required = requires_config(kind) ? ENVELOPE_CONFIG : NULL;
-    export__object_keys(&top, registry->source.object, registry->source.additional_fields);
+    top.file_top = true;
+    write_comment(
+        x, export__object_keys(&top, registry->source.object, registry->source.additional_fields));
     json_write_object_end(w);
 }
 
@@ -159,6 +182,7 @@ static void write_any_source(struct export_context *x, const struct schema_regis
     json_write_object_begin(w);
     write_header(x, ANY_SOURCE_NAME SCHEMA_SUFFIX,
                  "A source of any kind, or a bulk array of sources", registry->source.description);
+    write_comment(x, 0);
     json_write_key(w, "if");
     json_write_raw(w, "{\"type\":\"array\"}", strlen("{\"type\":\"array\"}"));
     json_write_key(w, "then");
@@ -197,6 +221,7 @@ static void write_bulk(const struct export_context *x)
     struct json_writer *w = x->w;
     json_write_object_begin(w);
     write_header(x, BULK_NAME SCHEMA_SUFFIX, "A bulk file: an array of sources of any kind", NULL);
+    write_comment(x, 0);
     json_write_key(w, "type");
     json_write_string(w, "array");
     json_write_key(w, "items");
@@ -212,7 +237,10 @@ static void write_job(struct export_context *x, const struct schema_registry *re
                  registry->job.description);
     json_write_key(w, "type");
     json_write_string(w, "object");
-    export__object_keys(x, registry->job.object, registry->job.additional_fields);
+    struct export_context top = *x;
+    top.file_top = true;
+    write_comment(x,
+                  export__object_keys(&top, registry->job.object, registry->job.additional_fields));
     json_write_object_end(w);
 }
 

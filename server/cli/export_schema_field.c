@@ -193,6 +193,7 @@ void export__field(struct export_context *x, const struct schema_field *field, c
         json_write_int(w, 1);
     }
     struct export_context inner = *x;
+    inner.file_top = false;
     inner.overrides = NULL;
     inner.override_count = 0;
     inner.also_required = NULL;
@@ -340,8 +341,16 @@ static void write_properties(struct export_context *x, const struct schema_objec
     json_write_object_end(w);
 }
 
-void export__object_keys(struct export_context *x, const struct schema_object *object,
-                         bool additional)
+void export__unsaid_note(char *note, size_t size, uint32_t unsaid)
+{
+    snprintf(note, size,
+             "%u rule%s of this object compare%s two timestamps (notBefore), which JSON "
+             "Schema cannot: srcls checks %s.",
+             unsaid, unsaid == 1 ? "" : "s", unsaid == 1 ? "s" : "", unsaid == 1 ? "it" : "them");
+}
+
+uint32_t export__object_keys(struct export_context *x, const struct schema_object *object,
+                             bool additional)
 {
     struct json_writer *w = x->w;
     write_properties(x, object);
@@ -364,14 +373,11 @@ void export__object_keys(struct export_context *x, const struct schema_object *o
         json_write_bool(w, false);
     }
     uint32_t unsaid = has_rules(object) ? write_rules(w, object) : 0;
-    if (unsaid > 0) {
+    if (unsaid > 0 && !x->file_top) {
         char note[200];
-        snprintf(note, sizeof note,
-                 "%u rule%s of this object compare%s two timestamps (notBefore), which JSON "
-                 "Schema cannot: srcls checks %s.",
-                 unsaid, unsaid == 1 ? "" : "s", unsaid == 1 ? "s" : "",
-                 unsaid == 1 ? "it" : "them");
+        export__unsaid_note(note, sizeof note, unsaid);
         json_write_key(w, "$comment");
         json_write_string(w, note);
     }
+    return unsaid;
 }

@@ -27,6 +27,7 @@ struct export_context {
     const char *also_required; /* non-NULL: a member this object requires besides its fields */
     const char *placeholder_pattern; /* a templating project's placeholders, or NULL */
     const char *comment;             /* every file's "$comment" (NULL: the usual one) */
+    bool file_top; /* the file's own top object: its note joins the file's "$comment" */
 };
 
 /* The field's schema as one JSON object; `alias_of`: the documented name when `field` is
@@ -35,10 +36,13 @@ void export__field(struct export_context *x, const struct schema_field *field,
                    const char *alias_of);
 /* The keys of an object schema after "type": "properties", "required", "additionalProperties"
  * (false unless `additional`), and "allOf" with the conditional rules and assertions that JSON
- * Schema can say ("$comment" names those it cannot). The context's overrides apply to this
- * object's members only. */
-void export__object_keys(struct export_context *x, const struct schema_object *object,
-                         bool additional);
+ * Schema can say ("$comment" names those it cannot, unless the context is the file's top
+ * object: then the caller writes the file's one "$comment"); returns the count of those. The
+ * context's overrides apply to this object's members only. */
+uint32_t export__object_keys(struct export_context *x, const struct schema_object *object,
+                             bool additional);
+/* What the "$comment" says of `unsaid` rules that compare two timestamps. */
+void export__unsaid_note(char *note, size_t size, uint32_t unsaid);
 
 /* A schema scalar as JSON. */
 void export__value(struct json_writer *w, const struct schema_value *v);

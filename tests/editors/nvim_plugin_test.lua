@@ -952,6 +952,42 @@ test('a missing binary: a clear message, no client, and :checkhealth says so', f
   vim.cmd('bwipeout!')
 end)
 
+test('Mason: a srcls in stdpath("data")/mason/bin is found and started without configuration', function()
+  stop_all()
+  -- What :MasonInstall srcls leaves: a link in Mason's bin folder (nvim_plugin.sh gives this
+  -- Neovim a private XDG_DATA_HOME), and no srcls on PATH (Mason's folder is on PATH only once
+  -- mason.nvim is set up, which need not be before this plugin).
+  local mason = vim.fn.stdpath('data') .. '/mason/bin'
+  vim.fn.mkdir(mason, 'p')
+  truthy(vim.loop.fs_symlink(binary, mason .. '/srcls'), 'the link in ' .. mason)
+  local path = vim.env.PATH
+  vim.env.PATH = table.concat(vim.tbl_filter(function(dir)
+    return vim.fn.executable(dir .. '/srcls') ~= 1
+  end, vim.split(path, ':', { plain = true })), ':')
+  local ok, err = pcall(function()
+    eq(vim.fn.executable('srcls'), 0, 'srcls on PATH')
+    srcls.setup({})
+    eq(srcls.cmd(), { mason .. '/srcls', '--stdio' }, 'the server command')
+    local buf = open(workdir .. '/bad-object-storage.source.json')
+    wait_for(function()
+      return attached(buf)
+    end, 'the srcls client to attach')
+    settled(buf, function(d)
+      return #d > 0
+    end, 'the diagnostics')
+    contains(table.concat(shown(buf), '\n'), 'conditional-required error', 'diagnostics')
+    vim.cmd('checkhealth srcls')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    contains(text, 'found: ' .. mason .. '/srcls', 'checkhealth')
+    vim.cmd('bwipeout!')
+  end)
+  vim.env.PATH = path
+  os.remove(mason .. '/srcls')
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 test('Neovim 0.8+ path: attach() hands vim.lsp.start the config and the buffer', function()
   -- Neovim 0.7 has no vim.lsp.start; stand one in to see what the plugin gives it. On 0.8+
   -- the real one ran in every test above.

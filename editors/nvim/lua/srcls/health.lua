@@ -68,7 +68,8 @@ function M.check()
   local path, why = srcls.find_server(opts)
   if not path then
     report_error('the server was not found: ' .. why, {
-      'Install srcls (meson install -C build) so that `srcls` is on PATH,',
+      'Install srcls (:MasonInstall srcls, npm install -g srcls, or meson install -C build)',
+      'so that `srcls` is on PATH or in Mason\'s bin folder,',
       'or call require("srcls").setup({ server_path = "/path/to/srcls" }).',
       'See ' .. srcls.DOCS .. '.',
     })

@@ -14,7 +14,8 @@ M.DOCS = 'docs/editors.md in the srcls repository'
 M.OMNIFUNC = "v:lua.require'srcls.complete'.omnifunc"
 
 local defaults = {
-  -- The server command. Default: { <server_path or "srcls">, "--stdio" }.
+  -- The server command. Default: { <server_path or "srcls">, "--stdio" } ("srcls": on PATH,
+  -- else Mason's, stdpath('data')/mason/bin/srcls).
   cmd = nil,
   server_path = nil,
   -- Extra globs of files to serve, besides M.DEFAULT_FILES.
@@ -230,13 +231,30 @@ function M.matches(path)
   return state.matches(path)
 end
 
---- The server command: opts.cmd, else { server_path or "srcls", "--stdio" }.
+local function dirname(path)
+  return vim.fn.fnamemodify(path, ':h')
+end
+
+--- Where Mason (:MasonInstall srcls) links the srcls command: stdpath('data')/mason/bin.
+function M.mason_bin()
+  return vim.fn.stdpath('data') .. '/mason/bin/srcls'
+end
+
+--- The server command: opts.cmd, else { server_path or "srcls", "--stdio" }, where "srcls" is
+--- Mason's when none is on PATH (Mason puts its bin folder on PATH only once it is set up).
 function M.cmd(opts)
   opts = opts or options
   if opts.cmd then
     return opts.cmd
   end
-  return { opts.server_path or 'srcls', '--stdio' }
+  local program = opts.server_path
+  if not program then
+    program = 'srcls'
+    if vim.fn.executable(program) ~= 1 and vim.fn.executable(M.mason_bin()) == 1 then
+      program = M.mason_bin()
+    end
+  end
+  return { program, '--stdio' }
 end
 
 --- Whether the command's program can be run: its full path, or nil and why not.
@@ -253,11 +271,7 @@ function M.find_server(opts)
   if program:find('/') then
     return nil, program .. ' is not an executable file'
   end
-  return nil, '`' .. program .. '` is not on PATH'
-end
-
-local function dirname(path)
-  return vim.fn.fnamemodify(path, ':h')
+  return nil, '`' .. program .. '` is not on PATH, nor in Mason\'s ' .. dirname(M.mason_bin())
 end
 
 --- The project root of `path`: the nearest folder upwards holding a root marker, else the

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# srcls's npm packages the way users get them, without the public registry: tools/npm-pack.sh
+# packs them (the launcher `srcls` with the WebAssembly fallback, @srcls/linux-x64 with this
+# build's binary, @srcls/linux-arm64 when dist/ has the aarch64 one), they are published to a
+# local registry (verdaccio, tests/npm/node_modules, on 127.0.0.1, no uplink: nothing is looked
+# up on the public registry; stopped by its PID), then in an empty folder:
+#   npm install srcls                   @srcls/linux-x64 installed; `npx srcls --version` and
+#                                       `--check --format json` of (a copy of) docs/examples/
+#                                       give what the native binary gives (stdout and status),
+#                                       no notice on stderr; a platform package of another
+#                                       version refused; the language-server suite (tests/lsp)
+#                                       against it
+#   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
+#                                       stderr; `--version`, `--check` (compared as above) and
+#                                       the language-server suite against it
+# With the argument pre-commit, after publishing, only this instead: `pre-commit try-repo`
+# (Debian's pre-commit) runs the language: node hook srcls-node of .pre-commit-hooks.yaml from this checkout
+# on a git repository holding a bad and a good document, npm pointed at the registry: pre-commit
+# installs srcls from it (the top package.json's dependency, @srcls/linux-x64 with it), the hook
+# fails on the bad document, naming it, and passes the good one.
+#   tests/npm/registry.sh [install|pre-commit]
+#                               env: SRCLS_CLI_BINARY (the native binary; default build/'s),
+#                               SRCLS_WASM (default: the newer of dist/'s and build-wasm/'s)
+# Exits 77 (meson: SKIP), saying why, without node 20, `npm ci` in tests/npm and tests/lsp, or a
+# WebAssembly build.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mode=${1:-install}
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+# wasm, runner: srcls.wasm and its runner, as the wasm suites find them (node 20 checked there).
+set --
+# shellcheck source=tests/wasm_find.sh
+. "$root/tests/wasm_find.sh"
+[ -f "$here/node_modules/verdaccio/package.json" ] || skip "no verdaccio: run npm ci in tests/npm"
+[ -d "$root/tests/lsp/node_modules" ] || skip "no tests/lsp/node_modules: run npm ci in tests/lsp"
+native=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
+[ -x "$native" ] || skip "no native srcls at $native (set SRCLS_CLI_BINARY)"
+
+if [ "$mode" = pre-commit ]; then
+  command -v pre-commit >/dev/null || skip "pre-commit is not installed (Debian: apt-get install pre-commit)"
+  command -v git >/dev/null || skip "git is not installed"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/srcls-npm.XXXXXX")
+pid=""
+cleanup() {
+  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  [ -z "$pid" ] || wait "$pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== packages: tools/npm-pack.sh, $native and $wasm"
+arm64=()
+[ ! -f "$root/dist/srcls-linux-aarch64" ] || arm64=(--linux-arm64 "$root/dist/srcls-linux-aarch64")
+bash "$root/tools/npm-pack.sh" "$work/packages" "$wasm" "$runner" --linux-x64 "$native" "${arm64[@]}"
+
+echo "== verdaccio on 127.0.0.1"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+registry=http://127.0.0.1:$port/
+mkdir -p "$work/storage"
+cat >"$work/verdaccio.yaml" <<YAML
+storage: $work/storage
+uplinks: {}
+packages:
+  '**':
+    access: \$all
+    publish: \$anonymous
+    unpublish: \$anonymous
+log: { type: file, path: $work/verdaccio.log, level: warn }
+web: { enable: false }
+YAML
+node "$here/node_modules/verdaccio/bin/verdaccio" --config "$work/verdaccio.yaml" \
+  --listen "127.0.0.1:$port" >"$work/verdaccio.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  curl -fsS "${registry}-/ping" >/dev/null 2>&1 && break
+  kill -0 "$pid" 2>/dev/null || { cat "$work/verdaccio.out"; fail "verdaccio exited"; }
+  sleep 0.2
+done
+curl -fsS "${registry}-/ping" >/dev/null || { cat "$work/verdaccio.out"; fail "verdaccio did not answer on $registry"; }
+
+# npm's own settings for everything below: the local registry, a cache of its own.
+export npm_config_userconfig=$work/npmrc npm_config_cache=$work/npm-cache
+export npm_config_registry=$registry npm_config_audit=false npm_config_fund=false
+export npm_config_update_notifier=false
+printf '//127.0.0.1:%s/:_authToken=anonymous\n' "$port" >"$npm_config_userconfig"
+for t in "$work"/packages/srcls-linux-*.tgz "$work"/packages/srcls-[0-9]*.tgz; do
+  npm publish "$t" --loglevel=error >/dev/null || fail "npm publish $(basename "$t")"
+  echo "published $(basename "$t")"
+done
+
+if [ "$mode" = pre-commit ]; then
+  echo "== pre-commit try-repo $root srcls-node (language: node)"
+  export PRE_COMMIT_HOME=$work/pre-commit-home
+  project=$work/project
+  mkdir -p "$project/sources"
+  cp "$root/docs/examples/01-search-service.source.json" "$project/sources/good.source.json"
+  cp "$root/docs/examples/bad-object-storage.source.json" "$project/sources/bad.source.json"
+  cd "$project"
+  git init -q . && git add sources
+  # The hook's srcls can come from nowhere but the package pre-commit installs from the registry.
+  ! command -v srcls >/dev/null ||
+    skip "a srcls on PATH ($(command -v srcls)) would hide whether pre-commit installed one"
+  status=0
+  pre-commit try-repo "$root" srcls-node --all-files >"$work/out" 2>&1 || status=$?
+  cat "$work/out"
+  [ "$status" -eq 1 ] || fail "the hook on a bad and a good document: status $status, not 1"
+  # pre-commit shows the hook's stderr: the launcher's notice would be there had it fallen back.
+  ! grep -q "running the WebAssembly build" "$work/out" ||
+    fail "the hook ran the WebAssembly build, not @srcls/linux-x64"
+  grep -q "^sources/bad.source.json:[0-9]*:[0-9]*: error: " "$work/out" ||
+    fail "the hook's output names no error in sources/bad.source.json"
+  ! grep -q "good.source.json:[0-9]" "$work/out" || fail "the hook reported on the good document"
+  status=0
+  pre-commit try-repo "$root" srcls-node --files sources/good.source.json >"$work/out" 2>&1 || status=$?
+  cat "$work/out"
+  [ "$status" -eq 0 ] || fail "the hook on the good document alone: status $status, not 0"
+  echo "pre-commit: all passed"
+  exit 0
+fi
+
+# The size of what npm installed, for docs/install.md.
+installed_size() {
+  echo "$1: node_modules holds $(find node_modules -type f | wc -l) files, $(du -sb node_modules | cut -f1) bytes" \
+    "($(du -sk node_modules | cut -f1) KiB on disk: du -sk node_modules)"
+}
+
+# same OUT ERR STATUS OUT2 STATUS2 WHAT: stdout and status equal, or FAIL.
+same() {
+  if [ "$3" -ne "$5" ] || ! cmp -s "$1" "$4"; then
+    diff "$4" "$1" | head -20
+    cat "$2"
+    fail "$6: status $3 and its output differ from the native binary's (status $5)"
+  fi
+}
+
+# The examples are checked in a copy outside any git work tree (where the WebAssembly build, which
+# cannot run git for .gitignore, refuses a directory scan).
+cp -r "$root/docs/examples" "$work/examples"
+"$native" --version >"$work/native.version"
+native_status=0
+"$native" --check --format json "$work/examples/" >"$work/native.json" || native_status=$?
+
+# lsp_suite SERVER CLI: the language-server suite (but sarif.test.js, which tests --check alone)
+# against SERVER, with CLI as its --check oracle.
+lsp_suite() {
+  (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$1" SRCLS_CLI_BINARY="$2" \
+    node --require ./require-deps.js --test --test-concurrency=4 \
+      lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
+      navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
+      >"$work/lsp.log" 2>&1) || {
+    grep -A30 "^ *not ok" "$work/lsp.log" | head -150
+    grep -E '^# (tests|pass|fail|cancelled)' "$work/lsp.log"
+    fail "the language-server suite against $1"
+  }
+  grep -E '^# (tests|pass|fail)' "$work/lsp.log" | tr '\n' ' '
+  echo
+}
+
+echo "== npm install srcls"
+mkdir "$work/app"
+cd "$work/app"
+npm install srcls --loglevel=error >/dev/null || fail "npm install srcls"
+[ -x node_modules/@srcls/linux-x64/srcls ] || fail "npm install srcls did not install @srcls/linux-x64"
+installed_size "npm install srcls"
+npx --no-install srcls --version >"$work/out" 2>"$work/err" || fail "npx srcls --version: $(cat "$work/err")"
+same "$work/out" "$work/err" 0 "$work/native.version" 0 "npx srcls --version"
+[ ! -s "$work/err" ] || fail "npx srcls --version said on stderr: $(cat "$work/err")"
+echo "npx srcls --version: $(cat "$work/out")"
+status=0
+npx --no-install srcls --check --format json "$work/examples/" >"$work/out" 2>"$work/err" || status=$?
+same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" "npx srcls --check --format json (docs/examples/)"
+echo "npx srcls --check (docs/examples/): the native binary's report, status $status"
+
+manifest=node_modules/@srcls/linux-x64/package.json
+cp "$manifest" "$work/manifest"
+sed -i 's/"version": "[^"]*"/"version": "0.0.1-other"/' "$manifest"
+status=0
+npx --no-install srcls --version >"$work/out" 2>"$work/err" || status=$?
+[ "$status" -eq 2 ] && grep -q "@srcls/linux-x64 is version 0.0.1-other, but this srcls is" "$work/err" ||
+  fail "a platform package of another version: status $status, stderr: $(cat "$work/err")"
+[ ! -s "$work/out" ] || fail "a platform package of another version was run: $(cat "$work/out")"
+echo "refused: $(cat "$work/err")"
+cp "$work/manifest" "$manifest"
+
+# The suite's --check oracle is the native binary itself (as for the WebAssembly server): the
+# launcher's --check was compared with it above, and a node start-up per oracle call (~40 in one
+# test) made that test time out on a loaded 2-core machine.
+echo "language-server suite against $work/app/node_modules/.bin/srcls (--check oracle: $native):"
+lsp_suite "$work/app/node_modules/.bin/srcls" "$native"
+
+echo "== npm install srcls --omit=optional: the WebAssembly build"
+mkdir "$work/app-wasm"
+cd "$work/app-wasm"
+npm install srcls --omit=optional --loglevel=error >/dev/null || fail "npm install srcls --omit=optional"
+[ ! -e node_modules/@srcls ] || fail "--omit=optional installed $(ls node_modules/@srcls)"
+installed_size "npm install srcls --omit=optional"
+npx --no-install srcls --version >"$work/out" 2>"$work/err" || fail "npx srcls --version: $(cat "$work/err")"
+grep -qx "$(cat "$work/native.version") (wasm32-wasi)" "$work/out" || fail "npx srcls --version: $(cat "$work/out")"
+grep -q "^srcls: running the WebAssembly build (@srcls/linux-x64 is not installed" "$work/err" ||
+  fail "no notice of the WebAssembly build on stderr: $(cat "$work/err")"
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "more than one line on stderr: $(cat "$work/err")"
+echo "npx srcls --version: $(cat "$work/out"); stderr: $(cat "$work/err")"
+status=0
+npx --no-install srcls --check --format json "$work/examples/" >"$work/out" 2>"$work/err" || status=$?
+same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
+  "npx srcls --check --format json (docs/examples/, WebAssembly)"
+echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
+echo "language-server suite against $work/app-wasm/node_modules/.bin/srcls (--check oracle: $native):"
+lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native"
+
+echo "npm: all passed"
