@@ -304,6 +304,20 @@ static void test_ignore_entries(void **state)
     assert_exit(&r, 2);
     assert_non_null(strstr(r.err, "srcls.json:1:13: an \"ignore\" entry needs a \"reason\""));
     run_free(&r);
+    /* an empty member (the editor's quick fix writes the reason empty): the message names the
+     * member, as the Problems panel shows it without the text */
+    write_file("repo/srcls.json", "{\"ignore\": [{\"pointer\": \"/config\", \"reason\": \"\"}]}");
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls.json:1:36: \"reason\" must be a non-empty string: why "
+                                  "the finding is accepted"));
+    run_free(&r);
+    write_file("repo/srcls.json", "{\"ignore\": [{\"files\": \"\", \"pointer\": \"\", "
+                                  "\"reason\": \"\"}]}");
+    r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "srcls.json:1:14: \"files\" must be a non-empty string"));
+    run_free(&r);
     assert_int_equal(unlink("repo/srcls.json"), 0);
 }
 

@@ -258,21 +258,22 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
         if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
             pointer = arena_printf(arena, "%s%s", head, rest);
     }
+    /* One line with a space after each ':' and ',', as a person writes an entry (and the docs
+     * show it): the values escaped one after the other (no separator at the top level). */
     struct json_writer w;
     json_writer_init(&w, 0);
-    json_write_object_begin(&w);
-    json_write_key(&w, "files");
     json_write_string(&w, relative);
-    json_write_key(&w, "pointer");
+    size_t files = w.len;
     json_write_string(&w, pointer != NULL ? pointer : "");
-    json_write_key(&w, "codes");
-    json_write_array_begin(&w);
+    size_t at = w.len;
     json_write_string(&w, code_name(diag->code));
-    json_write_array_end(&w);
-    json_write_key(&w, "reason");
-    json_write_raw(&w, "\"\1\"", 3);
-    json_write_object_end(&w);
-    const char *entry = w.failed ? NULL : arena_strndup(arena, w.buf, w.len);
+    const char *entry =
+        w.failed ? NULL
+                 : arena_printf(arena,
+                                "{\"files\": %.*s, \"pointer\": %.*s, \"codes\": [%.*s], "
+                                "\"reason\": \"\1\"}",
+                                (int)files, w.buf, (int)(at - files), w.buf + files,
+                                (int)(w.len - at), w.buf + at);
     json_writer_free(&w);
     return entry;
 }

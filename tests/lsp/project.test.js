@@ -355,10 +355,13 @@ describe('srcls.json in the editor', () => {
     const after = applyEdits(fs.readFileSync(config, 'utf8'), change.edits);
     const entry = { files: 'sources/bad.source.json', pointer: '/config/acessKey', codes: ['unknown-field'], reason: '' };
     assert.deepEqual(JSON.parse(after), { rules: { 'kind-inferred': 'off' }, ignore: [entry] });
+    // written as a person writes it: one line, a space after each ':' and ','
+    assert.ok(after.includes('\n    {"files": "sources/bad.source.json", "pointer": "/config/acessKey", ' +
+      '"codes": ["unknown-field"], "reason": ""}\n'), after);
     fs.writeFileSync(config, after);
     let res = spawnSync(CLI_BINARY, ['--check', file], { encoding: 'utf8', cwd: root });
     assert.equal(res.status, 2, 'the empty reason is a mistake of srcls.json: ' + res.stderr);
-    assert.match(res.stderr, /must be a non-empty string/);
+    assert.match(res.stderr, /"reason" must be a non-empty string: why the finding is accepted/, 'the message names the member');
     fs.writeFileSync(config, JSON.stringify({ ignore: [{ ...entry, reason: 'read by the old loader' }] }));
     res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
     const codes = JSON.parse(res.stdout).files[0].diagnostics.map((d) => d.code);

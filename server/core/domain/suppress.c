@@ -115,17 +115,20 @@ bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *
                       pointer + strlen(pointer), true, doc, elements, count);
 }
 
-/* The string member `key` of `entry` copied into the settings' arena: NULL when absent; `*bad`
- * when present and not a non-empty string. */
+/* The string member `key` of `entry` copied into the settings' arena: NULL when absent; when
+ * present and not a non-empty string, and nothing was wrong before, `*bad` and `*why` (`wrong`,
+ * which names the key: the message is often read without the text it points at). */
 static const char *string_member(struct settings *s, struct json_doc *doc, uint32_t entry,
-                                 const char *key, uint32_t *bad)
+                                 const char *key, const char *wrong, uint32_t *bad,
+                                 const char **why)
 {
     uint32_t m = json_object_get(doc, entry, key, strlen(key));
     if (m == JSON_NONE)
         return NULL;
     struct json_str v = json_node_string(doc, m);
     if (doc->nodes[m].kind != JSON_STRING || v.len == 0) {
-        *bad = m;
+        if (*bad == JSON_NONE)
+            *bad = m, *why = wrong;
         return NULL;
     }
     return arena_strndup(&s->arena, v.ptr, v.len);
@@ -136,7 +139,6 @@ static uint32_t read_entry(struct settings *s, struct json_doc *doc, uint32_t en
                            struct settings_ignore *e, const char **why)
 {
     uint32_t bad = JSON_NONE;
-    *why = "must be a non-empty string";
     memset(e, 0, sizeof *e);
     for (uint32_t m = doc->nodes[entry].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         static const char *const keys[] = {"files", "pointer", "codes", "reason"};
@@ -148,9 +150,14 @@ static uint32_t read_entry(struct settings *s, struct json_doc *doc, uint32_t en
             return m;
         }
     }
-    e->files = string_member(s, doc, entry, "files", &bad);
-    e->pointer = string_member(s, doc, entry, "pointer", &bad);
-    e->reason = string_member(s, doc, entry, "reason", &bad);
+    e->files = string_member(s, doc, entry, "files",
+                             "\"files\" must be a non-empty string (a glob)", &bad, why);
+    e->pointer =
+        string_member(s, doc, entry, "pointer",
+                      "\"pointer\" must be a non-empty string (a JSON Pointer)", &bad, why);
+    e->reason = string_member(s, doc, entry, "reason",
+                              "\"reason\" must be a non-empty string: why the finding is accepted",
+                              &bad, why);
     if (bad == JSON_NONE && e->pointer != NULL && e->pointer[0] != '/')
         bad = json_object_get(doc, entry, JSON_LITERAL("pointer")), *why = "a pointer starts with '/'";
     uint32_t codes = json_object_get(doc, entry, JSON_LITERAL("codes"));
