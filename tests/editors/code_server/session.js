@@ -24,8 +24,9 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage', '--window-size=1400,900',
 ];
 
-/** The user settings: srcls's server path, and nothing that reaches out or gets in the way. */
-function userSettings(serverPath) {
+/** The user settings: srcls's server path, nothing that reaches out or gets in the way, and
+ * `extra`. */
+function userSettings(serverPath, extra) {
   return {
     'srcls.serverPath': serverPath,
     'telemetry.telemetryLevel': 'off',
@@ -43,6 +44,7 @@ function userSettings(serverPath) {
     'files.autoSave': 'off',
     'editor.hover.delay': 200,
     'editor.minimap.enabled': false,
+    ...extra,
   };
 }
 
@@ -115,8 +117,9 @@ async function stopGroup(pid, graceMs) {
 }
 
 class Session {
-  constructor({ serverPath, vsix, workspaceFrom, logDir, chromium }) {
+  constructor({ serverPath, vsix, workspaceFrom, logDir, chromium, settings = {} }) {
     this.serverPath = serverPath;
+    this.settings = settings;
     this.vsix = vsix;
     this.workspaceFrom = workspaceFrom;
     this.logDir = logDir;
@@ -177,13 +180,15 @@ class Session {
     return output;
   }
 
-  /** The workspace (copies of docs/examples) and the user settings. */
-  prepare() {
+  /** The workspace (copies of docs/examples, then what setup(workspace) adds) and the user
+   * settings (the session's `settings` over the defaults). */
+  prepare(setup = () => {}) {
     fs.cpSync(this.workspaceFrom, this.workspace, { recursive: true });
+    setup(this.workspace);
     const userDir = path.join(this.userData, 'User');
     fs.mkdirSync(userDir, { recursive: true });
     fs.writeFileSync(path.join(userDir, 'settings.json'),
-      JSON.stringify(userSettings(this.serverPath), null, 2));
+      JSON.stringify(userSettings(this.serverPath, this.settings), null, 2));
   }
 
   async startCodeServer() {

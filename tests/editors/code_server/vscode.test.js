@@ -1,8 +1,10 @@
 // The srcls extension in a real VS Code: code-server 4.100.3 in Debian's Chromium (session.js),
 // the .vsix installed with `code-server --install-extension`, a workspace of copies of
-// docs/examples. Each test asserts on what a person sees, read from the page's DOM, and leaves a
-// screenshot in SRCLS_SCREENSHOTS (the meson log folder): the Problems panel, a hover, the
-// completion list, a quick fix applied, the srcls output channel.
+// docs/examples and a team's project (buildTeam), made a git repository. Each test asserts on
+// what a person sees, read from the page's DOM, and leaves a screenshot in SRCLS_SCREENSHOTS (the
+// meson log folder): the Problems panel, a hover, the completion list, a quick fix applied, the
+// srcls output channel; then a posture finding and a risky change against HEAD until committed,
+// a placeholder hovered and completed, a baseline's hints and an "ignore" entry added.
 //
 //   SRCLS_BINARY=build/server/srcls SRCLS_SOURCE_ROOT=. tests/editors/code_server/run.sh
 'use strict';
@@ -26,10 +28,52 @@ const FILE = 'bad-object-storage.source.json';
 // What VS Code's own JSON support says when it validates a document against a JSON Schema: none
 // of it may show beside srcls's findings.
 const JSON_SCHEMA_MESSAGES = /is not allowed|Missing property|does not match the pattern|Incorrect type|Value is not accepted/;
-const WHOLE_RUN_MS = 240000;
+const WHOLE_RUN_MS = 420000;
 const PROBLEMS_FILTER = 'input[placeholder^="Filter (e.g."]';
 
 let session = null;
+let team = null; // the folder of the team's project (buildTeam)
+
+/** git in cwd, with an identity and no user or system configuration. */
+function git(cwd, ...args) {
+  const r = childProcess.spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 30000,
+    env: { ...process.env, GIT_AUTHOR_NAME: 'srcls test', GIT_AUTHOR_EMAIL: 'test@127.0.0.1',
+      GIT_COMMITTER_NAME: 'srcls test', GIT_COMMITTER_EMAIL: 'test@127.0.0.1',
+      GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A team's project in workspace/team, and the workspace made a git repository with one commit
+ * (the user settings review against HEAD): team/srcls.json with placeholders ("${NAME}"), a
+ * baseline and an "ignore" entry; lake.source.json (a placeholder ${ENV}, an empty
+ * assumedRoleARN, TLS on); legacy.source.json, whose out-of-range idleTimeSec the baseline holds,
+ * whose quoted fetchSize the ignore entry silences, and whose unknown poolSize is new. */
+function buildTeam(workspace) {
+  const dir = path.join(workspace, 'team');
+  fs.mkdirSync(dir);
+  const example = (f) => fs.readFileSync(path.join(workspace, f), 'utf8');
+  fs.writeFileSync(path.join(dir, 'lake.source.json'), example('03-object-storage-a.source.json')
+    .replace('"rootPath": "/"', '"rootPath": "/data/${ENV}/raw"')
+    .replace(/"assumedRoleARN": "[^"]*"/, '"assumedRoleARN": ""'));
+  const legacy = example('13-relational-db.source.json')
+    .replace('"fetchSize": 500', '"fetchSize": "500"').replace('"idleTimeSec": 60', '"idleTimeSec": -5');
+  fs.writeFileSync(path.join(dir, 'legacy.source.json'), legacy);
+  const r = childProcess.spawnSync(binary, ['--check', '--write-baseline', 'srcls-baseline.json',
+    'legacy.source.json'], { cwd: dir, encoding: 'utf8', timeout: 30000 });
+  assert.equal(r.status, 0, `srcls --write-baseline: ${r.stdout}${r.stderr}`);
+  fs.writeFileSync(path.join(dir, 'legacy.source.json'),
+    legacy.replace('"maxIdleConns": 8,', '"maxIdleConns": 8,\n    "poolSize": 4,'));
+  fs.writeFileSync(path.join(dir, 'srcls.json'), `${JSON.stringify({
+    placeholders: ['${NAME}'], baseline: 'srcls-baseline.json',
+    ignore: [{ files: 'legacy.source.json', pointer: '/config/fetchSize', codes: ['type-mismatch'],
+      reason: 'the importer writes numbers quoted' }],
+  }, null, 2)}\n`);
+  git(workspace, 'init', '-q', '-b', 'main');
+  git(workspace, 'add', '-A');
+  git(workspace, 'commit', '-q', '-m', 'the sources as reviewed');
+  return dir;
+}
 
 // Nothing may hang: past this the processes are killed and the run fails.
 const watchdog = setTimeout(() => {
@@ -90,42 +134,159 @@ function editorText() {
     .sort((a, b) => a.top - b.top).map((l) => l.text).join('\n'));
 }
 
-/** srcls --check's findings for a file of the workspace: message, code, and position as the
- * Problems panel writes it. */
+/** srcls --check's findings for a file of the workspace, but those its srcls.json's baseline
+ * holds: message, code, and position as the Problems panel writes it. */
 function cliFindings(file) {
   const r = childProcess.spawnSync(binary, ['--check', '--format', 'json', file],
     { cwd: path.dirname(file), encoding: 'utf8', timeout: 30000 });
   assert.ok(r.stdout, `srcls --check --format json ${file}: no output (${r.stderr})`);
-  return JSON.parse(r.stdout).files[0].diagnostics.map((d) => ({
+  // (the findings that a baseline holds are listed too, marked "baselined")
+  return JSON.parse(r.stdout).files[0].diagnostics.filter((d) => !d.baselined).map((d) => ({
     message: d.message, code: d.code,
     at: `[Ln ${d.range.start.line + 1}, Col ${d.range.start.character + 1}]`,
   }));
+}
+
+/** Opens a file of the workspace with Quick Open, as a person does. */
+async function openFile(relative) {
+  const name = path.basename(relative);
+  await chord('Control+KeyP');
+  await session.page.waitForSelector('.quick-input-widget input', { visible: true });
+  await session.page.keyboard.type(relative);
+  await waitInPage(`${relative} in Quick Open`, (f) =>
+    [...document.querySelectorAll('.quick-input-list .monaco-list-row')]
+      .some((r) => (r.getAttribute('aria-label') || '').includes(f)), name);
+  await session.page.keyboard.press('Enter');
+  await waitInPage(`the editor of ${relative}`, (f) => {
+    const tab = document.querySelector('.tab.active');
+    return tab && tab.textContent.includes(f) && document.querySelector('.editor-instance .view-line');
+  }, name);
+}
+
+/** Where characters [from, to) of the first editor line holding `needle` are shown (by default
+ * the whole needle): the centre, and the left and right edges. */
+async function textBox(needle, from = 0, to = needle.length) {
+  return waitInPage(`${needle} in the editor`, (a) => {
+    for (const line of document.querySelectorAll('.editor-instance .view-lines .view-line')) {
+      const at = line.textContent.replace(/\u00a0/g, ' ').indexOf(a.needle);
+      if (at < 0) continue;
+      const start = at + a.from;
+      const end = at + a.to;
+      const range = document.createRange();
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let pos = 0;
+      let started = false;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const len = n.textContent.length;
+        if (!started && start < pos + len) {
+          range.setStart(n, start - pos);
+          started = true;
+        }
+        if (started && end <= pos + len) {
+          range.setEnd(n, end - pos);
+          const r = range.getBoundingClientRect();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2, left: r.left, right: r.right };
+        }
+        pos += len;
+      }
+    }
+    return null;
+  }, { needle, from, to });
+}
+
+/** Ctrl+. at a point of the editor, and the quick fix titled `title` chosen; returns the titles
+ * offered. */
+async function applyQuickFix(point, title) {
+  await session.page.mouse.click(point.x, point.y);
+  await chord('Control+Period');
+  let actions;
+  try {
+    actions = await waitInPage('the quick fixes', () => {
+      const rows = [...document.querySelectorAll('.action-widget .monaco-list-row.action')];
+      return rows.length ? rows.map((r) => r.innerText.trim()) : null;
+    });
+    await session.screenshot(`quick-fix-menu-${title.replace(/\W+/g, '-')}`);
+  } catch (e) {
+    await session.page.keyboard.press('Escape');
+    throw e;
+  }
+  const index = actions.indexOf(title);
+  if (index < 0) await session.page.keyboard.press('Escape');
+  assert.ok(index >= 0, `"${title}" not among the quick fixes offered: ${JSON.stringify(actions)}`);
+  await session.page.$$eval('.action-widget .monaco-list-row.action', (rows, i) => rows[i].click(), index);
+  return actions;
+}
+
+/** The editor's text once it includes `wanted`. */
+function editorShows(what, wanted) {
+  return waitInPage(what, (w) => {
+    const text = document.querySelector('.editor-instance .view-lines').textContent.replace(/\u00a0/g, ' ');
+    return text.includes(w) ? text : null;
+  }, wanted);
+}
+
+/** A file's text once check(text) holds (within 20 s), else the last text read. */
+async function fileWhen(file, check) {
+  const until = Date.now() + 20000;
+  let text = '';
+  for (;;) {
+    text = fs.readFileSync(file, 'utf8');
+    if (check(text) || Date.now() > until) return text;
+    await sleep(200);
+  }
+}
+
+/** Sets an enum setting in the Settings editor, as a person does (its drop-down, the keyboard),
+ * checks that VS Code wrote it to the user settings.json, and closes the Settings editor.
+ * (VS Code in code-server does not notice the file being written from outside.) */
+async function chooseSetting(id, value) {
+  await runCommand('Preferences: Open User Settings');
+  await session.page.waitForSelector('.settings-editor .suggest-input-container', { visible: true });
+  await chord('Control+KeyA'); // the search of the last time is still there
+  await session.page.keyboard.type(id);
+  const select = `.settings-editor select[aria-label="${id}"]`;
+  await waitInPage(`the setting ${id}`, (sel) => {
+    const e = document.querySelector(sel);
+    return e && e.offsetParent !== null;
+  }, select);
+  await session.page.click(select);
+  const options = await waitInPage(`the values of ${id}`, () => {
+    const rows = [...document.querySelectorAll('.select-box-dropdown-list-container .monaco-list-row')];
+    return rows.length ? rows.map((r) => ({ label: r.innerText.split('\n')[0].trim(),
+      focused: r.classList.contains('focused') || r.classList.contains('selected') })) : null;
+  });
+  const from = options.findIndex((o) => o.focused);
+  const to = options.findIndex((o) => o.label === value);
+  assert.ok(to >= 0, `${value} among ${JSON.stringify(options)}`);
+  for (let i = from; i < to; i++) await session.page.keyboard.press('ArrowDown');
+  for (let i = from; i > to; i--) await session.page.keyboard.press('ArrowUp');
+  await session.page.keyboard.press('Enter');
+  await session.screenshot(`setting-${id}-${value}`);
+  const file = path.join(session.userData, 'User', 'settings.json');
+  const want = `"${id}": "${value}"`;
+  const written = await fileWhen(file, (t) => t.includes(want) || (!t.includes(`"${id}"`) && value === 'hint'));
+  assert.ok(written.includes(want) || value === 'hint', `settings.json:\n${written}`);
+  // Closed with the close button of its tab.
+  await session.page.$$eval('.tab', (tabs) => {
+    const tab = tabs.find((t) => (t.getAttribute('aria-label') || '').startsWith('Settings'));
+    tab.querySelector('.tab-actions .action-label').click();
+  });
+  await waitInPage('the Settings editor closed', () => !document.querySelector('.settings-editor'));
 }
 
 before(async () => {
   fs.mkdirSync(logDir, { recursive: true });
   for (const f of fs.readdirSync(logDir)) if (f.endsWith('.png')) fs.rmSync(path.join(logDir, f));
   session = new Session({ serverPath: binary, vsix, workspaceFrom: path.join(root, 'docs', 'examples'),
-    logDir, chromium });
+    logDir, chromium, settings: { 'srcls.reviewBase': 'HEAD' } });
   const start = Date.now();
   const installed = session.installExtension();
   assert.match(installed, /was successfully installed/);
-  session.prepare();
+  session.prepare((workspace) => { team = buildTeam(workspace); });
   await session.startCodeServer();
   await session.startBrowser();
   await session.openWorkbench();
-  // Quick Open, as a person opens a file.
-  await chord('Control+KeyP');
-  await session.page.waitForSelector('.quick-input-widget input', { visible: true });
-  await session.page.keyboard.type(FILE);
-  await waitInPage(`${FILE} in Quick Open`, (f) =>
-    [...document.querySelectorAll('.quick-input-list .monaco-list-row')]
-      .some((r) => (r.getAttribute('aria-label') || '').includes(f)), FILE);
-  await session.page.keyboard.press('Enter');
-  await waitInPage(`the editor of ${FILE}`, (f) => {
-    const tab = document.querySelector('.tab.active');
-    return tab && tab.textContent.includes(f) && document.querySelector('.editor-instance .view-line');
-  }, FILE);
+  await openFile(FILE);
   session.timed('session-ready', start);
 }, { timeout: 180000 });
 
@@ -139,33 +300,59 @@ after(async () => {
   assert.deepEqual(left, [], 'code-server or Chromium left running after the session');
 });
 
-/** The Problems panel's rows for FILE, once srcls's findings are in and nothing changed for 2 s. */
-async function problemRows(expected) {
+/** The Problems panel's rows for the files the filter matches (a glob such as `**\/NAME`), once
+ * ready(rows) holds and nothing changed for 2 s (or after 30 s: the caller's assertions then say
+ * what is missing). Each row: its aria-label, its text lines, and the severity its icon shows. */
+async function problemRows(filter, ready) {
   await chord('Control+Shift+KeyM');
   await session.page.waitForSelector('.markers-panel', { visible: true });
-  // Only this file, in a maximized panel, so that its virtual list shows every row of it at once.
+  // Only these files, in a maximized panel, so that its virtual list shows every row at once.
   await runCommand('View: Toggle Maximized Panel');
   await session.page.waitForSelector(PROBLEMS_FILTER, { visible: true });
   await session.page.click(PROBLEMS_FILTER);
-  await session.page.keyboard.type(`**/${FILE}`);
+  await session.page.keyboard.type(filter);
   let rows = [];
   let stableSince = Date.now();
   const until = Date.now() + 30000;
   for (;;) {
-    const now = await session.page.$$eval('.markers-panel .monaco-list-row',
-      (els) => els.map((e) => ({ label: e.getAttribute('aria-label') || '', text: e.innerText.split('\n') })));
+    const now = await session.page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => {
+      const icon = [...e.querySelectorAll('.marker-icon, .marker-icon *')].map((i) => i.className).join(' ');
+      const severity = (icon.match(/codicon-(error|warning|info)\b/) || [])[1] || '';
+      return { label: e.getAttribute('aria-label') || '', text: e.innerText.split('\n'), severity };
+    }));
     if (JSON.stringify(now) !== JSON.stringify(rows)) {
       rows = now;
       stableSince = Date.now();
     }
-    const fromSrcls = rows.filter((r) => r.label.endsWith('generated by srcls')).length;
-    if (fromSrcls >= expected && Date.now() - stableSince >= 2000) break;
+    if (ready(rows) && Date.now() - stableSince >= 2000) break;
     if (Date.now() > until) break;
     await sleep(250);
   }
-  await session.screenshot('problems');
+  await session.screenshot(`problems-${filter.replace(/\W+/g, '-').replace(/^-|-$/g, '')}`);
   return rows;
 }
+
+/** The Problems panel's marker rows (not the file rows) for a filter, as problemRows gives them,
+ * the panel closed afterwards. */
+async function problems(filter, ready) {
+  let rows;
+  try {
+    rows = (await problemRows(filter, (rows) => ready(markersOf(rows)))).filter((r) => !isFileRow(r));
+  } catch (e) {
+    await session.screenshot(`failed-problems-${filter.replace(/\W+/g, '-')}`);
+    await closeProblems().catch(() => {});
+    throw e;
+  }
+  await closeProblems();
+  return rows;
+}
+
+const isFileRow = (r) => /problems? in file/.test(r.label);
+const markersOf = (rows) => rows.filter((r) => !isFileRow(r));
+/** The marker rows that show a code (a line of their own in the row). */
+const withCode = (rows, code) => rows.filter((r) => r.text.includes(code));
+/** The code a marker row shows (srcls's codes are words joined by hyphens). */
+const codeOf = (r) => r.text.find((t) => /^[a-z]+(-[a-z]+)+$/.test(t));
 
 /** Empties the Problems filter, restores the panel's size and hides it. */
 async function closeProblems() {
@@ -184,7 +371,8 @@ test('the Problems panel shows each srcls finding once, and no JSON Schema findi
   assert.ok(expected.length >= 5, `srcls --check finds ${expected.length} problems in ${FILE}`);
   let rows;
   try {
-    rows = await problemRows(expected.length);
+    rows = await problemRows(`**/${FILE}`, (now) =>
+      now.filter((r) => r.label.endsWith('generated by srcls')).length >= expected.length);
   } finally {
     await closeProblems();
   }
@@ -254,24 +442,7 @@ test('hovering a key shows srcls\'s hover once', { timeout: 60000 }, async () =>
 
 test('a quick fix renames "acessKey" to "accessKey" in the editor', { timeout: 60000 }, async () => {
   assert.match(await editorText(), /"acessKey": "AKIAEXAMPLE"/);
-  const typo = await tokenCentre('"acessKey"');
-  await session.page.mouse.click(typo.x, typo.y);
-  await chord('Control+Period');
-  let actions;
-  try {
-    actions = await waitInPage('the quick fixes', () => {
-      const rows = [...document.querySelectorAll('.action-widget .monaco-list-row.action')];
-      return rows.length ? rows.map((r) => r.innerText.trim()) : null;
-    });
-    await session.screenshot('quick-fix-menu');
-  } catch (e) {
-    await session.page.keyboard.press('Escape');
-    throw e;
-  }
-  const index = actions.indexOf('Rename to "accessKey"');
-  if (index < 0) await session.page.keyboard.press('Escape');
-  assert.ok(index >= 0, `quick fixes offered: ${JSON.stringify(actions)}`);
-  await session.page.$$eval('.action-widget .monaco-list-row.action', (rows, i) => rows[i].click(), index);
+  const actions = await applyQuickFix(await tokenCentre('"acessKey"'), 'Rename to "accessKey"');
   await waitInPage('the renamed key in the editor', () => {
     const text = document.querySelector('.editor-instance .view-lines').textContent.replace(/\u00a0/g, ' ');
     return text.includes('"accessKey": "AKIAEXAMPLE"') && !text.includes('"acessKey"');
@@ -347,4 +518,149 @@ test('the srcls output channel shows the server started', { timeout: 60000 }, as
   await session.screenshot('output');
   assert.ok(shown.includes(`using ${binary} (setting): ${version}`), `the srcls output:\n${shown}`);
   assert.doesNotMatch(shown, /\[error\]/);
+});
+
+const LAKE = 'team/lake.source.json';
+const LEGACY = 'team/legacy.source.json';
+
+test('an insecure setting: information, its risk hovered, a risky change until committed, the safer value as a quick fix', { timeout: 120000 }, async () => {
+  await openFile(LAKE);
+  // TLS turned off, as a person types it: the word selected with a double click, then typed over.
+  const value = await textBox('"secure": true', '"secure": '.length);
+  await session.page.mouse.click(value.right - 1, value.y);
+  for (let i = 0; i < 'true'.length; i++) await session.page.keyboard.press('Backspace');
+  await session.page.keyboard.type('false');
+  await editorShows('TLS turned off in the editor', '"secure": false');
+  let rows = await problems(`**/${LAKE}`, (m) =>
+    withCode(m, 'risky-change').length > 0 && withCode(m, 'insecure-transport').length > 0);
+  const shown = `the panel:\n${rows.map((r) => `${r.severity} ${r.text.join(' ')}`).join('\n')}`;
+  const posture = withCode(rows, 'insecure-transport');
+  assert.equal(posture.length, 1, shown);
+  assert.equal(posture[0].severity, 'info', `a posture finding is information; ${shown}`);
+  assert.match(posture[0].text[0], /^`secure` is false: the traffic between the service and the storage is not encrypted/);
+  const risky = withCode(rows, 'risky-change');
+  assert.equal(risky.length, 1, shown);
+  assert.equal(risky[0].severity, 'warning', `risky-change is a warning; ${shown}`);
+  assert.match(risky[0].text[0], /^insecure-transport since HEAD: `secure` is false/);
+  assert.equal(rows.length, 2, shown);
+
+  // The hover on the key says the risk.
+  const key = await tokenCentre('"secure"');
+  let blocks;
+  try {
+    await session.page.mouse.move(key.x - 20, key.y);
+    await session.page.mouse.move(key.x, key.y, { steps: 4 });
+    blocks = await hoverParts('Risk');
+  } finally {
+    await closeHover();
+  }
+  assert.equal(blocks.length, 1, `hover blocks:\n${blocks.join('\n----\n')}`);
+  assert.match(blocks[0], /Risk/);
+  assert.match(blocks[0], /insecure-transport/);
+  assert.match(blocks[0], /not encrypted/);
+
+  // Saved and committed: HEAD moves, the review's base with it, and the change is no longer new.
+  await chord('Control+KeyS');
+  const lake = path.join(session.workspace, LAKE);
+  assert.match(await fileWhen(lake, (t) => t.includes('"secure": false')), /"secure": false/, 'saved');
+  git(session.workspace, 'commit', '-q', '-am', 'TLS off: the traffic stays in the VPC');
+  rows = await problems(`**/${LAKE}`, (m) => withCode(m, 'risky-change').length === 0);
+  assert.deepEqual(rows.map((r) => [r.severity, codeOf(r)]),
+    [['info', 'insecure-transport']], 'after the commit, the posture finding alone');
+
+  // The quick fix sets the safer value, and the finding goes.
+  await applyQuickFix(await tokenCentre('"secure"'), 'Set "secure" to true');
+  await editorShows('TLS turned on by the quick fix', '"secure": true');
+  await session.screenshot('posture-fixed');
+  rows = await problems(`**/${LAKE}`, (m) => m.length === 0);
+  assert.deepEqual(rows.map((r) => r.text.join(' ')), [], 'nothing left after the quick fix');
+  await chord('Control+KeyS');
+});
+
+test('a placeholder: the hover names its variable, completion offers the project\'s variables', { timeout: 60000 }, async () => {
+  await openFile(LAKE);
+  const env = await textBox('${ENV}', 2, 5);
+  let blocks;
+  try {
+    await session.page.mouse.move(env.x - 20, env.y);
+    await session.page.mouse.move(env.x, env.y, { steps: 4 });
+    blocks = await hoverParts('Placeholder');
+  } finally {
+    await closeHover();
+  }
+  assert.match(blocks.join('\n'), /Placeholder: the variable ENV/, `hover blocks:\n${blocks.join('\n----\n')}`);
+  assert.match(blocks.join('\n'), /rootPath/, 'and the field, as on any value');
+
+  // In the empty value of assumedRoleARN: the placeholder of the variable the project uses.
+  const empty = await textBox('"assumedRoleARN": ""', '"assumedRoleARN": "'.length);
+  await session.page.mouse.click(empty.left + 1, empty.y);
+  let labels;
+  try {
+    await chord('Control+Space');
+    labels = await completionLabels();
+  } finally {
+    await session.page.keyboard.press('Escape');
+  }
+  const index = labels.indexOf('"${ENV}"');
+  assert.ok(index >= 0, `"\${ENV}" offered: ${labels.join(', ')}`);
+  await session.page.mouse.click(empty.left + 1, empty.y);
+  await chord('Control+Space');
+  await waitInPage('the completion list', () => document.querySelector('.suggest-widget.visible .monaco-list-row'));
+  for (let i = 0; i < index; i++) await session.page.keyboard.press('ArrowDown');
+  await session.page.keyboard.press('Enter');
+  const text = await editorShows('the placeholder completed', '"assumedRoleARN": "${ENV}"');
+  await session.screenshot('placeholder-completed');
+  assert.doesNotMatch(text, /"assumedRoleARN": ""/);
+  await chord('Control+KeyZ');
+  await editorShows('the completion undone', '"assumedRoleARN": ""');
+});
+
+test('the baseline\'s findings as hints (or shown), an ignore entry added by a quick fix', { timeout: 120000 }, async () => {
+  await openFile(LEGACY);
+  const legacy = path.join(team, 'legacy.source.json');
+  const expected = cliFindings(legacy);
+  assert.deepEqual(expected.map((f) => f.code), ['unknown-field'], 'srcls --check: the new finding alone');
+  let rows = await problems(`**/${LEGACY}`, (m) => m.length >= 1);
+  assert.deepEqual(rows.map((r) => [r.severity, r.text[0]]), [['warning', expected[0].message]],
+    'the Problems panel: the new finding, not the baselined one, not the ignored one');
+  // The baselined finding is a hint: the editor marks it (dots under the text), the panel does not list it.
+  await waitInPage('the baselined finding marked as a hint', () =>
+    document.querySelectorAll('.editor-instance .squiggly-hint').length === 1);
+  await session.screenshot('baseline-hint');
+
+  // srcls.baselineFindings "show": the baselined finding as any other.
+  await chooseSetting('srcls.baselineFindings', 'show');
+  rows = await problems(`**/${LEGACY}`, (m) => withCode(m, 'out-of-range').length === 1);
+  assert.deepEqual(rows.map((r) => [r.severity, codeOf(r)]).sort(),
+    [['error', 'out-of-range'], ['warning', 'unknown-field']], 'with baselineFindings "show"');
+  await chooseSetting('srcls.baselineFindings', 'hint');
+  rows = await problems(`**/${LEGACY}`, (m) => withCode(m, 'out-of-range').length === 0);
+  assert.equal(rows.length, 1, 'back to hints');
+
+  // Ignore the new finding: an entry appended to srcls.json, its reason left to write.
+  await applyQuickFix(await tokenCentre('"poolSize"'), 'Ignore unknown-field here in srcls.json');
+  // VS Code opens srcls.json with the entry, not saved: a tab marked changed, its problem listed.
+  await waitInPage('srcls.json changed in a tab', () => [...document.querySelectorAll('.tab.dirty')]
+    .some((t) => (t.getAttribute('aria-label') || '').startsWith('srcls.json')));
+  rows = await problems('**/team/srcls.json', (m) => withCode(m, 'project-config').length > 0);
+  assert.deepEqual(rows.map((r) => [r.severity, codeOf(r)]), [['error', 'project-config']],
+    `the empty reason flagged: ${rows.map((r) => r.text[0])}`);
+  assert.match(rows[0].text[0], /^"reason" must be a non-empty string: why the finding is accepted/);
+  await openFile('team/srcls.json');
+  const shown = JSON.parse(await editorShows('the entry in srcls.json', '"/config/poolSize"'));
+  assert.deepEqual(shown.ignore.slice(1), [{ files: 'legacy.source.json', pointer: '/config/poolSize',
+    codes: ['unknown-field'], reason: '' }], 'the entry appended');
+  // The reason typed where the check points, then saved.
+  const reason = await textBox('"reason": ""', '"reason": "'.length);
+  await session.page.mouse.click(reason.left + 1, reason.y);
+  await session.page.keyboard.type('the pool is sized by the importer');
+  await chord('Control+KeyS');
+  const config = path.join(team, 'srcls.json');
+  const saved = JSON.parse(await fileWhen(config, (t) => t.includes('the pool is sized by the importer')));
+  assert.deepEqual(saved.ignore.slice(1), [{ files: 'legacy.source.json', pointer: '/config/poolSize',
+    codes: ['unknown-field'], reason: 'the pool is sized by the importer' }], 'srcls.json saved');
+  await session.screenshot('ignore-reason-written');
+  rows = await problems(`**/${LEGACY}`, (m) => m.length === 0);
+  assert.deepEqual(rows.map((r) => r.text.join(' ')), [], 'the ignored finding is gone');
+  assert.deepEqual(cliFindings(legacy), [], 'srcls --check agrees');
 });
