@@ -235,10 +235,9 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
               (config_baseline == NULL || b->named || set != NULL || b->failed);
     for (uint32_t i = 0; ok && i < a->diags.count; i++) {
         if (read_rel != NULL) {
-            char *line = baseline_entry_line(a, &a->diags.items[i], read_rel);
-            ok = line != NULL;
-            flags[i] = ok && baseline_take(&set->index, line);
-            free(line);
+            int held = baseline_take_finding(&set->index, a, &a->diags.items[i], read_rel);
+            ok = held >= 0;
+            flags[i] = held > 0;
         }
         if (write_rel != NULL && ok)
             ok = push(&b->written, &b->written_count, &b->written_cap, baseline_entry_line(a, &a->diags.items[i], write_rel));

@@ -46,7 +46,7 @@ struct lsp_target {
     char *relative;
     /* The entries of the baseline its srcls.json names (NULL: none), and the document's path
      * from that file's directory (malloc'd: the caller frees it). */
-    const struct baseline_index *baseline;
+    struct baseline_index *baseline;
     char *baseline_path;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);

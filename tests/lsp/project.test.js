@@ -330,6 +330,39 @@ describe('srcls.json in the editor', () => {
     assert.deepEqual(client.lastPublish(uri).diagnostics.map((d) => d.code).sort(), news);
   });
 
+  test('a baseline entry holds one finding, as in --check: two bulk sources of one name need two entries, through in-place edits too', T, async (t) => {
+    const root = project(t);
+    const source = '  {"name": "lake", "type": "PEER_CLUSTER", "config": {"useSsl": "yes"}}';
+    const file = path.join(root, 'lakes.source.json');
+    fs.writeFileSync(file, `[\n${source}\n]\n`); // the baseline of one source
+    const made = spawnSync(CLI_BINARY, ['--check', '--write-baseline', 'known.json', file], { encoding: 'utf8', cwd: root });
+    assert.equal(made.status, 0, made.stderr);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "known.json"}');
+    // [line, code, message, held] of what --check --format json says of `text`, and of a publish
+    const cli = (text) => {
+      fs.writeFileSync(file, text);
+      const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
+      return JSON.parse(res.stdout).files[0].diagnostics.map((d) => [d.range.start.line, d.code, d.message, d.baselined === true]);
+    };
+    const editor = (pub) => pub.diagnostics.map((d) => [d.range.start.line, d.code, d.message, d.severity === 4]);
+    const byLine = (rows) => rows.slice().sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]));
+    const text = `[\n${source},\n${source}\n]\n`; // a copy of it: its findings are new
+    const expected = cli(text);
+    assert.equal(expected.filter((r) => r[3]).length, 6, 'the first source\'s six findings held');
+    assert.ok(expected.filter((r) => r[0] === 2).every((r) => !r[3]), 'the copy\'s findings are new');
+    const client = await startClient(t);
+    const uri = 'file://' + file;
+    assert.deepEqual(byLine(editor(await client.openAndSettle(uri, text))), byLine(expected));
+    // the first source's "yes" becomes "no": its type-mismatch is new, the copy's takes the entry
+    const at = text.indexOf('"yes"') + 1;
+    const edited = text.slice(0, at) + 'no' + text.slice(at + 3);
+    await client.change(uri, 2, [{ range: { start: positionOf(text, 'yes'), end: positionOf(text, 'yes', { delta: 3 }) }, text: 'no' }]);
+    const after = byLine(editor(await client.settled(uri, 2)));
+    const expectedAfter = byLine(cli(edited));
+    assert.deepEqual(expectedAfter.filter((r) => r[1] === 'type-mismatch').map((r) => [r[0], r[3]]), [[1, false], [2, true]]);
+    assert.deepEqual(after, expectedAfter, 'what --check says of the edited file');
+  });
+
   async function ignoreAction(client, uri, text, code, nth = 0) {
     const pub = await client.openAndSettle(uri, text);
     const diag = pub.diagnostics.filter((d) => d.code === code)[nth];
