@@ -363,6 +363,35 @@ describe('srcls.json in the editor', () => {
     assert.deepEqual(after, expectedAfter, 'what --check says of the edited file');
   });
 
+  test('a baseline that cannot be read (too large, missing, not a baseline) is said once in the log; its findings are shown as they are', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{"baseline": "huge.json"}');
+    fs.closeSync(fs.openSync(path.join(root, 'huge.json'), 'w'));
+    fs.truncateSync(path.join(root, 'huge.json'), 300 * 1024 * 1024); // sparse: past --check's 256 MB
+    const text = example('bad-object-storage.source.json');
+    for (const name of ['a.source.json', 'b.source.json']) fs.writeFileSync(path.join(root, name), text);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration: true };
+    const client = await startClient(t, { capabilities });
+    const said = (what) => client.notifications.filter((n) => n.method === 'window/logMessage' &&
+      n.params.type === 2 && n.params.message.includes(what)).map((n) => n.params.message);
+    const a = await client.openAndSettle('file://' + path.join(root, 'a.source.json'), text);
+    await client.openAndSettle('file://' + path.join(root, 'b.source.json'), text);
+    assert.ok(a.diagnostics.some((d) => d.severity === 1), 'shown as they are: the errors are errors');
+    const huge = said('huge.json');
+    assert.equal(huge.length, 1, 'said once for two documents: ' + JSON.stringify(huge));
+    assert.match(huge[0], /too large \(314572800 bytes; the most is 268435456\)/);
+    assert.ok(huge[0].includes(config), 'names the srcls.json');
+    fs.writeFileSync(path.join(root, 'notes.json'), '{"findings": {}}');
+    for (const [named, why] of [['nowhere.json', /no such file or directory/], ['notes.json', /not a baseline of this version/]]) {
+      fs.writeFileSync(config, JSON.stringify({ baseline: named }));
+      client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
+      await client.waitForPublish('file://' + path.join(root, 'a.source.json'), () => said(named).length > 0);
+      assert.match(said(named)[0], why);
+    }
+  });
+
   async function ignoreAction(client, uri, text, code, nth = 0) {
     const pub = await client.openAndSettle(uri, text);
     const diag = pub.diagnostics.filter((d) => d.code === code)[nth];
