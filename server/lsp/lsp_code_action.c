@@ -258,11 +258,14 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
         if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
             pointer = arena_printf(arena, "%s%s", head, rest);
     }
+    const char *files = suppress_glob_literal(arena, relative); /* "a*b" is no pattern */
+    if (files == NULL)
+        return NULL;
     struct json_writer w;
     json_writer_init(&w, 0);
     json_write_object_begin(&w);
     json_write_key(&w, "files");
-    json_write_string(&w, relative);
+    json_write_string(&w, files);
     json_write_key(&w, "pointer");
     json_write_string(&w, pointer != NULL ? pointer : "");
     json_write_key(&w, "codes");

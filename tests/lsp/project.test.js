@@ -7,6 +7,7 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
+const { pathToFileURL } = require('node:url');
 const { CodeActionRequest, CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
 const {
   CLI_BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
@@ -425,6 +426,29 @@ describe('srcls.json in the editor', () => {
     res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
     const codes = JSON.parse(res.stdout).files[0].diagnostics.map((d) => d.code);
     assert.ok(codes.length > 0 && !codes.includes('unknown-field'), 'silenced: ' + codes);
+  });
+
+  test('"Ignore in srcls.json" on a file named a*b: the glob is that file alone (its * escaped), not axxb', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{}');
+    const text = example('bad-object-storage.source.json');
+    for (const name of ['a*b.source.json', 'axxb.source.json', 'a?b\\c.source.json']) fs.writeFileSync(path.join(root, name), text);
+    const client = await startClient(t);
+    const entries = [];
+    for (const name of ['a*b.source.json', 'a?b\\c.source.json']) {
+      const action = await ignoreAction(client, pathToFileURL(path.join(root, name)).href, text, 'unknown-field');
+      const [change] = action.edit.documentChanges;
+      entries.push(JSON.parse(applyEdits('{}', change.edits)).ignore[0]);
+    }
+    assert.deepEqual(entries.map((e) => e.files), ['a\\*b.source.json', 'a\\?b\\\\c.source.json']);
+    fs.writeFileSync(config, JSON.stringify({ ignore: entries.map((e) => ({ ...e, reason: 'known' })) }));
+    const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', '.'], { encoding: 'utf8', cwd: root });
+    const unknown = Object.fromEntries(JSON.parse(res.stdout).files.filter((f) => f.path.endsWith('.source.json'))
+      .map((f) => [path.basename(f.path), f.diagnostics.some((d) => d.code === 'unknown-field')]));
+    assert.deepEqual(unknown, { 'a*b.source.json': false, 'a?b\\c.source.json': false, 'axxb.source.json': true });
+    const open = await client.openAndSettle('file://' + path.join(root, 'axxb.source.json'), text);
+    assert.ok(open.diagnostics.some((d) => d.code === 'unknown-field'), 'the editor does not silence axxb either');
   });
 
   test('"Ignore in srcls.json" with snippets in workspace edits: the reason is a placeholder; a bulk source by its name; srcls.json created', T, async (t) => {

@@ -32,7 +32,8 @@ static const char IGNORE_TEXT[] =
 static const char IGNORE_FILES_TEXT[] =
     "A glob of the files the entry applies to (default: all): with '/' matched against the path "
     "from this file's directory, without against the file's name; '*' and '?' within a name, "
-    "'**' any directories.";
+    "'**' any directories; a backslash makes the character after it plain (\"a\\\\*b.json\": "
+    "the file a*b.json).";
 static const char IGNORE_POINTER_TEXT[] =
     "A JSON Pointer pattern of where the findings are (the place and below it): '*' is any one "
     "segment, '**' any number; in a bulk file the first segment is a source's index or name.";
