@@ -385,7 +385,7 @@ describe('srcls.json in the editor', () => {
     assert.match(huge[0], /too large \(314572800 bytes; the most is 268435456\)/);
     assert.ok(huge[0].includes(config), 'names the srcls.json');
     fs.writeFileSync(path.join(root, 'notes.json'), '{"findings": {}}');
-    for (const [named, why] of [['nowhere.json', /no such file or directory/], ['notes.json', /not a baseline of this version/]]) {
+    for (const [named, why] of [['nowhere.json', /no such file or directory/i], ['notes.json', /not a baseline of this version/]]) {
       fs.writeFileSync(config, JSON.stringify({ baseline: named }));
       client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
       await client.waitForPublish('file://' + path.join(root, 'a.source.json'), () => said(named).length > 0);
