@@ -140,6 +140,25 @@ describe('srcls.json in the editor', () => {
     await client.open(entryUri, entryText);
     const res = await client.request(CompletionRequest.method, { textDocument: { uri: entryUri }, position: positionOf(entryText, '[], ', { delta: 4 }) });
     assert.deepEqual((Array.isArray(res) ? res : res.items).map((i) => i.label), ['files', 'pointer', 'reason'], 'codes is there already');
+    // the values of its "codes", as "rules" offers codes: in an empty array, after a code, inside a string
+    const codesText = '{"ignore": [{"codes": [], "reason": "r"}, {"codes": ["unknown-field", "inv"], "reason": "r"}]}';
+    const codesUri = 'file://' + path.join(root, 'codes', 'srcls.json');
+    await client.open(codesUri, codesText);
+    const values = async (needle, delta) => {
+      const r = await client.request(CompletionRequest.method, { textDocument: { uri: codesUri }, position: positionOf(codesText, needle, { delta }) });
+      return (Array.isArray(r) ? r : r.items);
+    };
+    const empty = await values('[]', 1);
+    assert.ok(empty.some((i) => i.label === 'unknown-field' && i.detail === 'warning' && i.textEdit.newText === '"unknown-field"'), JSON.stringify(empty.slice(0, 2)));
+    assert.ok(empty.some((i) => i.label === 'security' && i.detail === 'group'), 'the group too');
+    const after = await values('"unknown-field", ', 16);
+    assert.ok(after.some((i) => i.label === 'invalid-enum'));
+    assert.ok(!after.some((i) => i.label === 'unknown-field'), 'a code already listed is not offered');
+    const inside = await values('"inv"', 4);
+    assert.ok(inside.some((i) => i.label === 'invalid-enum'));
+    const edit = inside.find((i) => i.label === 'invalid-enum').textEdit;
+    const range = edit.range || edit.replace;
+    assert.equal(applyEdits(codesText, [{ range, newText: edit.newText }]), codesText.replace('"inv"', '"invalid-enum"'));
   });
 
   test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
