@@ -291,7 +291,7 @@ static void test_ignore_entries(void **state)
     assert_exit(&r, 1);
     assert_int_equal(findings(r.out), 2 + 2 + 6 + 1);
     assert_null(strstr(r.out, "single.source.json:9:5: warning: unknown field"));
-    assert_line(&r, "./srcls.json:4:3: warning: this \"ignore\" entry silenced no finding in the "
+    assert_line(&r, "srcls.json:4:3: warning: this \"ignore\" entry silenced no finding in the "
                     "files checked: remove it (or correct its files, pointer or codes) "
                     "[project-config]");
     run_free(&r);
@@ -307,6 +307,38 @@ static void test_ignore_entries(void **state)
     assert_int_equal(unlink("repo/srcls.json"), 0);
 }
 
+/* Paths with "..": the srcls.json that governs a file is the one above the file, not above the
+ * current directory, and the "files" globs see the path from it ("src/x", not "../src/x"). */
+static void test_ignore_from_another_directory(void **state)
+{
+    (void)state;
+    write_repository();
+    write_file("repo/srcls.json",
+               "{\"ignore\": [{\"files\": \"src/*.source.json\", \"pointer\": "
+               "\"/config/colour\", \"reason\": \"read by the old loader\"}]}\n");
+    write_file("repo/tools/srcls.json", "{\"rules\": {\"invalid-enum\": \"off\"}}\n");
+    const char *const paths[] = {"../src", "../tools/../src/./single.source.json"};
+    const int counts[] = {2 + 2 + 9, 2};
+    for (size_t i = 0; i < 2; i++) {
+        struct run r = check_in("repo/tools", (const char *[]){"--check", paths[i], NULL});
+        assert_exit(&r, 1);
+        assert_int_equal(findings(r.out), counts[i]);
+        assert_null(strstr(r.out, "single.source.json:9:5: warning: unknown field"));
+        assert_non_null(strstr(r.out, "[invalid-enum]"));
+        run_free(&r);
+    }
+    /* the whole project named as "..": its unused entry is reported, from here */
+    write_file("repo/srcls.json", "{\"ignore\": [{\"codes\": [\"type-mismatch\"], \"reason\": "
+                                  "\"silences nothing\"}]}\n");
+    struct run r = check_in("repo/tools", (const char *[]){"--check", "..", NULL});
+    assert_line(&r, "../srcls.json:1:13: warning: this \"ignore\" entry silenced no finding in the "
+                    "files checked: remove it (or correct its files, pointer or codes) "
+                    "[project-config]");
+    run_free(&r);
+    assert_int_equal(unlink("repo/tools/srcls.json"), 0);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_broken_baseline_exits_2),
         cmocka_unit_test(test_srcls_json_names_the_baseline),
         cmocka_unit_test(test_ignore_entries),
+        cmocka_unit_test(test_ignore_from_another_directory),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -53,42 +53,10 @@ struct check_baseline {
     bool used, failed; /* used: a baseline was read or is written */
 };
 
-/* `path` made absolute against `cwd` and normalised: no "." or empty segments, ".." applied.
- * Malloc'd, or NULL. */
-static char *absolute(const char *cwd, const char *path)
-{
-    size_t size = strlen(cwd) + strlen(path) + 3;
-    char *joined = malloc(size), *out = malloc(size);
-    if (joined == NULL || out == NULL) {
-        free(joined);
-        free(out);
-        return NULL;
-    }
-    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
-    size_t len = 0;
-    for (char *segment = joined; *segment != '\0';) {
-        size_t n = strcspn(segment, "/");
-        if (n == 2 && segment[0] == '.' && segment[1] == '.') {
-            while (len > 0 && out[--len] != '/')
-                ;
-        } else if (n > 0 && !(n == 1 && segment[0] == '.')) {
-            out[len++] = '/';
-            memcpy(out + len, segment, n);
-            len += n;
-        }
-        segment += n + (segment[n] == '/');
-    }
-    if (len == 0)
-        out[len++] = '/';
-    out[len] = '\0';
-    free(joined);
-    return out;
-}
-
 /* The directory of `path`, absolute and normalised, or NULL. */
 static char *directory_of(const char *cwd, const char *path)
 {
-    char *file = absolute(cwd, path);
+    char *file = check_path_absolute(cwd, path);
     char *slash = file != NULL ? strrchr(file, '/') : NULL;
     if (slash != NULL)
         slash[slash == file ? 1 : 0] = '\0';
@@ -179,7 +147,8 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
         return 0;
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
-    if (b == NULL || getcwd(here, sizeof here) == NULL || (b->cwd = absolute("/", here)) == NULL ||
+    if (b == NULL || getcwd(here, sizeof here) == NULL ||
+        (b->cwd = check_path_absolute("/", here)) == NULL ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
         fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
         check_baseline_close(b);
@@ -226,7 +195,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
         b->failed = true; /* said when it was read */
         set = NULL;
     }
-    char *file = absolute(b->cwd, path);
+    char *file = check_path_absolute(b->cwd, path);
     char *read_rel = file != NULL && set != NULL ? baseline_relative(set->read_dir, file) : NULL;
     char *write_rel = file != NULL && b->write_dir != NULL ? baseline_relative(b->write_dir, file) : NULL;
     unsigned char *flags = calloc(a->diags.count + 1, 1);
@@ -294,7 +263,7 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         char *shown = NULL;
         if (full != NULL) {
             sprintf(full, "%s/%s", set->read_dir, e->path);
-            char *normal = absolute("/", full);
+            char *normal = check_path_absolute("/", full);
             shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
             free(normal);
         }

@@ -23,4 +23,9 @@ char *read_descriptor(int fd, size_t expected, size_t *len);
  * with the open. Returns the descriptor, or -1 with errno set. */
 int open_entry(int at, const char *name, bool follow, struct stat *st);
 
+/* `path` made absolute against `cwd` (absolute) and normalised: no "." or empty segments, ".."
+ * applied to the segment before it, as the shell's `cd -L` does (a symbolic link is not
+ * resolved first). Malloc'd, or NULL. */
+char *check_path_absolute(const char *cwd, const char *path);
+
 #endif
