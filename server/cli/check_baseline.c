@@ -47,6 +47,9 @@ struct check_baseline {
     size_t set_count, set_cap;
     char **written; /* --write-baseline: the lines to write */
     size_t written_count, written_cap;
+    /* --write-baseline: the file there before (read at the end) and the paths checked,
+     * relative to its directory: its entries of other files that still exist are kept */
+    struct baseline_set previous;
     struct report_absent *absent;
     unsigned absent_count;
     size_t absent_cap;
@@ -217,6 +220,11 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
         ok = push(&set->checked, &set->checked_count, &set->checked_cap, read_rel);
         read_rel = NULL;
     }
+    if (ok && write_rel != NULL) {
+        ok = push(&b->previous.checked, &b->previous.checked_count, &b->previous.checked_cap,
+                  write_rel);
+        write_rel = NULL;
+    }
     free(read_rel);
     free(write_rel);
     free(file);
@@ -300,6 +308,35 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
     summary->absent_count = b->absent_count;
 }
 
+/* The entries of the baseline file at b->write_path (if any) of files this run did not check
+ * and that still exist, added to b->written (as ESLint's --suppress-all keeps the suppressions
+ * of the files it did not lint); how many, or -1 when the file is there but cannot be read or
+ * is not a baseline (said), or memory ran out (then b->written holds this run's alone). */
+static long keep_unchecked(struct check_baseline *b)
+{
+    struct baseline_set *old = &b->previous;
+    struct stat st;
+    bool there = stat(b->write_path, &st) == 0;
+    if ((!there && errno == ENOENT) || (there && S_ISREG(st.st_mode) && st.st_size == 0))
+        return 0; /* none, or an empty file made for it */
+    if ((old->read_path = strdup(b->write_path)) == NULL ||
+        (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old))
+        return -1;
+    if (old->checked_count > 1)
+        qsort(old->checked, old->checked_count, sizeof *old->checked, compare_strings);
+    size_t first = b->written_count;
+    for (size_t i = 0; i < old->index.count; i++) {
+        const struct baseline_entry *e = &old->index.entries[i];
+        if (!file_gone_or_checked(old, e) &&
+            !push(&b->written, &b->written_count, &b->written_cap, strdup(e->line))) {
+            while (b->written_count > first)
+                free(b->written[--b->written_count]);
+            return -1;
+        }
+    }
+    return (long)(b->written_count - first);
+}
+
 int check_baseline_end(struct check_baseline *b, int status)
 {
     if (b == NULL || b->write_path == NULL)
@@ -308,6 +345,14 @@ int check_baseline_end(struct check_baseline *b, int status)
         fprintf(stderr, "srcls: --write-baseline %s: not written (not every path was checked)\n",
                 b->write_path);
         return status;
+    }
+    long kept = keep_unchecked(b);
+    if (kept < 0) { /* a baseline broken by hand, or by a merge: written anew */
+        fprintf(stderr,
+                "srcls: --write-baseline %s: the file there is not read as a baseline "
+                "(above): written anew with this run's findings alone\n",
+                b->write_path);
+        kept = 0;
     }
     if (b->written_count > 1)
         qsort(b->written, b->written_count, sizeof *b->written, compare_strings);
@@ -337,8 +382,11 @@ int check_baseline_end(struct check_baseline *b, int status)
         if (temporary != NULL)
             unlink(temporary);
     } else {
-        fprintf(stderr, "srcls: wrote %zu finding%s to %s\n", b->written_count,
+        fprintf(stderr, "srcls: wrote %zu finding%s to %s", b->written_count,
                 b->written_count == 1 ? "" : "s", b->write_path);
+        if (kept > 0)
+            fprintf(stderr, " (%ld of files not checked in this run, kept)", kept);
+        fputs("\n", stderr);
     }
     free(temporary);
     return error == 0 ? status : 2;
@@ -357,6 +405,7 @@ void check_baseline_close(struct check_baseline *b)
         set_free(&b->sets[i]);
     for (size_t i = 0; i < b->written_count; i++)
         free(b->written[i]);
+    set_free(&b->previous);
     free(b->sets);
     free(b->written);
     free(b->absent);
