@@ -1,4 +1,4 @@
-/* check_read: opening and reading the files `--check` is given. */
+/* check_read: opening and reading the files `--check` is given, and their paths made absolute. */
 #ifndef SRCLS_CHECK_READ_H
 #define SRCLS_CHECK_READ_H
 
