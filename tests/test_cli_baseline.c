@@ -209,6 +209,45 @@ static void test_bytes_are_stable(void **state)
     free(first);
 }
 
+/* --write-baseline over a part of the tree: the entries of the files not checked are kept (but
+ * those of files that no longer exist), the files checked get this run's; a file there that is
+ * not a baseline is written anew. */
+static void test_write_baseline_keeps_files_not_checked(void **state)
+{
+    (void)state;
+    write_baseline();
+    write_file("repo/src/single.source.json", source("single", "OTHER", "", ""));
+    struct run r = check_in("repo", (const char *[]){"--check", "--write-baseline", "baseline.json",
+                                                     "src/single.source.json", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json (12 of files not checked "
+                                  "in this run, kept)"));
+    run_free(&r);
+    r = with_baseline("text"); /* the changed value is in it now, and the rest still */
+    assert_exit(&r, 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    assert_int_equal(unlink("repo/src/other.source.json"), 0);
+    r = check_in("repo", (const char *[]){"--check", "--write-baseline", "baseline.json",
+                                          "src/bulk.json", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.err, "wrote 12 findings to baseline.json (3 of files not checked"));
+    run_free(&r);
+    char *text = read_all("repo/baseline.json");
+    assert_non_null(text);
+    assert_null(strstr(text, "other.source.json")); /* gone: not kept */
+    free(text);
+    write_file("repo/broken.json", "{\"version\": 1, \"findings\": [}");
+    r = check_in("repo",
+                 (const char *[]){"--check", "--write-baseline", "broken.json", "src", NULL});
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.err, "written anew with this run's findings alone"));
+    assert_non_null(strstr(r.err, "wrote 12 findings to broken.json\n"));
+    run_free(&r);
+    assert_int_equal(unlink("repo/broken.json"), 0);
+    write_repository();
+}
+
 static void test_broken_baseline_exits_2(void **state)
 {
     (void)state;
@@ -291,7 +330,7 @@ static void test_ignore_entries(void **state)
     assert_exit(&r, 1);
     assert_int_equal(findings(r.out), 2 + 2 + 6 + 1);
     assert_null(strstr(r.out, "single.source.json:9:5: warning: unknown field"));
-    assert_line(&r, "./srcls.json:4:3: warning: this \"ignore\" entry silenced no finding in the "
+    assert_line(&r, "srcls.json:4:3: warning: this \"ignore\" entry silenced no finding in the "
                     "files checked: remove it (or correct its files, pointer or codes) "
                     "[project-config]");
     run_free(&r);
@@ -321,6 +360,38 @@ static void test_ignore_entries(void **state)
     assert_int_equal(unlink("repo/srcls.json"), 0);
 }
 
+/* Paths with "..": the srcls.json that governs a file is the one above the file, not above the
+ * current directory, and the "files" globs see the path from it ("src/x", not "../src/x"). */
+static void test_ignore_from_another_directory(void **state)
+{
+    (void)state;
+    write_repository();
+    write_file("repo/srcls.json",
+               "{\"ignore\": [{\"files\": \"src/*.source.json\", \"pointer\": "
+               "\"/config/colour\", \"reason\": \"read by the old loader\"}]}\n");
+    write_file("repo/tools/srcls.json", "{\"rules\": {\"invalid-enum\": \"off\"}}\n");
+    const char *const paths[] = {"../src", "../tools/../src/./single.source.json"};
+    const int counts[] = {2 + 2 + 9, 2};
+    for (size_t i = 0; i < 2; i++) {
+        struct run r = check_in("repo/tools", (const char *[]){"--check", paths[i], NULL});
+        assert_exit(&r, 1);
+        assert_int_equal(findings(r.out), counts[i]);
+        assert_null(strstr(r.out, "single.source.json:9:5: warning: unknown field"));
+        assert_non_null(strstr(r.out, "[invalid-enum]"));
+        run_free(&r);
+    }
+    /* the whole project named as "..": its unused entry is reported, from here */
+    write_file("repo/srcls.json", "{\"ignore\": [{\"codes\": [\"type-mismatch\"], \"reason\": "
+                                  "\"silences nothing\"}]}\n");
+    struct run r = check_in("repo/tools", (const char *[]){"--check", "..", NULL});
+    assert_line(&r, "../srcls.json:1:13: warning: this \"ignore\" entry silenced no finding in the "
+                    "files checked: remove it (or correct its files, pointer or codes) "
+                    "[project-config]");
+    run_free(&r);
+    assert_int_equal(unlink("repo/tools/srcls.json"), 0);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,9 +399,11 @@ int main(void)
         cmocka_unit_test(test_changed_value_comes_back_alone),
         cmocka_unit_test(test_deleted_file_is_fixed),
         cmocka_unit_test(test_bytes_are_stable),
+        cmocka_unit_test(test_write_baseline_keeps_files_not_checked),
         cmocka_unit_test(test_broken_baseline_exits_2),
         cmocka_unit_test(test_srcls_json_names_the_baseline),
         cmocka_unit_test(test_ignore_entries),
+        cmocka_unit_test(test_ignore_from_another_directory),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

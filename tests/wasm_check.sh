@@ -128,6 +128,80 @@ checks=$((checks + 1))
 diff -r "$tmp/schema-native" "$tmp/schema-wasm" >/dev/null ||
   fail "--export-json-schema: the files differ from the native ones"
 
+# Adopting srcls: --write-baseline (the same bytes written, each build from its own directory),
+# --baseline with new, unchanged and fixed entries in each format, a srcls.json's "ignore" (one
+# entry used, one unused) and "baseline", and --env filling "placeholders".
+adopt=$tmp/adopt
+mkdir -p "$adopt/native" "$adopt/wasm"
+for which in native wasm; do
+  status=0
+  if [ "$which" = native ]; then
+    (cd "$adopt/native" && "$native" --check --write-baseline known.json ../../cases) \
+      >"$tmp/native.out" 2>"$tmp/native.err" || status=$?
+  else
+    (cd "$adopt/wasm" && wasm_srcls --check --write-baseline known.json ../../cases) \
+      >"$tmp/wasm.out" 2>"$tmp/wasm.err" || status=$?
+  fi
+  echo "$status" >"$tmp/$which.status"
+done
+expect_same "--check --write-baseline"
+checks=$((checks + 1))
+if ! cmp -s "$adopt/native/known.json" "$adopt/wasm/known.json"; then
+  fail "--write-baseline: the files differ"
+elif [ "$(grep -c '"code"' "$adopt/wasm/known.json")" -lt 100 ]; then
+  fail "--write-baseline: fewer than 100 findings written: no test"
+fi
+# every third entry dropped (new findings), one hash changed (a new finding and a fixed entry)
+node -e '
+  const fs = require("fs");
+  const b = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  b.findings = b.findings.filter((f, i) => i % 3 !== 0);
+  b.findings[1].hash = "0000000000000000";
+  fs.writeFileSync(process.argv[2], JSON.stringify(b, null, 2) + "\n");' \
+  "$adopt/native/known.json" "$adopt/native/edited.json"
+for format in text json sarif; do
+  run_both --check --format "$format" --baseline "$adopt/native/edited.json" "$tmp/cases"
+  expect_same "--check --baseline --format $format"
+done
+expect_lines "$tmp/wasm.out" '"baselineState":"absent"' 1 "--baseline: the fixed entry"
+(cd "$adopt" && run_both --check --baseline native/edited.json ../cases)
+expect_same "--check --baseline with relative paths from another directory"
+project=$adopt/project
+mkdir -p "$project"
+cp docs/examples/bad-object-storage.source.json docs/examples/bad-peer-cluster.source.json "$project/"
+(cd "$project" && "$native" --check --write-baseline known.json bad-peer-cluster.source.json) &>/dev/null || true
+cat >"$project/srcls.json" <<'JSON'
+{
+  "ignore": [
+    {"files": "bad-object-storage.*", "codes": ["out-of-range"], "reason": "checked upstream"},
+    {"pointer": "/config/nowhere", "reason": "silences nothing"}
+  ],
+  "baseline": "known.json"
+}
+JSON
+for format in sarif text; do
+  (cd "$project" && run_both --check --no-respect-gitignore --format "$format" .)
+  expect_same "--check of a srcls.json with \"ignore\" and \"baseline\" (--format $format)"
+done
+expect_lines "$tmp/wasm.out" 'silenced no finding' 1 "the unused \"ignore\" entry"
+grep -q out-of-range "$tmp/wasm.out" && fail "\"ignore\": the out-of-range finding is reported"
+templates=$adopt/templates
+mkdir -p "$templates"
+printf '{"placeholders": ["${NAME}"]}\n' >"$templates/srcls.json"
+# shellcheck disable=SC2016 # placeholders, not shell variables
+printf '{\n  "type": "CLOUDA_OBJECT_STORAGE",\n  "config": {\n    "credentialType": "${CRED}",\n    "accessKey": "AKIA",\n    "accessSecret": "${DB_SECRET}",\n    "rootPath": "/${ENV}/data"\n  }\n}\n' \
+  >"$templates/lake.source.json"
+printf '# staging\nDB_SECRET=Sup3rS3cret\nCRED=ACCESS_KEYS\n' >"$templates/staging.env"
+printf 'CRED=NONE\nnot a line\n' >"$templates/bad.env"
+(cd "$templates" && run_both --check --no-respect-gitignore --env staging.env --format json .)
+expect_same "--check --env (a missing variable, values filled in)"
+expect_lines "$tmp/wasm.out" 'unset-variable' 1 "--env: the missing variable"
+grep -q Sup3rS3cret "$tmp/wasm.out" "$tmp/wasm.err" && fail "--env: a value was printed"
+(cd "$templates" && run_both --check --no-respect-gitignore --env bad.env .)
+expect_same "--check --env with a malformed line"
+checks=$((checks + 1))
+[ "$(cat "$tmp/wasm.status")" -eq 2 ] || fail "--env bad.env: exit $(cat "$tmp/wasm.status"), not 2"
+
 # A report larger than a pipe's buffer, read slowly: all of it arrives.
 checks=$((checks + 1))
 wasm_srcls --check --format sarif "$tmp/cases" 2>/dev/null | { sleep 1; cat; } >"$tmp/wasm.out" || true

@@ -47,48 +47,19 @@ struct check_baseline {
     size_t set_count, set_cap;
     char **written; /* --write-baseline: the lines to write */
     size_t written_count, written_cap;
+    /* --write-baseline: the file there before (read at the end) and the paths checked,
+     * relative to its directory: its entries of other files that still exist are kept */
+    struct baseline_set previous;
     struct report_absent *absent;
     unsigned absent_count;
     size_t absent_cap;
     bool used, failed; /* used: a baseline was read or is written */
 };
 
-/* `path` made absolute against `cwd` and normalised: no "." or empty segments, ".." applied.
- * Malloc'd, or NULL. */
-static char *absolute(const char *cwd, const char *path)
-{
-    size_t size = strlen(cwd) + strlen(path) + 3;
-    char *joined = malloc(size), *out = malloc(size);
-    if (joined == NULL || out == NULL) {
-        free(joined);
-        free(out);
-        return NULL;
-    }
-    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
-    size_t len = 0;
-    for (char *segment = joined; *segment != '\0';) {
-        size_t n = strcspn(segment, "/");
-        if (n == 2 && segment[0] == '.' && segment[1] == '.') {
-            while (len > 0 && out[--len] != '/')
-                ;
-        } else if (n > 0 && !(n == 1 && segment[0] == '.')) {
-            out[len++] = '/';
-            memcpy(out + len, segment, n);
-            len += n;
-        }
-        segment += n + (segment[n] == '/');
-    }
-    if (len == 0)
-        out[len++] = '/';
-    out[len] = '\0';
-    free(joined);
-    return out;
-}
-
 /* The directory of `path`, absolute and normalised, or NULL. */
 static char *directory_of(const char *cwd, const char *path)
 {
-    char *file = absolute(cwd, path);
+    char *file = check_path_absolute(cwd, path);
     char *slash = file != NULL ? strrchr(file, '/') : NULL;
     if (slash != NULL)
         slash[slash == file ? 1 : 0] = '\0';
@@ -179,7 +150,8 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
         return 0;
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
-    if (b == NULL || getcwd(here, sizeof here) == NULL || (b->cwd = absolute("/", here)) == NULL ||
+    if (b == NULL || getcwd(here, sizeof here) == NULL ||
+        (b->cwd = check_path_absolute("/", here)) == NULL ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
         fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
         check_baseline_close(b);
@@ -226,7 +198,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
         b->failed = true; /* said when it was read */
         set = NULL;
     }
-    char *file = absolute(b->cwd, path);
+    char *file = check_path_absolute(b->cwd, path);
     char *read_rel = file != NULL && set != NULL ? baseline_relative(set->read_dir, file) : NULL;
     char *write_rel = file != NULL && b->write_dir != NULL ? baseline_relative(b->write_dir, file) : NULL;
     unsigned char *flags = calloc(a->diags.count + 1, 1);
@@ -235,10 +207,9 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
               (config_baseline == NULL || b->named || set != NULL || b->failed);
     for (uint32_t i = 0; ok && i < a->diags.count; i++) {
         if (read_rel != NULL) {
-            char *line = baseline_entry_line(a, &a->diags.items[i], read_rel);
-            ok = line != NULL;
-            flags[i] = ok && baseline_take(&set->index, line);
-            free(line);
+            int held = baseline_take_finding(&set->index, a, &a->diags.items[i], read_rel);
+            ok = held >= 0;
+            flags[i] = held > 0;
         }
         if (write_rel != NULL && ok)
             ok = push(&b->written, &b->written_count, &b->written_cap, baseline_entry_line(a, &a->diags.items[i], write_rel));
@@ -248,6 +219,11 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
     if (ok && read_rel != NULL) {
         ok = push(&set->checked, &set->checked_count, &set->checked_cap, read_rel);
         read_rel = NULL;
+    }
+    if (ok && write_rel != NULL) {
+        ok = push(&b->previous.checked, &b->previous.checked_count, &b->previous.checked_cap,
+                  write_rel);
+        write_rel = NULL;
     }
     free(read_rel);
     free(write_rel);
@@ -295,7 +271,7 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         char *shown = NULL;
         if (full != NULL) {
             sprintf(full, "%s/%s", set->read_dir, e->path);
-            char *normal = absolute("/", full);
+            char *normal = check_path_absolute("/", full);
             shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
             free(normal);
         }
@@ -332,6 +308,35 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
     summary->absent_count = b->absent_count;
 }
 
+/* The entries of the baseline file at b->write_path (if any) of files this run did not check
+ * and that still exist, added to b->written (as ESLint's --suppress-all keeps the suppressions
+ * of the files it did not lint); how many, or -1 when the file is there but cannot be read or
+ * is not a baseline (said), or memory ran out (then b->written holds this run's alone). */
+static long keep_unchecked(struct check_baseline *b)
+{
+    struct baseline_set *old = &b->previous;
+    struct stat st;
+    bool there = stat(b->write_path, &st) == 0;
+    if ((!there && errno == ENOENT) || (there && S_ISREG(st.st_mode) && st.st_size == 0))
+        return 0; /* none, or an empty file made for it */
+    if ((old->read_path = strdup(b->write_path)) == NULL ||
+        (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old))
+        return -1;
+    if (old->checked_count > 1)
+        qsort(old->checked, old->checked_count, sizeof *old->checked, compare_strings);
+    size_t first = b->written_count;
+    for (size_t i = 0; i < old->index.count; i++) {
+        const struct baseline_entry *e = &old->index.entries[i];
+        if (!file_gone_or_checked(old, e) &&
+            !push(&b->written, &b->written_count, &b->written_cap, strdup(e->line))) {
+            while (b->written_count > first)
+                free(b->written[--b->written_count]);
+            return -1;
+        }
+    }
+    return (long)(b->written_count - first);
+}
+
 int check_baseline_end(struct check_baseline *b, int status)
 {
     if (b == NULL || b->write_path == NULL)
@@ -340,6 +345,14 @@ int check_baseline_end(struct check_baseline *b, int status)
         fprintf(stderr, "srcls: --write-baseline %s: not written (not every path was checked)\n",
                 b->write_path);
         return status;
+    }
+    long kept = keep_unchecked(b);
+    if (kept < 0) { /* a baseline broken by hand, or by a merge: written anew */
+        fprintf(stderr,
+                "srcls: --write-baseline %s: the file there is not read as a baseline "
+                "(above): written anew with this run's findings alone\n",
+                b->write_path);
+        kept = 0;
     }
     if (b->written_count > 1)
         qsort(b->written, b->written_count, sizeof *b->written, compare_strings);
@@ -369,8 +382,11 @@ int check_baseline_end(struct check_baseline *b, int status)
         if (temporary != NULL)
             unlink(temporary);
     } else {
-        fprintf(stderr, "srcls: wrote %zu finding%s to %s\n", b->written_count,
+        fprintf(stderr, "srcls: wrote %zu finding%s to %s", b->written_count,
                 b->written_count == 1 ? "" : "s", b->write_path);
+        if (kept > 0)
+            fprintf(stderr, " (%ld of files not checked in this run, kept)", kept);
+        fputs("\n", stderr);
     }
     free(temporary);
     return error == 0 ? status : 2;
@@ -389,6 +405,7 @@ void check_baseline_close(struct check_baseline *b)
         set_free(&b->sets[i]);
     for (size_t i = 0; i < b->written_count; i++)
         free(b->written[i]);
+    set_free(&b->previous);
     free(b->sets);
     free(b->written);
     free(b->absent);

@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_read.h"
 #include "check_suppress.h"
+#include "check/check.h"
 #include "project/project.h"
 #include "base/base.h"
 
@@ -93,13 +95,19 @@ static int read_globs(struct check_config *c, struct json_doc *doc, const char *
     return (int)count;
 }
 
-/* `path` (as named: absolute, or relative to the current directory) made absolute in `out`. */
+/* `path` (as named: absolute, or relative to the current directory) made absolute in `out`,
+ * with its "." and ".." steps applied ("../x" from /r/sub is /r/x), so that the srcls.json
+ * found upwards and the path the "files" globs see are the file's. */
 static void absolute(const struct check_configs *configs, const char *path, char *out, size_t size)
 {
-    if (path[0] != '/')
+    char *normal = configs->cwd != NULL ? check_path_absolute(configs->cwd, path) : NULL;
+    if (normal != NULL)
+        snprintf(out, size, "%s", normal);
+    else if (path[0] != '/')
         snprintf(out, size, "%s/%s", configs->cwd ? configs->cwd : ".", path);
     else
         snprintf(out, size, "%s", path);
+    free(normal);
 }
 
 /* `path` without its "/./" steps ("./x" as named, or a srcls.json found from it). */
@@ -428,13 +436,15 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
     for (struct check_config *c = configs->first; c != NULL; c = c->next) {
         if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))
             continue;
-        size_t len, cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
-        const char *shown = c->path;
-        if (cwd > 0 && strncmp(shown, configs->cwd, cwd) == 0 && shown[cwd] == '/')
-            shown += cwd + 1;
+        size_t len;
+        /* from the current directory ("../srcls.json" when found from "../x") */
+        char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;
+        char *relative = whole != NULL ? baseline_relative(configs->cwd, whole) : NULL;
+        free(whole);
         char *text = read_whole(c->path, &len);
-        check_suppress_report(shown, text, len, c->hits, c->settings.ignore_count, reporter,
-                              summary);
+        check_suppress_report(relative != NULL ? relative : c->path, text, len, c->hits,
+                              c->settings.ignore_count, reporter, summary);
         free(text);
+        free(relative);
     }
 }

@@ -36,19 +36,16 @@ static int compare(const void *a, const void *b)
 }
 
 /* Whether `dir` may be in a git work tree: a ".git" (a directory, or the file of a linked work
- * tree or submodule) in it or above it, or $GIT_DIR set. Outside one, git is not started. */
+ * tree or submodule) in it or above it, or $GIT_DIR set. Outside one, git is not started. The
+ * walk goes up from `dir` made absolute (platform_realpath: ".." applied), so that "../x" is
+ * known to be outside one without git, which the WebAssembly build cannot start. */
 static bool maybe_in_work_tree(const char *dir)
 {
     if (getenv("GIT_DIR") != NULL)
         return true;
-    char path[PATH_MAX], cwd[PATH_MAX];
-    if (dir[0] == '/')
-        snprintf(path, sizeof path, "%s", dir);
-    else if (getcwd(cwd, sizeof cwd) == NULL ||
-             (size_t)snprintf(path, sizeof path, "%s/%s", cwd, dir) >= sizeof path)
+    char path[PATH_MAX];
+    if (platform_realpath(dir, path) == NULL)
         return true; /* let git say */
-    if (strstr(path, "/..") != NULL)
-        return true; /* not walked up lexically: let git say */
     for (;;) {
         size_t len = strlen(path);
         if (len + sizeof "/.git" > sizeof path)

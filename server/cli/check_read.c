@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -83,4 +85,34 @@ int open_entry(int at, const char *name, bool follow, struct stat *st)
         return -1;
     }
     return fd;
+}
+
+char *check_path_absolute(const char *cwd, const char *path)
+{
+    size_t size = strlen(cwd) + strlen(path) + 3;
+    char *joined = malloc(size), *out = malloc(size);
+    if (joined == NULL || out == NULL) {
+        free(joined);
+        free(out);
+        return NULL;
+    }
+    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
+    size_t len = 0;
+    for (char *segment = joined; *segment != '\0';) {
+        size_t n = strcspn(segment, "/");
+        if (n == 2 && segment[0] == '.' && segment[1] == '.') {
+            while (len > 0 && out[--len] != '/')
+                ;
+        } else if (n > 0 && !(n == 1 && segment[0] == '.')) {
+            out[len++] = '/';
+            memcpy(out + len, segment, n);
+            len += n;
+        }
+        segment += n + (segment[n] == '/');
+    }
+    if (len == 0)
+        out[len++] = '/';
+    out[len] = '\0';
+    free(joined);
+    return out;
 }

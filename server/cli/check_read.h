@@ -1,4 +1,4 @@
-/* check_read: opening and reading the files `--check` is given. */
+/* check_read: opening and reading the files `--check` is given, and their paths made absolute. */
 #ifndef SRCLS_CHECK_READ_H
 #define SRCLS_CHECK_READ_H
 
@@ -22,5 +22,10 @@ char *read_descriptor(int fd, size_t expected, size_t *len);
  * only when `follow` is set, and fills `st` from the descriptor: the one stat that cannot race
  * with the open. Returns the descriptor, or -1 with errno set. */
 int open_entry(int at, const char *name, bool follow, struct stat *st);
+
+/* `path` made absolute against `cwd` (absolute) and normalised: no "." or empty segments, ".."
+ * applied to the segment before it, as the shell's `cd -L` does (a symbolic link is not
+ * resolved first). Malloc'd, or NULL. */
+char *check_path_absolute(const char *cwd, const char *path);
 
 #endif

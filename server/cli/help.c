@@ -71,6 +71,7 @@ const char help_status[] =
     "  --write-baseline FILE\n"
     "                    Record every finding in FILE (keyed by path, code, pointer and a\n"
     "                    hash of the value, never by line): they are then not reported.\n"
+    "                    Its entries of files not checked in this run are kept.\n"
     "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
     "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
     "  --env FILE        Check each template (srcls.json \"placeholders\") as rendered with\n"

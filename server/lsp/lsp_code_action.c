@@ -258,11 +258,14 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
         if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
             pointer = arena_printf(arena, "%s%s", head, rest);
     }
+    const char *glob = suppress_glob_literal(arena, relative); /* "a*b" is no pattern */
+    if (glob == NULL)
+        return NULL;
     /* One line with a space after each ':' and ',', as a person writes an entry (and the docs
      * show it): the values escaped one after the other (no separator at the top level). */
     struct json_writer w;
     json_writer_init(&w, 0);
-    json_write_string(&w, relative);
+    json_write_string(&w, glob);
     size_t files = w.len;
     json_write_string(&w, pointer != NULL ? pointer : "");
     size_t at = w.len;

@@ -37,7 +37,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .debounce_ms = debounce_ms,
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
-    lsp_projects_init(&store->projects, loop, registry, settings);
+    lsp_projects_init(&store->projects, loop, rpc, registry, settings);
     lsp_review_init(&store->review, loop, rpc, lsp_documents_review_hooks(store));
 }
 

@@ -13,10 +13,10 @@
 /* The largest srcls.json read, as the command line's limit. */
 #define PROJECT_MAX_SIZE ((int64_t)1 << 20)
 
-void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop,
+void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
                        const struct schema_registry *registry, const struct settings *editor)
 {
-    *projects = (struct lsp_projects){loop, registry, editor, NULL};
+    *projects = (struct lsp_projects){loop, rpc, registry, editor, NULL};
 }
 
 void lsp_projects_forget(struct lsp_projects *projects)
@@ -58,10 +58,11 @@ static bool regular_file(uv_loop_t *loop, const char *path, int64_t *size)
     return file;
 }
 
-/* The `size` bytes of the file at `path`, malloc'd (NUL-terminated), or NULL. */
-static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
+/* The `size` bytes of the file at `path`, malloc'd (NUL-terminated), or NULL (also when
+ * `size` is above `max`). */
+static char *read_text_up_to(uv_loop_t *loop, const char *path, int64_t size, int64_t max)
 {
-    char *text = size <= PROJECT_MAX_SIZE ? malloc((size_t)size + 1) : NULL;
+    char *text = size <= max ? malloc((size_t)size + 1) : NULL;
     if (text == NULL)
         return NULL;
     uv_fs_t req;
@@ -86,6 +87,12 @@ static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
     }
     text[size] = '\0';
     return text;
+}
+
+/* read_text_up_to for a srcls.json or a kind file. */
+static char *read_text(uv_loop_t *loop, const char *path, int64_t size)
+{
+    return read_text_up_to(loop, path, size, PROJECT_MAX_SIZE);
 }
 
 /* The project_reader of the server: the kind files of `dir`, through libuv's file system
@@ -129,8 +136,9 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
-/* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline;
- * one that cannot be read or is not a baseline leaves it empty (--check says why). */
+/* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline
+ * (as large as --check reads); one that cannot be read or is not a baseline leaves it empty,
+ * and a window/logMessage says why, once for each time the srcls.json is read. */
 static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
                           struct json_doc *doc, const char *dir)
 {
@@ -141,16 +149,33 @@ static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
         return;
     sprintf(path, "%s%s%.*s", name.ptr[0] == '/' ? "" : dir, name.ptr[0] == '/' ? "" : "/",
             (int)name.len, name.ptr);
-    int64_t size;
-    char *text = regular_file(projects->loop, path, &size) ? read_text(projects->loop, path, size)
-                                                            : NULL;
-    char why[256];
-    char *slash = strrchr(path, '/');
+    char why[256] = "";
+    uv_fs_t req;
+    int status = uv_fs_stat(projects->loop, &req, path, NULL);
+    int64_t size = status == 0 ? (int64_t)req.statbuf.st_size : 0;
+    bool file = status == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFREG;
+    uv_fs_req_cleanup(&req);
+    char *text = NULL;
+    if (status != 0)
+        snprintf(why, sizeof why, "cannot read it: %s", uv_strerror(status));
+    else if (!file)
+        snprintf(why, sizeof why, "cannot read it: not a regular file");
+    else if ((uint64_t)size > JSON_DEFAULT_MAX_SIZE)
+        snprintf(why, sizeof why, "cannot read it: too large (%lld bytes; the most is %zu)",
+                 (long long)size, JSON_DEFAULT_MAX_SIZE);
+    else if ((text = read_text_up_to(projects->loop, path, size, size)) == NULL)
+        snprintf(why, sizeof why, "cannot read it");
     if (text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0) {
+        char *slash = strrchr(path, '/');
         slash[slash == path] = '\0'; /* its directory */
         p->baseline_dir = path;
         path = NULL;
     }
+    if (path != NULL && projects->rpc != NULL)
+        lsp_jsonrpc_log(projects->rpc, LSP_MESSAGE_WARNING,
+                        "srcls: baseline %s (the \"baseline\" of %s): %s; its findings are "
+                        "shown as new",
+                        path, p->path, why);
     free(text);
     free(path);
 }

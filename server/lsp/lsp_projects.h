@@ -8,6 +8,7 @@
 #include <uv.h>
 
 #include "check/check.h"
+#include "lsp_jsonrpc.h"
 #include "project/project.h"
 #include "schema/schema.h"
 #include "domain/domain.h"
@@ -25,12 +26,13 @@ struct lsp_project {
 
 struct lsp_projects {
     uv_loop_t *loop;
+    struct lsp_jsonrpc *rpc; /* where a baseline that cannot be read is said (NULL: nowhere) */
     const struct schema_registry *registry;
     const struct settings *editor; /* the editor's settings (not owned) */
     struct lsp_project *first;
 };
 
-void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop,
+void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
                        const struct schema_registry *registry, const struct settings *editor);
 void lsp_projects_free(struct lsp_projects *projects);
 /* What a document is checked with: its nearest srcls.json's settings with the editor's over
@@ -46,7 +48,7 @@ struct lsp_target {
     char *relative;
     /* The entries of the baseline its srcls.json names (NULL: none), and the document's path
      * from that file's directory (malloc'd: the caller frees it). */
-    const struct baseline_index *baseline;
+    struct baseline_index *baseline;
     char *baseline_path;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
+const { pathToFileURL } = require('node:url');
 const { CodeActionRequest, CompletionRequest, HoverRequest } = require('vscode-languageserver-protocol/node');
 const {
   CLI_BINARY, startClient, clientCapabilities, example, offsetAt, positionOf, summarize, applyEdits,
@@ -139,6 +140,25 @@ describe('srcls.json in the editor', () => {
     await client.open(entryUri, entryText);
     const res = await client.request(CompletionRequest.method, { textDocument: { uri: entryUri }, position: positionOf(entryText, '[], ', { delta: 4 }) });
     assert.deepEqual((Array.isArray(res) ? res : res.items).map((i) => i.label), ['files', 'pointer', 'reason'], 'codes is there already');
+    // the values of its "codes", as "rules" offers codes: in an empty array, after a code, inside a string
+    const codesText = '{"ignore": [{"codes": [], "reason": "r"}, {"codes": ["unknown-field", "inv"], "reason": "r"}]}';
+    const codesUri = 'file://' + path.join(root, 'codes', 'srcls.json');
+    await client.open(codesUri, codesText);
+    const values = async (needle, delta) => {
+      const r = await client.request(CompletionRequest.method, { textDocument: { uri: codesUri }, position: positionOf(codesText, needle, { delta }) });
+      return (Array.isArray(r) ? r : r.items);
+    };
+    const empty = await values('[]', 1);
+    assert.ok(empty.some((i) => i.label === 'unknown-field' && i.detail === 'warning' && i.textEdit.newText === '"unknown-field"'), JSON.stringify(empty.slice(0, 2)));
+    assert.ok(empty.some((i) => i.label === 'security' && i.detail === 'group'), 'the group too');
+    const after = await values('"unknown-field", ', 16);
+    assert.ok(after.some((i) => i.label === 'invalid-enum'));
+    assert.ok(!after.some((i) => i.label === 'unknown-field'), 'a code already listed is not offered');
+    const inside = await values('"inv"', 4);
+    assert.ok(inside.some((i) => i.label === 'invalid-enum'));
+    const edit = inside.find((i) => i.label === 'invalid-enum').textEdit;
+    const range = edit.range || edit.replace;
+    assert.equal(applyEdits(codesText, [{ range, newText: edit.newText }]), codesText.replace('"inv"', '"invalid-enum"'));
   });
 
   test('srcls.json is hovered: a code\'s meaning, a kind\'s', T, async (t) => {
@@ -330,6 +350,68 @@ describe('srcls.json in the editor', () => {
     assert.deepEqual(client.lastPublish(uri).diagnostics.map((d) => d.code).sort(), news);
   });
 
+  test('a baseline entry holds one finding, as in --check: two bulk sources of one name need two entries, through in-place edits too', T, async (t) => {
+    const root = project(t);
+    const source = '  {"name": "lake", "type": "PEER_CLUSTER", "config": {"useSsl": "yes"}}';
+    const file = path.join(root, 'lakes.source.json');
+    fs.writeFileSync(file, `[\n${source}\n]\n`); // the baseline of one source
+    const made = spawnSync(CLI_BINARY, ['--check', '--write-baseline', 'known.json', file], { encoding: 'utf8', cwd: root });
+    assert.equal(made.status, 0, made.stderr);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "known.json"}');
+    // [line, code, message, held] of what --check --format json says of `text`, and of a publish
+    const cli = (text) => {
+      fs.writeFileSync(file, text);
+      const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
+      return JSON.parse(res.stdout).files[0].diagnostics.map((d) => [d.range.start.line, d.code, d.message, d.baselined === true]);
+    };
+    const editor = (pub) => pub.diagnostics.map((d) => [d.range.start.line, d.code, d.message, d.severity === 4]);
+    const byLine = (rows) => rows.slice().sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]));
+    const text = `[\n${source},\n${source}\n]\n`; // a copy of it: its findings are new
+    const expected = cli(text);
+    assert.equal(expected.filter((r) => r[3]).length, 6, 'the first source\'s six findings held');
+    assert.ok(expected.filter((r) => r[0] === 2).every((r) => !r[3]), 'the copy\'s findings are new');
+    const client = await startClient(t);
+    const uri = 'file://' + file;
+    assert.deepEqual(byLine(editor(await client.openAndSettle(uri, text))), byLine(expected));
+    // the first source's "yes" becomes "no": its type-mismatch is new, the copy's takes the entry
+    const at = text.indexOf('"yes"') + 1;
+    const edited = text.slice(0, at) + 'no' + text.slice(at + 3);
+    await client.change(uri, 2, [{ range: { start: positionOf(text, 'yes'), end: positionOf(text, 'yes', { delta: 3 }) }, text: 'no' }]);
+    const after = byLine(editor(await client.settled(uri, 2)));
+    const expectedAfter = byLine(cli(edited));
+    assert.deepEqual(expectedAfter.filter((r) => r[1] === 'type-mismatch').map((r) => [r[0], r[3]]), [[1, false], [2, true]]);
+    assert.deepEqual(after, expectedAfter, 'what --check says of the edited file');
+  });
+
+  test('a baseline that cannot be read (too large, missing, not a baseline) is said once in the log; its findings are shown as they are', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{"baseline": "huge.json"}');
+    fs.closeSync(fs.openSync(path.join(root, 'huge.json'), 'w'));
+    fs.truncateSync(path.join(root, 'huge.json'), 300 * 1024 * 1024); // sparse: past --check's 256 MB
+    const text = example('bad-object-storage.source.json');
+    for (const name of ['a.source.json', 'b.source.json']) fs.writeFileSync(path.join(root, name), text);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration: true };
+    const client = await startClient(t, { capabilities });
+    const said = (what) => client.notifications.filter((n) => n.method === 'window/logMessage' &&
+      n.params.type === 2 && n.params.message.includes(what)).map((n) => n.params.message);
+    const a = await client.openAndSettle('file://' + path.join(root, 'a.source.json'), text);
+    await client.openAndSettle('file://' + path.join(root, 'b.source.json'), text);
+    assert.ok(a.diagnostics.some((d) => d.severity === 1), 'shown as they are: the errors are errors');
+    const huge = said('huge.json');
+    assert.equal(huge.length, 1, 'said once for two documents: ' + JSON.stringify(huge));
+    assert.match(huge[0], /too large \(314572800 bytes; the most is 268435456\)/);
+    assert.ok(huge[0].includes(config), 'names the srcls.json');
+    fs.writeFileSync(path.join(root, 'notes.json'), '{"findings": {}}');
+    for (const [named, why] of [['nowhere.json', /no such file or directory/i], ['notes.json', /not a baseline of this version/]]) {
+      fs.writeFileSync(config, JSON.stringify({ baseline: named }));
+      client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + config, type: 2 }] });
+      await client.waitForPublish('file://' + path.join(root, 'a.source.json'), () => said(named).length > 0);
+      assert.match(said(named)[0], why);
+    }
+  });
+
   async function ignoreAction(client, uri, text, code, nth = 0) {
     const pub = await client.openAndSettle(uri, text);
     const diag = pub.diagnostics.filter((d) => d.code === code)[nth];
@@ -366,6 +448,29 @@ describe('srcls.json in the editor', () => {
     res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', file], { encoding: 'utf8', cwd: root });
     const codes = JSON.parse(res.stdout).files[0].diagnostics.map((d) => d.code);
     assert.ok(codes.length > 0 && !codes.includes('unknown-field'), 'silenced: ' + codes);
+  });
+
+  test('"Ignore in srcls.json" on a file named a*b: the glob is that file alone (its * escaped), not axxb', T, async (t) => {
+    const root = project(t);
+    const config = path.join(root, 'srcls.json');
+    fs.writeFileSync(config, '{}');
+    const text = example('bad-object-storage.source.json');
+    for (const name of ['a*b.source.json', 'axxb.source.json', 'a?b\\c.source.json']) fs.writeFileSync(path.join(root, name), text);
+    const client = await startClient(t);
+    const entries = [];
+    for (const name of ['a*b.source.json', 'a?b\\c.source.json']) {
+      const action = await ignoreAction(client, pathToFileURL(path.join(root, name)).href, text, 'unknown-field');
+      const [change] = action.edit.documentChanges;
+      entries.push(JSON.parse(applyEdits('{}', change.edits)).ignore[0]);
+    }
+    assert.deepEqual(entries.map((e) => e.files), ['a\\*b.source.json', 'a\\?b\\\\c.source.json']);
+    fs.writeFileSync(config, JSON.stringify({ ignore: entries.map((e) => ({ ...e, reason: 'known' })) }));
+    const res = spawnSync(CLI_BINARY, ['--check', '--format', 'json', '.'], { encoding: 'utf8', cwd: root });
+    const unknown = Object.fromEntries(JSON.parse(res.stdout).files.filter((f) => f.path.endsWith('.source.json'))
+      .map((f) => [path.basename(f.path), f.diagnostics.some((d) => d.code === 'unknown-field')]));
+    assert.deepEqual(unknown, { 'a*b.source.json': false, 'a?b\\c.source.json': false, 'axxb.source.json': true });
+    const open = await client.openAndSettle('file://' + path.join(root, 'axxb.source.json'), text);
+    assert.ok(open.diagnostics.some((d) => d.code === 'unknown-field'), 'the editor does not silence axxb either');
   });
 
   test('"Ignore in srcls.json" with snippets in workspace edits: the reason is a placeholder; a bulk source by its name; srcls.json created', T, async (t) => {

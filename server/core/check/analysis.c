@@ -133,18 +133,35 @@ static void apply_severities(struct analysis *a, const struct analysis_options *
         if (d->severity == DIAG_OFF ||
             (settings->ignore_count > 0 && ignored(a, settings, options->path, d, elements, count)))
             continue;
-        if (options->baseline != NULL && options->baseline_path != NULL) {
-            char *line = baseline_entry_line(a, d, options->baseline_path);
-            bool held = line != NULL && baseline_has(options->baseline, line);
-            free(line);
-            if (held && options->baseline_hide)
-                continue;
-            d->severity = held ? DIAG_HINT : d->severity;
-        }
         diags->items[kept++] = *d;
     }
     diags->count = kept;
     free(elements);
+}
+
+/* The editor's baseline over the diagnostics from `first` on (sorted, as --check matches
+ * them): one entry per finding, the entries of the document (`element` UINT32_MAX) or of its
+ * bulk element `element` given back first; a finding held becomes a hint, or is left out. */
+static int apply_baseline(struct analysis *a, const struct analysis_options *options,
+                          uint32_t first, uint32_t element)
+{
+    if (options->baseline == NULL || options->baseline_path == NULL)
+        return 0;
+    baseline_release(options->baseline, a, options->baseline_path, element);
+    uint32_t kept = first;
+    int status = 0;
+    for (uint32_t i = first; i < a->diags.count; i++) {
+        struct diagnostic *d = &a->diags.items[i];
+        int held = baseline_take_finding(options->baseline, a, d, options->baseline_path);
+        if (held < 0)
+            status = -1;
+        if (held > 0 && options->baseline_hide)
+            continue;
+        d->severity = held > 0 ? DIAG_HINT : d->severity;
+        a->diags.items[kept++] = *d;
+    }
+    a->diags.count = kept;
+    return status;
 }
 
 /* Reports a document that is neither a source nor a job, when asked to. */
@@ -258,6 +275,8 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (options && options->settings)
         apply_severities(a, options, 0);
     diag_list_sort(&a->diags);
+    if (options && apply_baseline(a, options, 0, UINT32_MAX) != 0)
+        status = -1;
     a->settled_arena = a->arena.total;
     a->settled_doc_arena = a->doc.arena.total;
     return status;
@@ -381,6 +400,8 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
     if (options->settings)
         apply_severities(a, options, count);
     diag_list_sort_from(&a->diags, count);
+    if (apply_baseline(a, options, count, index) != 0)
+        return -1;
     /* [0, lo): before the element; [lo, hi): its old diagnostics; [hi, count): after it;
      * [count, total): its new ones. */
     uint32_t lo = first_diagnostic_from(&a->diags, 0, count, e->start);
@@ -406,6 +427,28 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
     for (uint32_t i = index + 1; i < a->element_count; i++)
         a->elements[i] += nodes;
     return 1;
+}
+
+/* Whether another element of a bulk document has the "name" of element `index`: the baseline's
+ * entries of that name hold the findings of both. The nodes of the elements after `index` are
+ * `shift` further on than a->elements says (a splice inside `index`, modulo 2^32). */
+static bool name_shared(struct analysis *a, uint32_t index, uint32_t shift)
+{
+    uint32_t name = json_object_get(&a->doc, a->elements[index], JSON_LITERAL(ENVELOPE_NAME));
+    if (name == JSON_NONE || a->doc.nodes[name].kind != JSON_STRING)
+        return false;
+    struct json_str mine = json_node_string(&a->doc, name);
+    for (uint32_t i = 0; i < a->element_count; i++) {
+        uint32_t node = a->elements[i] + (i > index ? shift : 0);
+        uint32_t other =
+            i != index ? json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME)) : JSON_NONE;
+        if (other == JSON_NONE || a->doc.nodes[other].kind != JSON_STRING)
+            continue;
+        struct json_str s = json_node_string(&a->doc, other);
+        if (s.len == mine.len && memcmp(s.ptr, mine.ptr, s.len) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* Any other document: classified and checked again whole (the parse is what the splice saved;
@@ -452,5 +495,7 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
         return 0; /* no longer a bulk document */
     /* The element's start did not move; its end moved with the edit (it holds it). */
     uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
+    if (options->baseline != NULL && name_shared(a, index, splice.new_nodes - splice.old_nodes))
+        return 0; /* the other element's findings take the same entries: a whole analysis */
     return recheck_element(a, options, &splice, element, index, old_end, delta);
 }

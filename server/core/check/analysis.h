@@ -33,8 +33,9 @@ struct analysis_options {
     const char *path;
     /* The editor: the entries of the baseline the document's srcls.json names, and the
      * document's path from that file's directory; a finding the baseline holds is a hint, or
-     * left out with `baseline_hide` (NULL: no baseline). */
-    const struct baseline_index *baseline;
+     * left out with `baseline_hide` (NULL: no baseline). Its entries' marks of use change:
+     * one entry holds one finding, as in --check. */
+    struct baseline_index *baseline;
     const char *baseline_path;
     bool baseline_hide;
     /* Messages quote no value of the document, not even an enum value or a type identifier

@@ -296,12 +296,6 @@ static size_t lower_bound(const struct baseline_index *b, const char *line)
     return lo;
 }
 
-bool baseline_has(const struct baseline_index *b, const char *line)
-{
-    size_t at = lower_bound(b, line);
-    return at < b->count && strcmp(b->entries[at].line, line) == 0;
-}
-
 bool baseline_take(struct baseline_index *b, const char *line)
 {
     size_t lo = lower_bound(b, line);
@@ -321,6 +315,57 @@ char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const 
         return w.buf;
     json_writer_free(&w);
     return NULL;
+}
+
+int baseline_take_finding(struct baseline_index *b, struct analysis *a, const struct diagnostic *d,
+                          const char *path)
+{
+    char *line = baseline_entry_line(a, d, path);
+    if (line == NULL)
+        return -1;
+    bool taken = baseline_take(b, line);
+    free(line);
+    return taken;
+}
+
+/* Whether the entry `e` is about the bulk element `index` of `a`. */
+static bool of_element(const struct baseline_entry *e, struct analysis *a, uint32_t index)
+{
+    uint32_t name = index < a->element_count
+                        ? json_object_get(&a->doc, a->elements[index], JSON_LITERAL(ENVELOPE_NAME))
+                        : JSON_NONE;
+    if (name != JSON_NONE && json_node_at(&a->doc, name)->kind == JSON_STRING) {
+        struct json_str s = json_node_string(&a->doc, name);
+        return e->element != NULL && strlen(e->element) == s.len &&
+               memcmp(e->element, s.ptr, s.len) == 0;
+    }
+    char *end;
+    return e->element == NULL && e->pointer[0] == '/' &&
+           strtoul(e->pointer + 1, &end, 10) == index && end != e->pointer + 1 &&
+           (*end == '/' || *end == '\0');
+}
+
+void baseline_release(struct baseline_index *b, struct analysis *a, const char *path,
+                      uint32_t element)
+{
+    struct json_writer w; /* the entries of one file: the lines that start with this */
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "file");
+    json_write_string(&w, path);
+    if (w.failed) {
+        json_writer_free(&w);
+        return;
+    }
+    size_t len = w.len;
+    for (size_t i = lower_bound(b, w.buf);
+         i < b->count && strncmp(b->entries[i].line, w.buf, len) == 0 &&
+         b->entries[i].line[len] == ',';
+         i++) {
+        if (element == UINT32_MAX || of_element(&b->entries[i], a, element))
+            b->entries[i].used = false;
+    }
+    json_writer_free(&w);
 }
 
 char *baseline_relative(const char *dir, const char *file)

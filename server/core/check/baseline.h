@@ -40,10 +40,19 @@ int baseline_parse(struct baseline_index *out, const char *text, size_t len, cha
 void baseline_index_free(struct baseline_index *index);
 /* Whether an entry with the bytes `line` is not used yet; marks it used. */
 bool baseline_take(struct baseline_index *index, const char *line);
-/* Whether an entry with the bytes `line` is in `index` (used or not). */
-bool baseline_has(const struct baseline_index *index, const char *line);
 /* baseline_write_entry's line for `d`, malloc'd; NULL when out of memory. */
 char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const char *path);
+/* Whether an entry of `index` not taken yet holds `d` (a finding of `a`, the document at
+ * `path`): 1, taking it; 0; -1 when memory ran out. One entry holds one finding, so that n
+ * equal findings (two bulk sources of one name with the same mistake) need n entries; the
+ * findings take them in the order given (both doors: a document's, sorted). */
+int baseline_take_finding(struct baseline_index *index, struct analysis *a,
+                          const struct diagnostic *d, const char *path);
+/* Gives back the entries of `index` taken for the file `path`: all of them (`element`
+ * UINT32_MAX), or those of a's bulk element `element` (known by its "name", or by its index
+ * when it has none), before that document or element is matched again (the editor). */
+void baseline_release(struct baseline_index *index, struct analysis *a, const char *path,
+                      uint32_t element);
 
 /* The path of an entry: `file` relative to the directory `dir` (both absolute and normalised,
  * '/'-separated: "../sources/a.json"), malloc'd; NULL when out of memory. */

@@ -8,11 +8,19 @@
 #include "envelope.h"
 #include "settings.h"
 
-/* '*' and '?' within a segment, "**" as a whole segment for any number of them; [p, pe) and
- * [s, se) are the rest of the pattern and of the text, segments separated by '/'. */
+/* '*' and '?' within a segment, "**" as a whole segment for any number of them, '\\' before a
+ * character for that character itself; [p, pe) and [s, se) are the rest of the pattern and of
+ * the text, segments separated by '/'. */
 static bool glob_at(const char *p, const char *pe, const char *s, const char *se)
 {
     while (p < pe) {
+        if (*p == '\\' && pe - p >= 2) { /* escaped: compared as it is */
+            if (s == se || p[1] != *s)
+                return false;
+            p += 2;
+            s++;
+            continue;
+        }
         if (pe - p >= 2 && p[0] == '*' && p[1] == '*' && (pe - p == 2 || p[2] == '/')) {
             const char *rest = p + 2 + (pe - p > 2); /* after the "**" and its slash */
             for (const char *at = s;; at++) {        /* "**" takes whole segments */
@@ -47,6 +55,20 @@ bool suppress_glob(const char *glob, const char *path)
     while (glob[0] == '.' && glob[1] == '/')
         glob += 2;
     return glob_at(glob, glob + strlen(glob), path, path + strlen(path));
+}
+
+const char *suppress_glob_literal(struct arena *arena, const char *path)
+{
+    size_t len = strlen(path), out = 0;
+    char *glob = arena_alloc(arena, 2 * len + 1);
+    for (size_t i = 0; glob != NULL && i < len; i++) {
+        if (path[i] == '*' || path[i] == '?' || path[i] == '\\')
+            glob[out++] = '\\';
+        glob[out++] = path[i];
+    }
+    if (glob != NULL)
+        glob[out] = '\0';
+    return glob;
 }
 
 /* The name of the bulk element whose index is the segment [s, se), or an empty slice. */

@@ -32,7 +32,8 @@ static const char IGNORE_TEXT[] =
 static const char IGNORE_FILES_TEXT[] =
     "A glob of the files the entry applies to (default: all): with '/' matched against the path "
     "from this file's directory, without against the file's name; '*' and '?' within a name, "
-    "'**' any directories.";
+    "'**' any directories; a backslash makes the character after it plain (\"a\\\\*b.json\": "
+    "the file a*b.json).";
 static const char IGNORE_POINTER_TEXT[] =
     "A JSON Pointer pattern of where the findings are (the place and below it): '*' is any one "
     "segment, '**' any number; in a bulk file the first segment is a source's index or name.";
@@ -186,6 +187,40 @@ static int complete_values(struct completion_list *out, const struct schema_regi
     return 0;
 }
 
+/* Whether `array` is the "codes" of an "ignore" entry. */
+static bool ignore_codes(struct json_doc *doc, uint32_t array)
+{
+    return array != JSON_NONE && doc->nodes[array].kind == JSON_ARRAY &&
+           json_node_key_equals(doc, array, JSON_LITERAL("codes")) &&
+           place_of(doc, doc->nodes[array].parent) == PLACE_IGNORE;
+}
+
+/* The codes (and the group) an "ignore" entry's "codes" `array` does not hold yet, `current`
+ * (the string under the cursor, or JSON_NONE) aside, as "rules" offers them. */
+static int complete_codes(struct completion_list *out, struct json_doc *doc, uint32_t array,
+                          uint32_t current, uint32_t start, uint32_t end)
+{
+    struct arena *arena = &out->arena;
+    for (uint32_t c = 0; c <= CODE_COUNT; c++) {
+        const char *name = c < CODE_COUNT ? code_name((enum diag_code)c) : CODE_GROUP_SECURITY;
+        bool held = false;
+        for (uint32_t e = doc->nodes[array].first_child; e != JSON_NONE && !held;
+             e = doc->nodes[e].next) {
+            struct json_str v = json_node_string(doc, e);
+            held = e != current && doc->nodes[e].kind == JSON_STRING && v.len == strlen(name) &&
+                   memcmp(v.ptr, name, v.len) == 0;
+        }
+        if (held)
+            continue;
+        const struct code_info *info = c < CODE_COUNT ? code_info((enum diag_code)c) : NULL;
+        if (add(out, COMPLETION_ENUM, name, arena_printf(arena, "\"%s\"", name),
+                info != NULL ? diag_severity_name(info->severity) : "group",
+                info != NULL ? info->summary : group_text(arena), start, end, c) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int project_complete(struct analysis *a, const struct schema_registry *registry, uint32_t offset,
                      enum text_markup markup, struct completion_list *out)
 {
@@ -202,8 +237,14 @@ int project_complete(struct analysis *a, const struct schema_registry *registry,
     case JSON_LOCATION_KEY:
         return complete_keys(out, doc, doc->nodes[at.node].parent,
                              place_of(doc, doc->nodes[at.node].parent), start, end, true);
+    case JSON_LOCATION_ARRAY:
+        return ignore_codes(doc, at.node) ? complete_codes(out, doc, at.node, JSON_NONE, start, end)
+                                          : 0;
     case JSON_LOCATION_AFTER_KEY:
     case JSON_LOCATION_VALUE:
+        if (at.kind == JSON_LOCATION_VALUE && doc->nodes[at.node].kind == JSON_STRING &&
+            ignore_codes(doc, doc->nodes[at.node].parent))
+            return complete_codes(out, doc, doc->nodes[at.node].parent, at.node, start, end);
         return complete_values(out, registry, place_of(doc, doc->nodes[at.node].parent), start,
                                end);
     default: return 0;
