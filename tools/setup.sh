@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The build needs a compiler, meson, ninja, pkg-config, libuv and cmocka; the test suite also
-# runs the language-server tests under node and the plugin test in Neovim.
-packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev neovim valgrind python3 unzip git)
+# runs the language-server tests under node, the plugin test in Neovim, and the Mason package
+# definition against its schema (python3-yaml, python3-jsonschema).
+packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev neovim valgrind python3 unzip git
+  python3-yaml python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
