@@ -84,8 +84,8 @@ static unsigned findings(const char *out)
 static void write_baseline(void)
 {
     write_repository();
-    struct run r = check_in("repo", (const char *[]){"--check", "--write-baseline",
-                                                     "baseline.json", "src", NULL});
+    struct run r = check_in(
+        "repo", (const char *[]){"--check", "--write-baseline", "baseline.json", "src", NULL});
     assert_exit(&r, 0); /* every finding is in the baseline now */
     assert_int_equal(findings(r.out), 0);
     assert_line(&r, "15 findings in the baseline, 0 of them fixed");
@@ -131,7 +131,8 @@ static void test_changed_value_comes_back_alone(void **state)
     write_baseline();
     char bulk[4096]; /* "two" moved first and its value changed; "three" lost its finding */
     snprintf(bulk, sizeof bulk, "[%s,\n%s,\n%s]\n", source("two", "WRONG", "", ""),
-             source("one", "BOGUS", "", ""), source("three", "CERTIFICATE_ONLY_VALIDATION", "", ""));
+             source("one", "BOGUS", "", ""),
+             source("three", "CERTIFICATE_ONLY_VALIDATION", "", ""));
     write_file("repo/src/bulk.json", bulk);
     struct run r = with_baseline("text");
     assert_exit(&r, 1);
@@ -184,9 +185,9 @@ static void test_bytes_are_stable(void **state)
     assert_null(strstr(first, "\"line"));
     const char *jobs[] = {"1", "2"};
     for (size_t i = 0; i < 2; i++) {
-        struct run r = check_in("repo", (const char *[]){"--check", "--jobs", jobs[i],
-                                                         "--write-baseline", "again.json", "src",
-                                                         NULL});
+        struct run r =
+            check_in("repo", (const char *[]){"--check", "--jobs", jobs[i], "--write-baseline",
+                                              "again.json", "src", NULL});
         assert_exit(&r, 0);
         run_free(&r);
         char *again = read_all("repo/again.json");
@@ -194,15 +195,15 @@ static void test_bytes_are_stable(void **state)
         free(again);
     }
     /* from another directory: the paths are relative to the baseline file */
-    struct run r = check_in("repo/src", (const char *[]){"--check", "--write-baseline",
-                                                         "../again.json", ".", NULL});
+    struct run r = check_in(
+        "repo/src", (const char *[]){"--check", "--write-baseline", "../again.json", ".", NULL});
     assert_exit(&r, 0);
     run_free(&r);
     char *again = read_all("repo/again.json");
     assert_string_equal(first, again);
     free(again);
-    r = check_in("repo/src", (const char *[]){"--check", "--baseline", "../baseline.json",
-                                              "bulk.json", NULL});
+    r = check_in("repo/src",
+                 (const char *[]){"--check", "--baseline", "../baseline.json", "bulk.json", NULL});
     assert_exit(&r, 0);
     assert_int_equal(findings(r.out), 0);
     run_free(&r);
@@ -272,8 +273,8 @@ static void test_broken_baseline_exits_2(void **state)
         assert_string_equal(r.out, ""); /* nothing checked */
         run_free(&r);
     }
-    struct run r = check_in("repo", (const char *[]){"--check", "--baseline", "missing.json",
-                                                     "src", NULL});
+    struct run r =
+        check_in("repo", (const char *[]){"--check", "--baseline", "missing.json", "src", NULL});
     assert_exit(&r, 2);
     assert_non_null(strstr(r.err, "missing.json: cannot read: No such file or directory"));
     run_free(&r);
@@ -293,8 +294,8 @@ static void test_srcls_json_names_the_baseline(void **state)
     struct run r = check_in("repo", (const char *[]){"--check", "src", NULL});
     assert_exit(&r, 1);
     run_free(&r);
-    r = check_in("repo", (const char *[]){"--check", "--write-baseline", "src/known.json", "src",
-                                         NULL});
+    r = check_in("repo",
+                 (const char *[]){"--check", "--write-baseline", "src/known.json", "src", NULL});
     assert_exit(&r, 0);
     run_free(&r);
     r = check_in("repo/src", (const char *[]){"--check", ".", NULL});

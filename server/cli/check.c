@@ -286,9 +286,10 @@ static void task_done(void *context, void *task)
     else if (t->ours) { /* after a fix, what is left */
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
         check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
-        unsigned char *in_baseline = check_baseline_match(walk->options->baseline, t->path, reported,
-                                                         t->target.baseline);
-        struct checked_file file = {.path = t->path, .analysis = reported, .baselined = in_baseline};
+        unsigned char *in_baseline =
+            check_baseline_match(walk->options->baseline, t->path, reported, t->target.baseline);
+        struct checked_file file = {
+            .path = t->path, .analysis = reported, .baselined = in_baseline};
         for (uint32_t i = 0; reported->ignore_hits != NULL && i < t->target.ignore_count; i++)
             t->target.ignore_hits[i] |= reported->ignore_hits[i]; /* "ignore" entries used */
         walk->summary.files++;
@@ -563,9 +564,9 @@ int check_run(const struct check_options *options)
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
     check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
-    if (!options->diff) /* "ignore" entries that silenced nothing */
-        check_configs_report_unused(options->configs, options->paths, options->path_count,
-                                    reporter, &walk.summary);
+    if (!options->diff)                                /* "ignore" entries that silenced nothing */
+        check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
+                                    &walk.summary);
     check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);

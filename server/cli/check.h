@@ -25,7 +25,7 @@ struct check_options {
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
     struct check_base *base;    /* --base REF: each document compared with its version there */
     struct check_baseline *baseline; /* --baseline, --write-baseline: NULL when neither */
-    const struct check_env *env; /* --env FILE: each document checked as rendered, or NULL */
+    const struct check_env *env;     /* --env FILE: each document checked as rendered, or NULL */
     bool exit_zero;             /* --exit-zero: diagnostics never make the status 1 */
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };

@@ -30,17 +30,17 @@
 
 /* One baseline file read: --baseline's, or a srcls.json's "baseline". */
 struct baseline_set {
-    char *read_path;       /* as named (--baseline) or absolute (srcls.json) */
-    char *read_dir;        /* its directory, absolute, normalised */
+    char *read_path;             /* as named (--baseline) or absolute (srcls.json) */
+    char *read_dir;              /* its directory, absolute, normalised */
     struct baseline_index index; /* its entries, sorted */
-    char **checked; /* the paths checked (relative to read_dir), for the fixed count */
+    char **checked;              /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
 };
 
 struct check_baseline {
     const char *write_path;
-    bool named;    /* --baseline: sets[0], for every file */
+    bool named;      /* --baseline: sets[0], for every file */
     char *cwd;       /* absolute, normalised */
     char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
     struct baseline_set *sets;
@@ -80,8 +80,8 @@ static bool read_file(struct baseline_set *b)
         int error = fd < 0 || errno != 0 ? errno : EINVAL;
         fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path,
                 fd >= 0 && (uintmax_t)st.st_size > CHECK_MAX_INPUT_SIZE ? "too large"
-                : fd >= 0 && !S_ISREG(st.st_mode)                     ? "not a regular file"
-                                                                      : strerror(error));
+                : fd >= 0 && !S_ISREG(st.st_mode)                       ? "not a regular file"
+                                                                        : strerror(error));
         if (fd >= 0)
             close(fd);
         return false;
@@ -184,14 +184,14 @@ static bool push(char ***items, size_t *count, size_t *cap, char *item)
     return true;
 }
 
-unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
-                                    struct analysis *a, const char *config_baseline)
+unsigned char *check_baseline_match(struct check_baseline *b, const char *path, struct analysis *a,
+                                    const char *config_baseline)
 {
     if (b == NULL || (!b->used && config_baseline == NULL))
         return NULL;
     if (b->write_dir != NULL && !b->named)
         config_baseline = NULL; /* --write-baseline alone: what it writes is the baseline */
-    struct baseline_set *set = b->named              ? &b->sets[0]
+    struct baseline_set *set = b->named                  ? &b->sets[0]
                                : config_baseline != NULL ? set_for(b, config_baseline)
                                                          : NULL;
     if (set != NULL && set->broken) {
@@ -200,7 +200,8 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
     }
     char *file = check_path_absolute(b->cwd, path);
     char *read_rel = file != NULL && set != NULL ? baseline_relative(set->read_dir, file) : NULL;
-    char *write_rel = file != NULL && b->write_dir != NULL ? baseline_relative(b->write_dir, file) : NULL;
+    char *write_rel =
+        file != NULL && b->write_dir != NULL ? baseline_relative(b->write_dir, file) : NULL;
     unsigned char *flags = calloc(a->diags.count + 1, 1);
     bool ok = file != NULL && flags != NULL && (set == NULL || read_rel != NULL) &&
               (b->write_dir == NULL || write_rel != NULL) &&
@@ -212,7 +213,8 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path,
             flags[i] = held > 0;
         }
         if (write_rel != NULL && ok)
-            ok = push(&b->written, &b->written_count, &b->written_cap, baseline_entry_line(a, &a->diags.items[i], write_rel));
+            ok = push(&b->written, &b->written_count, &b->written_cap,
+                      baseline_entry_line(a, &a->diags.items[i], write_rel));
         if (b->write_dir != NULL && set == NULL) /* --write-baseline alone: it is the baseline */
             flags[i] = 1;
     }
@@ -277,9 +279,9 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         }
         free(full);
         struct report_absent *grown =
-            shown != NULL ? vector_grow(b->absent, &b->absent_cap, b->absent_count + 1,
-                                        sizeof *grown)
-                          : NULL;
+            shown != NULL
+                ? vector_grow(b->absent, &b->absent_cap, b->absent_count + 1, sizeof *grown)
+                : NULL;
         if (grown == NULL) {
             free(shown);
             b->failed = true;

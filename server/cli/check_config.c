@@ -28,7 +28,7 @@ struct check_config {
     struct project_schema schema; /* its own kinds ("schemas") */
     char **globs;                 /* "include" then "exclude", owned */
     uint32_t include_count, exclude_count;
-    char *baseline; /* "baseline", absolute, or NULL (owned) */
+    char *baseline;      /* "baseline", absolute, or NULL (owned) */
     unsigned char *hits; /* per "ignore" entry, 1 when it matched a finding (owned) */
     size_t glob_cap;
     struct check_config *next;
@@ -219,11 +219,11 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     c->include_count = included > 0 ? (uint32_t)included : 0;
     int excluded = included >= 0 ? read_globs(c, &a.doc, SETTINGS_KEY_EXCLUDE) : -1;
     c->exclude_count = excluded > 0 ? (uint32_t)excluded : 0;
-    uint32_t baseline = read == 1 ? json_object_get(&a.doc, a.doc.root,
-                                                    JSON_LITERAL(SETTINGS_KEY_BASELINE))
-                                  : JSON_NONE;
-    struct json_str named = baseline != JSON_NONE ? json_node_string(&a.doc, baseline)
-                                                  : (struct json_str){0};
+    uint32_t baseline =
+        read == 1 ? json_object_get(&a.doc, a.doc.root, JSON_LITERAL(SETTINGS_KEY_BASELINE))
+                  : JSON_NONE;
+    struct json_str named =
+        baseline != JSON_NONE ? json_node_string(&a.doc, baseline) : (struct json_str){0};
     if (named.ptr != NULL && (c->baseline = malloc(strlen(dir) + named.len + 2)) != NULL)
         sprintf(c->baseline, "%s%s%.*s", named.ptr[0] == '/' ? "" : dir,
                 named.ptr[0] == '/' ? "" : "/", (int)named.len, named.ptr);
@@ -429,9 +429,8 @@ static bool covered(struct check_configs *configs, const char *path, const char 
     return false;
 }
 
-void check_configs_report_unused(struct check_configs *configs, const char *const *paths,
-                                 int count, struct reporter *reporter,
-                                 struct report_summary *summary)
+void check_configs_report_unused(struct check_configs *configs, const char *const *paths, int count,
+                                 struct reporter *reporter, struct report_summary *summary)
 {
     for (struct check_config *c = configs->first; c != NULL; c = c->next) {
         if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))

@@ -67,9 +67,8 @@ enum check_scan { CHECK_SCAN_DEFAULT, CHECK_SCAN_EXCLUDED, CHECK_SCAN_INCLUDED }
  * each srcls.json whose directory lies in a directory named (its files were all checked). */
 struct reporter;
 struct report_summary;
-void check_configs_report_unused(struct check_configs *configs, const char *const *paths,
-                                 int count, struct reporter *reporter,
-                                 struct report_summary *summary);
+void check_configs_report_unused(struct check_configs *configs, const char *const *paths, int count,
+                                 struct reporter *reporter, struct report_summary *summary);
 
 enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
                                    const char *name);

@@ -7,7 +7,6 @@
 #include "json/json.h"
 #include "project/project.h"
 
-
 /* Adds a project-config warning on the entry `index` of "ignore" in `a`. */
 static int add_unused(struct analysis *a, uint32_t index)
 {

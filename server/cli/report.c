@@ -26,7 +26,8 @@ bool report_select(struct reporter *reporter, const char *name, FILE *out, bool 
 }
 
 /* Counts the findings of `a` that are new (not `baselined`, which may be NULL). */
-void report_count(struct report_summary *s, const struct analysis *a, const unsigned char *baselined)
+void report_count(struct report_summary *s, const struct analysis *a,
+                  const unsigned char *baselined)
 {
     for (uint32_t i = 0; i < a->diags.count; i++) {
         switch (baselined != NULL && baselined[i] ? DIAG_OFF : a->diags.items[i].severity) {

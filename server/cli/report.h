@@ -11,7 +11,7 @@
 
 /* --baseline: an entry whose finding is gone, for SARIF's `absent` results. */
 struct report_absent {
-    const char *path; /* relative to the current directory */
+    const char *path;                     /* relative to the current directory */
     const char *code, *element, *pointer; /* element: the bulk element's name, or NULL */
 };
 

@@ -89,7 +89,7 @@ static void gitlab_file(struct reporter *self, const struct checked_file *file)
     for (uint32_t i = 0; a != NULL && i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
         if (file->baselined != NULL && file->baselined[i])
-            continue; /* --baseline: only what is new */
+            continue;        /* --baseline: only what is new */
         unsigned repeat = 0; /* the same code at the same pointer earlier in the file */
         for (uint32_t k = 0; k < i; k++)
             repeat += a->diags.items[k].code == d->code &&

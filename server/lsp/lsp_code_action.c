@@ -26,9 +26,9 @@ void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initia
     uint32_t changes = lsp_jsonrpc_get(doc, edit, "documentChanges");
     uint32_t operations = lsp_jsonrpc_get(doc, edit, "resourceOperations");
     s->create_files = false;
-    s->snippet_edits = lsp_jsonrpc_get(doc, edit, "snippetEditSupport") != JSON_NONE &&
-                       doc->nodes[lsp_jsonrpc_get(doc, edit, "snippetEditSupport")].kind ==
-                           JSON_TRUE;
+    s->snippet_edits =
+        lsp_jsonrpc_get(doc, edit, "snippetEditSupport") != JSON_NONE &&
+        doc->nodes[lsp_jsonrpc_get(doc, edit, "snippetEditSupport")].kind == JSON_TRUE;
     for (uint32_t o = operations != JSON_NONE && doc->nodes[operations].kind == JSON_ARRAY
                           ? doc->nodes[operations].first_child
                           : JSON_NONE;
@@ -224,8 +224,8 @@ static void write_map_action(struct lsp_server *s, struct json_writer *w, struct
     char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
     if (uri != NULL)
         write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit, false,
-                            arena_printf(&arena, "Map \"%s\" to %s in %s", id_text,
-                                         kind->types[0], PROJECT_FILE_NAME));
+                            arena_printf(&arena, "Map \"%s\" to %s in %s", id_text, kind->types[0],
+                                         PROJECT_FILE_NAME));
     free(uri);
     free(path);
     free(text);
@@ -245,10 +245,9 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
     if (a->document == DOCUMENT_BULK && pointer[0] == '/') {
         char *rest;
         unsigned long element = strtoul(pointer + 1, &rest, 10);
-        uint32_t name = element < a->element_count
-                            ? json_object_get(&a->doc, a->elements[element],
-                                              JSON_LITERAL(ENVELOPE_NAME))
-                            : JSON_NONE;
+        uint32_t name = element < a->element_count ? json_object_get(&a->doc, a->elements[element],
+                                                                     JSON_LITERAL(ENVELOPE_NAME))
+                                                   : JSON_NONE;
         struct json_str n = name != JSON_NONE && a->doc.nodes[name].kind == JSON_STRING
                                 ? json_node_string(&a->doc, name)
                                 : (struct json_str){0};
@@ -305,33 +304,32 @@ static const char *with_reason(const char *edit, bool snippet, struct arena *are
     return text;
 }
 
-static void write_ignore_action(struct lsp_server *s, struct json_writer *w,
-                                struct lsp_document *d, uint32_t index)
+static void write_ignore_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
+                                uint32_t index)
 {
     char *path = NULL, *text = NULL, *file = lsp_uri_to_path(d->uri, strlen(d->uri));
     size_t len = 0;
-    int found = file != NULL ? lsp_projects_config_text(&s->documents.projects, d->uri, &path,
-                                                        &text, &len)
-                             : -1;
+    int found = file != NULL
+                    ? lsp_projects_config_text(&s->documents.projects, d->uri, &path, &text, &len)
+                    : -1;
     size_t dir = path != NULL ? strlen(path) - strlen(PROJECT_FILE_NAME) : 0;
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *entry = found >= 0 && (found == 1 || s->create_files) &&
-                                strncmp(file, path, dir) == 0
-                            ? ignore_entry(d, index, file + dir, &arena)
-                            : NULL;
-    const char *edit =
-        entry != NULL ? suppress_add_entry(text ? text : "", len, entry, &arena, &start, &end)
-                      : NULL;
+    const char *entry =
+        found >= 0 && (found == 1 || s->create_files) && strncmp(file, path, dir) == 0
+            ? ignore_entry(d, index, file + dir, &arena)
+            : NULL;
+    const char *edit = entry != NULL
+                           ? suppress_add_entry(text ? text : "", len, entry, &arena, &start, &end)
+                           : NULL;
     edit = edit != NULL ? with_reason(edit, s->snippet_edits, &arena) : NULL;
     char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
     if (uri != NULL)
-        write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit,
-                            s->snippet_edits,
-                            arena_printf(&arena, "Ignore %s here in %s",
-                                         code_name(d->analysis.diags.items[index].code),
-                                         PROJECT_FILE_NAME));
+        write_config_action(
+            w, d, index, found == 0, uri, text, len, start, end, edit, s->snippet_edits,
+            arena_printf(&arena, "Ignore %s here in %s",
+                         code_name(d->analysis.diags.items[index].code), PROJECT_FILE_NAME));
     free(uri);
     free(path);
     free(text);
@@ -367,8 +365,8 @@ static void write_actions(struct lsp_server *s, struct json_writer *w, struct ls
         if (diag->code == CODE_UNKNOWN_KIND && diag->end >= start && diag->start <= end)
             write_map_action(s, w, d, i);
     }
-    for (uint32_t i = 0; quickfix && !d->project_file && d->kind_schema == NULL &&
-                         i < d->analysis.diags.count;
+    for (uint32_t i = 0;
+         quickfix && !d->project_file && d->kind_schema == NULL && i < d->analysis.diags.count;
          i++) {
         const struct diagnostic *diag = &d->analysis.diags.items[i];
         if (diag->code != CODE_JSON_SYNTAX && diag->code != CODE_PROJECT_CONFIG &&

@@ -61,9 +61,10 @@ static void read_baseline_findings(struct lsp_server *s, struct json_doc *doc, u
         }
     }
     if (mode != JSON_NONE)
-        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING,
-                        "srcls settings: %s must be \"hint\", \"hide\" or \"show\" (\"hint\" is used)",
-                        KEY_BASELINE_FINDINGS);
+        lsp_jsonrpc_log(
+            &s->rpc, LSP_MESSAGE_WARNING,
+            "srcls settings: %s must be \"hint\", \"hide\" or \"show\" (\"hint\" is used)",
+            KEY_BASELINE_FINDINGS);
 }
 
 static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t node)

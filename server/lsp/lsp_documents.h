@@ -53,7 +53,7 @@ struct lsp_document {
     const struct settings *settings;          /* its srcls.json's with the editor's over them */
     const struct schema_registry *registry;   /* the kinds of its project, else the built-in */
     const struct project_schema *kind_schema; /* a kind file: its project's kind files */
-    struct lsp_target target; /* what it is checked with (its paths owned) */
+    struct lsp_target target;                 /* what it is checked with (its paths owned) */
     bool analyzed;                            /* `analysis` is of the current text */
     bool project_file; /* a srcls.json: analysed as a project configuration */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of

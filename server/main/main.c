@@ -96,13 +96,13 @@ static int run_reference(const char *action, const char *arg, const char *format
 /* What the command line asks for. */
 struct cli_options {
     bool check, fix, diff, no_gitignore;
-    bool quiet, statistics, exit_zero; /* --quiet, --statistics, --exit-zero */
-    int show_source;                   /* --show-source 1, --no-show-source 0, else -1 */
-    const char *fail_on, *output_file; /* --fail-on SEVERITY, --output-file FILE */
-    const char *select, *ignore;       /* --select CODE,..., --ignore CODE,... */
+    bool quiet, statistics, exit_zero;            /* --quiet, --statistics, --exit-zero */
+    int show_source;                              /* --show-source 1, --no-show-source 0, else -1 */
+    const char *fail_on, *output_file;            /* --fail-on SEVERITY, --output-file FILE */
+    const char *select, *ignore;                  /* --select CODE,..., --ignore CODE,... */
     const char *base, *baseline, *write_baseline; /* --base REF, --(write-)baseline FILE */
-    const char *stdin_name;            /* --stdin-filename PATH */
-    const char **excludes;             /* --exclude GLOB, each (owned array) */
+    const char *stdin_name;                       /* --stdin-filename PATH */
+    const char **excludes;                        /* --exclude GLOB, each (owned array) */
     int exclude_count;
     const char **envs; /* --env FILE, each (owned array) */
     int env_count;

@@ -104,9 +104,7 @@ static void hash_value(struct analysis *a, uint32_t node, char out[17])
         hash_text(out, 's', s.ptr != NULL ? s.ptr : "", s.len);
         return;
     }
-    default:
-        hash_text(out, 'v', a->doc.text + n->start, n->end - n->start);
-        return;
+    default: hash_text(out, 'v', a->doc.text + n->start, n->end - n->start); return;
     }
 }
 
@@ -129,8 +127,9 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
         }
     }
     char hash[17];
-    hash_value(a, element.ptr != NULL ? node_below(&a->doc, node, pointer)
-                                      : node_below(&a->doc, a->doc.root, pointer),
+    hash_value(a,
+               element.ptr != NULL ? node_below(&a->doc, node, pointer)
+                                   : node_below(&a->doc, a->doc.root, pointer),
                hash);
     json_write_object_begin(w);
     json_write_key(w, "file");
@@ -247,9 +246,10 @@ int baseline_parse(struct baseline_index *b, const char *text, size_t len, char 
     int64_t number = 0;
     if (!ok || version == JSON_NONE || !json_node_int64(&doc, version, &number) || number != 1 ||
         list == JSON_NONE || json_node_at(&doc, list)->kind != JSON_ARRAY) {
-        snprintf(why, why_size, "not a baseline of this version of srcls (a JSON object with "
-                                "\"version\": 1 and a \"findings\" array; write one with "
-                                "--write-baseline)");
+        snprintf(why, why_size,
+                 "not a baseline of this version of srcls (a JSON object with "
+                 "\"version\": 1 and a \"findings\" array; write one with "
+                 "--write-baseline)");
         json_doc_free(&doc);
         return -1;
     }
@@ -372,7 +372,8 @@ char *baseline_relative(const char *dir, const char *file)
 {
     size_t common = 0; /* the bytes of the segments both start with */
     for (size_t i = 0;; i++) {
-        bool dir_end = dir[i] == '\0' || dir[i] == '/', file_end = file[i] == '\0' || file[i] == '/';
+        bool dir_end = dir[i] == '\0' || dir[i] == '/',
+             file_end = file[i] == '\0' || file[i] == '/';
         if (dir_end && file_end)
             common = i;
         if (dir[i] != file[i] || dir[i] == '\0')

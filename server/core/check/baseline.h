@@ -24,7 +24,7 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
 
 /* A baseline file read: its entries in canonical form, sorted, each marked when it matched. */
 struct baseline_entry {
-    char *line; /* canonical bytes (baseline_write_entry's) */
+    char *line;                            /* canonical bytes (baseline_write_entry's) */
     char *path, *code, *element, *pointer; /* element NULL when none */
     bool used;
 };

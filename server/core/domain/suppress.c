@@ -122,9 +122,8 @@ static bool pointer_at(const char *p, const char *pe, const char *s, const char 
     return same && pointer_at(pn, pe, sn, se, false, doc, elements, count);
 }
 
-bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *d,
-                      const char *path, struct json_doc *doc, const uint32_t *elements,
-                      uint32_t count)
+bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *d, const char *path,
+                      struct json_doc *doc, const uint32_t *elements, uint32_t count)
 {
     if (!e->any_code && !e->codes[d->code])
         return false;
@@ -181,7 +180,8 @@ static uint32_t read_entry(struct settings *s, struct json_doc *doc, uint32_t en
                               "\"reason\" must be a non-empty string: why the finding is accepted",
                               &bad, why);
     if (bad == JSON_NONE && e->pointer != NULL && e->pointer[0] != '/')
-        bad = json_object_get(doc, entry, JSON_LITERAL("pointer")), *why = "a pointer starts with '/'";
+        bad = json_object_get(doc, entry, JSON_LITERAL("pointer")),
+        *why = "a pointer starts with '/'";
     uint32_t codes = json_object_get(doc, entry, JSON_LITERAL("codes"));
     e->any_code = codes == JSON_NONE;
     if (bad == JSON_NONE && codes != JSON_NONE && doc->nodes[codes].kind != JSON_ARRAY)
@@ -247,8 +247,7 @@ int suppress_copy(struct settings *to, const struct settings *from)
         const char **strings[] = {&e.files, &e.pointer, &e.reason};
         for (size_t k = 0; k < 3; k++) {
             if (*strings[k] != NULL &&
-                (*strings[k] = arena_strndup(&to->arena, *strings[k], strlen(*strings[k]))) ==
-                    NULL)
+                (*strings[k] = arena_strndup(&to->arena, *strings[k], strlen(*strings[k]))) == NULL)
                 return -1;
         }
         all[to->ignore_count + i] = e;
@@ -258,8 +257,8 @@ int suppress_copy(struct settings *to, const struct settings *from)
     return 0;
 }
 
-const char *suppress_add_entry(const char *text, size_t len, const char *entry,
-                               struct arena *arena, uint32_t *start, uint32_t *end)
+const char *suppress_add_entry(const char *text, size_t len, const char *entry, struct arena *arena,
+                               uint32_t *start, uint32_t *end)
 {
     size_t blank = 0;
     while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)

@@ -45,15 +45,14 @@ const char *suppress_glob_literal(struct arena *arena, const char *path);
 /* Whether the entry `e` silences `d`, a finding of the document at `path` (relative to the
  * srcls.json's directory; NULL: no path is known, only entries without "files" apply) whose
  * bulk elements are `elements` (`count`, NULL for a single document). */
-bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *d,
-                      const char *path, struct json_doc *doc, const uint32_t *elements,
-                      uint32_t count);
+bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *d, const char *path,
+                      struct json_doc *doc, const uint32_t *elements, uint32_t count);
 
 /* The edit of a srcls.json's `text` (`len` bytes; none or blank: a file to create) that appends
  * `entry` (an entry's JSON text) to its "ignore" array, adding the array when there is none:
  * bytes [*start, *end) become the returned text (in `arena`). NULL when the text is not a JSON
  * object without syntax errors, when its "ignore" is not an array, or when memory ran out. */
-const char *suppress_add_entry(const char *text, size_t len, const char *entry,
-                               struct arena *arena, uint32_t *start, uint32_t *end);
+const char *suppress_add_entry(const char *text, size_t len, const char *entry, struct arena *arena,
+                               uint32_t *start, uint32_t *end);
 
 #endif

@@ -135,9 +135,8 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
             const char *key = table[i].key;
             if (json_object_get(doc, object, key, strlen(key)) != JSON_NONE)
                 continue;
-            const char *text = key_only
-                                   ? arena_printf(arena, "\"%s\"", key)
-                                   : arena_printf(arena, "\"%s\": %s", key, table[i].empty);
+            const char *text = key_only ? arena_printf(arena, "\"%s\"", key)
+                                        : arena_printf(arena, "\"%s\": %s", key, table[i].empty);
             if (add(out, COMPLETION_KEY, key, text, table[i].type, table[i].doc, start, end, i) !=
                 0)
                 return -1;
