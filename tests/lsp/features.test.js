@@ -263,6 +263,23 @@ describe('hover', () => {
     }
   });
 
+  test('on the first character of a key or a value, as a mouse over it asks', T, async (t) => {
+    const client = await startClient(t);
+    await client.open(BAD_URI, GOOD);
+    for (const [what, delta] of [['"secure"', 0], ['"credentialType"', 0]]) {
+      const position = positionOf(GOOD, what, { delta });
+      const hover = await client.request(HoverRequest.method, { textDocument: { uri: BAD_URI }, position });
+      assert.ok(hover, `a hover on the first character of ${what}`);
+      assert.deepEqual(hover.range, rangeOf(GOOD, what), 'the range is the key');
+    }
+    const value = GOOD.indexOf('"secure"') + '"secure": '.length;
+    const lines = GOOD.slice(0, value).split('\n');
+    const position = { line: lines.length - 1, character: lines[lines.length - 1].length };
+    const hover = await client.request(HoverRequest.method, { textDocument: { uri: BAD_URI }, position });
+    assert.ok(hover, 'a hover on the first character of the value');
+    assert.equal(hover.range.start.character, position.character, 'the range starts at the value');
+  });
+
   test('a field with a default mentions its type and default', T, async (t) => {
     const client = await startClient(t);
     await client.open(BAD_URI, GOOD);

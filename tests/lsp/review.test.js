@@ -9,7 +9,7 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { DidChangeConfigurationNotification } = require('vscode-languageserver-protocol/node');
+const { DidChangeConfigurationNotification, HoverRequest } = require('vscode-languageserver-protocol/node');
 const { startClient } = require('./client');
 
 const T = { timeout: 30000 };
@@ -61,6 +61,13 @@ describe('srcls.reviewBase', { skip: WASM ? false : (!HAVE_GIT && 'git is not in
     const found = risky(before);
     assert.deepEqual(found.map((d) => d.data.pointer).sort(), ['/config/accessSecret', '/config/secure']);
     assert.match(found.find((d) => d.data.pointer === '/config/secure').message, /^insecure-transport since HEAD: /);
+    // the hover on the value: the posture risk in full, the change beside it without repeating it
+    const secure = found.find((d) => d.data.pointer === '/config/secure');
+    const hover = await client.request(HoverRequest.method, { textDocument: { uri }, position: secure.range.start });
+    const posture = before.diagnostics.find((d) => d.code === 'insecure-transport');
+    const text = hover.contents.value;
+    assert.equal(text.split(posture.message).length - 1, 1, `the posture message once in: ${text}`);
+    assert.match(text, /\*\*Risk\*\* \(`risky-change`\): insecure-transport since HEAD$/m);
     // the same document, committed: HEAD moved, the base is the new text, nothing is new
     fs.writeFileSync(path.join(root, 'a.source.json'), source(false, 'data:,' + SECRET));
     const from = client.publishesFor(uri).length;

@@ -34,8 +34,26 @@ static const char *enum_value_text(const struct schema_field *field,
                         field_text_describe(field, markup, arena));
 }
 
+/* How much of `d`'s message to show beside the others on the same value: a review's message
+ * that ends with ": " and the message of another finding there ("insecure-transport since
+ * HEAD: <that message>") is cut before it, as that message is shown already. */
+static int risk_length(const struct analysis *a, const struct diagnostic *d)
+{
+    size_t len = strlen(d->message);
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        const struct diagnostic *o = &a->diags.items[i];
+        size_t n = strlen(o->message);
+        if (o != d && o->start == d->start && o->end == d->end && n + 2 < len &&
+            memcmp(d->message + len - n - 2, ": ", 2) == 0 &&
+            memcmp(d->message + len - n, o->message, n) == 0)
+            return (int)(len - n - 2);
+    }
+    return len > INT32_MAX ? INT32_MAX : (int)len;
+}
+
 /* `text`, then why the member `node` is risky: the posture findings on its value (their
- * messages name the field, what the setting lets happen and the safer value, never the value). */
+ * messages name the field, what the setting lets happen and the safer value, never the value),
+ * and a review's risky change, without repeating what a posture finding says. */
 static const char *with_risks(const struct analysis *a, const struct json_node *node,
                               const char *text, enum text_markup markup, struct arena *arena)
 {
@@ -44,8 +62,8 @@ static const char *with_risks(const struct analysis *a, const struct json_node *
         const struct diagnostic *d = &a->diags.items[i];
         if (d->start == node->start && d->end == node->end && d->severity != DIAG_OFF &&
             code_in_group(d->code, CODE_GROUP_SECURITY))
-            text = arena_printf(arena, "%s\n\n%sRisk%s (%s%s%s): %s", text, b, b, c,
-                                code_name(d->code), c, d->message);
+            text = arena_printf(arena, "%s\n\n%sRisk%s (%s%s%s): %.*s", text, b, b, c,
+                                code_name(d->code), c, risk_length(a, d), d->message);
     }
     return text;
 }
@@ -84,6 +102,8 @@ const char *hover_at(struct analysis *a, const struct schema_registry *registry,
 {
     struct json_doc *doc = &a->doc;
     struct json_location loc = json_locate(doc, offset);
+    if (loc.kind != JSON_LOCATION_KEY && loc.kind != JSON_LOCATION_VALUE && offset < doc->len)
+        loc = json_locate(doc, offset + 1); /* the character after: a pointer on a token's first */
     if (loc.kind != JSON_LOCATION_KEY && loc.kind != JSON_LOCATION_VALUE)
         return NULL;
     const struct json_node *n = json_node_at(doc, loc.node);
