@@ -23,10 +23,10 @@ struct check_options {
     bool fix;          /* apply the safe fixes in place (atomically) before reporting */
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
-    struct check_base *base;    /* --base REF: each document compared with its version there */
+    struct check_base *base;         /* --base REF: each document compared with its version there */
     struct check_baseline *baseline; /* --baseline, --write-baseline: NULL when neither */
     const struct check_env *env;     /* --env FILE: each document checked as rendered, or NULL */
-    bool exit_zero;             /* --exit-zero: diagnostics never make the status 1 */
+    bool exit_zero;                  /* --exit-zero: diagnostics never make the status 1 */
     enum diag_severity fail_on; /* --fail-on: the least severe that makes it 1 (default error) */
 };
 

@@ -33,7 +33,7 @@ struct lsp_documents {
     struct lsp_projects projects;           /* each document's srcls.json */
     enum position_encoding encoding;        /* how the client counts characters */
     unsigned debounce_ms;
-    uint32_t max_diagnostics;  /* srcls.maxDiagnostics: the most sent per document; 0: all */
+    uint32_t max_diagnostics; /* srcls.maxDiagnostics: the most sent per document; 0: all */
     enum lsp_baseline_mode baseline_mode; /* srcls.baselineFindings */
     uint64_t results;          /* the last result id given (a counter over all documents) */
     uint64_t settings_changes; /* how many times the settings changed: part of a file's resultId */

@@ -14,11 +14,11 @@
 #include "domain/domain.h"
 
 struct lsp_project {
-    char *path;                   /* DIR/srcls.json (owned) */
-    bool usable;                  /* read, and without a mistake */
-    struct settings merged;       /* its settings with the editor's over them */
-    struct settings own;          /* its settings alone */
-    struct project_schema schema; /* its own kinds ("schemas"), when usable */
+    char *path;                     /* DIR/srcls.json (owned) */
+    bool usable;                    /* read, and without a mistake */
+    struct settings merged;         /* its settings with the editor's over them */
+    struct settings own;            /* its settings alone */
+    struct project_schema schema;   /* its own kinds ("schemas"), when usable */
     struct baseline_index baseline; /* the entries of its "baseline" (empty: none, unreadable) */
     char *baseline_dir;             /* that file's directory (owned), or NULL */
     struct lsp_project *next;
