@@ -13,6 +13,7 @@
 #include "analysed.h"
 #include "domain/domain.h"
 #include "project/project.h"
+#include "domain/suppress.h"
 
 static void test_a_good_configuration_gives_its_settings(void **state)
 {
@@ -53,6 +54,33 @@ static void test_mistakes_are_placed_and_nothing_is_applied(void **state)
     assert_int_equal(a.diags.count, 1);
     analysis_free(&a);
     settings_free(&s);
+}
+
+/* An "ignore" entry with a mistake is reported and silences nothing, even where the settings
+ * are applied with their mistakes (the editor's): before, one without "codes" and "pointer"
+ * silenced every finding, and one that was not an object held whatever memory held. */
+static void test_a_wrong_ignore_entry_silences_nothing(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"ignore\": [1, {\"reason\": \"x\"}, {\"files\": \"*.json\", "
+                               "\"reason\": \"x\"}, {\"codes\": [\"unknown-field\"]}]}";
+    struct json_doc doc;
+    assert_int_equal(json_parse(&doc, text, strlen(text), NULL), 0);
+    struct settings s;
+    settings_init(&s);
+    char problems[1024] = "";
+    settings_read(&s, &doc, doc.root, problems, sizeof problems);
+    assert_int_equal(s.ignore_count, 4);
+    assert_non_null(strstr(problems, "must be an object"));
+    assert_non_null(strstr(problems, "needs \"pointer\" or \"codes\""));
+    assert_non_null(strstr(problems, "needs a \"reason\""));
+    for (int code = 0; code < CODE_COUNT; code++) {
+        struct diagnostic d = {.code = (enum diag_code)code, .pointer = "/config/x"};
+        for (uint32_t e = 0; e < s.ignore_count; e++)
+            assert_false(suppress_matches(&s.ignores[e], &d, "a.json", &doc, NULL, 0));
+    }
+    settings_free(&s);
+    json_doc_free(&doc);
 }
 
 static void test_the_editor_settings_lay_over_the_project(void **state)
@@ -128,6 +156,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_good_configuration_gives_its_settings),
         cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
+        cmocka_unit_test(test_a_wrong_ignore_entry_silences_nothing),
         cmocka_unit_test(test_the_editor_settings_lay_over_the_project),
         cmocka_unit_test(test_mapping_a_type_edits_every_shape_of_srcls_json),
     };

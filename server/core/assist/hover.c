@@ -42,9 +42,10 @@ static int risk_length(const struct analysis *a, const struct diagnostic *d)
     size_t len = strlen(d->message);
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *o = &a->diags.items[i];
+        if (o == d || o->start != d->start || o->end != d->end)
+            continue;
         size_t n = strlen(o->message);
-        if (o != d && o->start == d->start && o->end == d->end && n + 2 < len &&
-            memcmp(d->message + len - n - 2, ": ", 2) == 0 &&
+        if (n + 2 < len && memcmp(d->message + len - n - 2, ": ", 2) == 0 &&
             memcmp(d->message + len - n, o->message, n) == 0)
             return (int)(len - n - 2);
     }

@@ -208,10 +208,12 @@ int placeholder_names(const struct placeholder_pattern *patterns, uint32_t count
         if (known)
             continue;
         const char **grown = vector_grow(*names, name_cap, *name_count + 1, sizeof **names);
-        char *copy = arena_strndup(arena, text + m.name_start, n);
-        if (grown == NULL || copy == NULL)
+        if (grown == NULL)
             return -1;
-        *names = grown;
+        *names = grown; /* before anything else can fail: the old array may be freed */
+        char *copy = arena_strndup(arena, text + m.name_start, n);
+        if (copy == NULL)
+            return -1;
         (*names)[(*name_count)++] = copy;
     }
     placeholder_names_sort(*names, *name_count);
@@ -297,9 +299,11 @@ static int substitute(struct placeholder_render *r, const struct json_doc *doc,
     }
     struct placeholder_segment *segments =
         vector_grow(r->segments, &r->segment_cap, r->segment_count + 1, sizeof *r->segments);
-    if (segments == NULL || put(r, doc->text + *copied, m->start - *copied) != 0)
+    if (segments == NULL)
         return -1;
-    r->segments = segments;
+    r->segments = segments; /* before anything else can fail: the old array may be freed */
+    if (put(r, doc->text + *copied, m->start - *copied) != 0)
+        return -1;
     uint32_t rendered_start = (uint32_t)r->len;
     if (put_escaped(r, v->value, v->value_len) != 0)
         return -1;

@@ -223,11 +223,13 @@ void suppress_read(struct settings *s, struct json_doc *doc, uint32_t list,
     for (uint32_t e = doc->nodes[list].first_child; s->ignores != NULL && e != JSON_NONE;
          e = doc->nodes[e].next) {
         const char *why = "must be an object";
-        uint32_t bad = doc->nodes[e].kind != JSON_OBJECT
-                           ? e
-                           : read_entry(s, doc, e, &s->ignores[s->ignore_count], &why);
-        if (bad != JSON_NONE)
+        struct settings_ignore *slot = &s->ignores[s->ignore_count];
+        uint32_t bad = doc->nodes[e].kind != JSON_OBJECT ? e : read_entry(s, doc, e, slot, &why);
+        if (bad != JSON_NONE) {
             note(problems, problems_size, doc, bad, why);
+            memset(slot, 0, sizeof *slot); /* silences nothing (no code): where the settings are
+                                              applied with their mistakes, as the editor's are */
+        }
         s->ignore_count++; /* kept in place even when wrong: an entry's index is its pointer */
     }
 }
