@@ -13,7 +13,6 @@
 #include "analysed.h"
 #include "domain/domain.h"
 #include "project/project.h"
-#include "domain/suppress.h"
 
 static void test_a_good_configuration_gives_its_settings(void **state)
 {
