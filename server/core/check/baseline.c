@@ -210,6 +210,7 @@ static void entry_free(struct baseline_entry *e)
     free(e->code);
     free(e->element);
     free(e->pointer);
+    free(e->moved_to);
 }
 
 /* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
@@ -396,8 +397,16 @@ static int take_moved(struct baseline_index *b, const char *path, const char *re
             hi = mid;
     }
     for (; lo < b->count && strcmp(sorted[lo]->line + sorted[lo]->rest, rest) == 0; lo++) {
-        if (!sorted[lo]->used && b->gone(sorted[lo]->path, b->gone_context))
-            return sorted[lo]->used = true;
+        struct baseline_entry *e = sorted[lo];
+        if (e->used || !b->gone(e->path, b->gone_context))
+            continue;
+        char *to = strdup(path);
+        if (to == NULL)
+            return -1;
+        b->moved += e->moved_to == NULL;
+        free(e->moved_to);
+        e->moved_to = to;
+        return e->used = true;
     }
     return 0;
 }
@@ -515,6 +524,16 @@ void baseline_release(struct baseline_index *b, struct analysis *a, const char *
     for (; i < end; i++) {
         if (element == UINT32_MAX || of_element(&b->entries[i], a, element))
             b->entries[i].used = false;
+    }
+    for (i = 0; b->moved > 0 && i < b->count; i++) { /* the entries taken as moved here */
+        struct baseline_entry *e = &b->entries[i];
+        if (e->moved_to != NULL && strcmp(e->moved_to, path) == 0 &&
+            (element == UINT32_MAX || of_element(e, a, element))) {
+            free(e->moved_to);
+            e->moved_to = NULL;
+            e->used = false;
+            b->moved--;
+        }
     }
 }
 

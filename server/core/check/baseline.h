@@ -28,7 +28,8 @@ struct baseline_entry {
     char *path, *code, *element, *pointer; /* element NULL when none */
     size_t rest; /* where `line` goes on after the file: what a moved finding has the same */
     bool used;
-    bool hidden; /* its finding was not looked for (baseline_hide_unchecked) */
+    bool hidden;    /* its finding was not looked for (baseline_hide_unchecked) */
+    char *moved_to; /* taken by a finding of this file, its own being gone (else NULL) */
 };
 struct baseline_index {
     struct baseline_entry *entries;
@@ -38,6 +39,7 @@ struct baseline_index {
      * element, pointer and hash in a file that has no entry: the file moved. */
     bool (*gone)(const char *path, void *context);
     void *gone_context;
+    size_t moved;                    /* how many entries have a moved_to */
     struct baseline_entry **by_rest; /* the entries sorted by what follows the file (made on use) */
 };
 
@@ -80,9 +82,9 @@ void baseline_hide_all(struct baseline_index *index, const char *path);
 /* Whether a check under `settings` leaves out the finding of the entry `e` (as above). */
 bool baseline_entry_hidden(const struct baseline_entry *e, const struct settings *settings,
                            const char *config_path, struct analysis *a);
-/* Gives back the entries of `index` taken for the file `path`: all of them (`element`
- * UINT32_MAX), or those of a's bulk element `element` (known by its "name", or by its index
- * when it has none), before that document or element is matched again (the editor). */
+/* Gives back the entries of `index` taken for the file `path` (as moved there too): all of them
+ * (`element` UINT32_MAX), or those of a's bulk element `element` (known by its "name", or by its
+ * index when it has none), before that document or element is matched again (the editor). */
 void baseline_release(struct baseline_index *index, struct analysis *a, const char *path,
                       uint32_t element);
 
