@@ -370,6 +370,10 @@ describe('srcls.json in the editor', () => {
     await client.change(uri, 2, [{ range: { start: positionOf(text, '150'), end: positionOf(text, '150', { delta: 3 }) }, text: '151' }]);
     const after = (await client.settled(uri, 2)).diagnostics;
     assert.deepEqual(after.filter((d) => d.severity !== 4).map((d) => d.code).sort(), ['not-applicable', 'out-of-range']);
+    // the whole text again (analysed whole): the entries it took as moved are given back first
+    await client.change(uri, 3, [{ text }]);
+    const again = (await client.settled(uri, 3)).diagnostics;
+    assert.deepEqual(again.map((d) => [d.code, d.severity]), hinted.map((d) => [d.code, 4]));
   });
 
   test('a baseline entry holds one finding, as in --check: two bulk sources of one name need two entries, through in-place edits too', T, async (t) => {
