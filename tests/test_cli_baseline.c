@@ -153,7 +153,7 @@ static void test_changed_value_comes_back_alone(void **state)
     r = with_baseline("json");
     assert_non_null(strstr(r.out, "\"baselined\":false"));
     assert_non_null(strstr(r.out, "\"baseline\": {\"findings\": 15, \"unchanged\": 13, "
-                                  "\"fixed\": 2}"));
+                                  "\"fixed\": 2, \"unchecked\": 0}"));
     assert_non_null(strstr(r.out, "\"errors\": 1, \"warnings\": 0")); /* new ones only */
     run_free(&r);
 }
@@ -221,8 +221,8 @@ static void test_write_baseline_keeps_files_not_checked(void **state)
     struct run r = check_in("repo", (const char *[]){"--check", "--write-baseline", "baseline.json",
                                                      "src/single.source.json", NULL});
     assert_exit(&r, 0);
-    assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json (12 of files not checked "
-                                  "in this run, kept)"));
+    assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json (12 of files or codes not "
+                                  "checked in this run, kept)"));
     run_free(&r);
     r = with_baseline("text"); /* the changed value is in it now, and the rest still */
     assert_exit(&r, 0);
@@ -232,7 +232,7 @@ static void test_write_baseline_keeps_files_not_checked(void **state)
     r = check_in("repo", (const char *[]){"--check", "--write-baseline", "baseline.json",
                                           "src/bulk.json", NULL});
     assert_exit(&r, 0);
-    assert_non_null(strstr(r.err, "wrote 12 findings to baseline.json (3 of files not checked"));
+    assert_non_null(strstr(r.err, "wrote 12 findings to baseline.json (3 of files or codes not"));
     run_free(&r);
     char *text = read_all("repo/baseline.json");
     assert_non_null(text);
@@ -290,9 +290,11 @@ static void test_srcls_json_names_the_baseline(void **state)
     write_baseline();
     assert_int_equal(rename("repo/baseline.json", "repo/src/known.json"), 0);
     write_file("repo/srcls.json", "{\"baseline\": \"src/known.json\"}");
-    /* the entries' paths are relative to the baseline file: from src/, written from repo/ */
+    /* the entries' paths are relative to the baseline file: from src/ they name files that are
+     * not there (src/src/...), whose findings are taken as moved to the files without entries */
     struct run r = check_in("repo", (const char *[]){"--check", "src", NULL});
-    assert_exit(&r, 1);
+    assert_exit(&r, 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
     run_free(&r);
     r = check_in("repo",
                  (const char *[]){"--check", "--write-baseline", "src/known.json", "src", NULL});
@@ -393,6 +395,284 @@ static void test_ignore_from_another_directory(void **state)
     assert_int_equal(unlink("repo/srcls.json"), 0);
 }
 
+/* The lines of the baseline text `text` that name `code`, each with its indentation. */
+static unsigned count_code(const char *text, const char *code)
+{
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"code\":\"%s\"", code);
+    unsigned n = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at++)
+        n++;
+    return n;
+}
+
+/* Whether every entry line of `before` not of `code` is in `after`, byte for byte. */
+static bool others_kept(const char *before, const char *after, const char *code)
+{
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"code\":\"%s\"", code);
+    for (const char *line = strstr(before, "\n    {"); line != NULL;
+         line = strstr(line + 1, "\n    {")) {
+        const char *end = strchr(line + 1, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        char entry[512];
+        snprintf(entry, sizeof entry, "%.*s", (int)len, line);
+        char *comma = strrchr(entry, ',');
+        if (comma != NULL && comma[1] == '\0')
+            *comma = '\0'; /* the last entry has none */
+        if (strstr(entry, needle) == NULL && strstr(after, entry) == NULL)
+            return false;
+    }
+    return true;
+}
+
+/* --write-baseline checking only some codes (--select, --ignore, "off" in srcls.json, an
+ * "ignore" entry) keeps the entries of the others byte for byte: nothing leaves a baseline but
+ * an entry whose finding was looked for and is gone. */
+static void test_write_keeps_codes_not_checked(void **state)
+{
+    (void)state;
+    write_baseline();
+    char *first = read_all("repo/baseline.json");
+    assert_non_null(first);
+    write_file("repo/src/single.source.json", source("single", "OTHER", "", ""));
+    static const struct {
+        const char *config, *option, *value;
+    } ways[] = {
+        {NULL, "--select", "invalid-enum"},
+        {NULL, "--ignore", "unknown-field,secret-not-encoded"},
+        {"{\"rules\": {\"unknown-field\": \"off\", \"secret-not-encoded\": \"off\"}}", NULL, NULL},
+        {"{\"ignore\": [{\"codes\": [\"unknown-field\", \"secret-not-encoded\"], \"reason\": "
+         "\"later\"}]}",
+         NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+        write_file("repo/baseline.json", first);
+        if (ways[i].config != NULL)
+            write_file("repo/srcls.json", ways[i].config);
+        struct run r = ways[i].option != NULL
+                           ? check_in("repo", (const char *[]){"--check", ways[i].option,
+                                                               ways[i].value, "--write-baseline",
+                                                               "baseline.json", "src", NULL})
+                           : check_in("repo", (const char *[]){"--check", "--write-baseline",
+                                                               "baseline.json", "src", NULL});
+        assert_exit(&r, 0);
+        assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json (10 of files or codes "
+                                      "not checked in this run, kept)"));
+        run_free(&r);
+        char *after = read_all("repo/baseline.json");
+        assert_non_null(after);
+        assert_true(others_kept(first, after, "invalid-enum"));
+        assert_int_equal(count_code(after, "unknown-field"), 5);
+        assert_int_equal(count_code(after, "secret-not-encoded"), 5);
+        assert_int_equal(count_code(after, "invalid-enum"), 5); /* single's anew */
+        assert_string_not_equal(first, after);
+        free(after);
+        unlink("repo/srcls.json");
+    }
+    free(first);
+    write_repository();
+}
+
+/* An entry whose code was not checked in a run is neither matched nor fixed: the text summary
+ * says how many, JSON counts them apart, SARIF has no "absent" result for them. */
+static void test_unchecked_is_not_fixed(void **state)
+{
+    (void)state;
+    write_baseline();
+    struct run r = check_in("repo", (const char *[]){"--check", "--baseline", "baseline.json",
+                                                     "--select", "invalid-enum", "src", NULL});
+    assert_exit(&r, 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed, 10 not checked in this run");
+    run_free(&r);
+    static const struct {
+        const char *config, *line, *json;
+    } ways[] = {
+        {"{\"rules\": {\"unknown-field\": \"off\"}}",
+         "15 findings in the baseline, 0 of them fixed, 5 not checked in this run",
+         "\"unchanged\": 10, \"fixed\": 0, \"unchecked\": 5}"},
+        /* the single sources' (a bulk file's are below "/0", "/1"...) */
+        {"{\"ignore\": [{\"pointer\": \"/config/colour\", \"reason\": \"old loader\"}]}",
+         "15 findings in the baseline, 0 of them fixed, 2 not checked in this run",
+         "\"unchanged\": 13, \"fixed\": 0, \"unchecked\": 2}"},
+        {"{\"ignore\": [{\"files\": \"src/bulk.json\", \"pointer\": \"/two\", \"reason\": "
+         "\"retired\"}]}",
+         "15 findings in the baseline, 0 of them fixed, 3 not checked in this run",
+         "\"unchanged\": 12, \"fixed\": 0, \"unchecked\": 3}"},
+    };
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+        write_file("repo/srcls.json", ways[i].config);
+        r = with_baseline("text");
+        assert_exit(&r, 0);
+        assert_line(&r, ways[i].line);
+        run_free(&r);
+        r = with_baseline("json");
+        assert_non_null(strstr(r.out, ways[i].json));
+        run_free(&r);
+        r = with_baseline("sarif");
+        assert_exit(&r, 0);
+        assert_null(strstr(r.out, "\"absent\""));
+        run_free(&r);
+    }
+    /* a deleted file's entries of a code "off" where it was: not fixed either */
+    write_file("repo/srcls.json", "{\"rules\": {\"unknown-field\": \"off\"}}");
+    assert_int_equal(unlink("repo/src/other.source.json"), 0);
+    r = with_baseline("text");
+    assert_line(&r, "15 findings in the baseline, 2 of them fixed, 5 not checked in this run");
+    run_free(&r);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+    write_repository();
+}
+
+/* An "ignore" entry whose codes were not checked silenced nothing because nothing was looked
+ * for: it is not reported unused. */
+static void test_unused_ignore_of_codes_not_checked(void **state)
+{
+    (void)state;
+    write_repository();
+    write_file("repo/srcls.json", "{\"ignore\": [{\"codes\": [\"type-mismatch\"], \"reason\": "
+                                  "\"silences nothing\"}]}\n");
+    struct run r = check_in("repo", (const char *[]){"--check", ".", NULL});
+    assert_non_null(strstr(r.out, "silenced no finding"));
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--check", "--select", "invalid-enum", ".", NULL});
+    assert_exit(&r, 1);
+    assert_null(strstr(r.out, "silenced no finding"));
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--check", "--ignore", "type-mismatch", ".", NULL});
+    assert_null(strstr(r.out, "silenced no finding"));
+    run_free(&r);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
+/* A finding that means a document was not checked (a syntax error) is never baselined: left
+ * out of what --write-baseline writes (said on stderr), reported under --baseline, even when an
+ * old baseline lists it (which is said too). */
+static void test_syntax_errors_never_baselined(void **state)
+{
+    (void)state;
+    write_repository();
+    write_file(
+        "repo/src/broken.source.json",
+        "{\"name\": \"b\", \"type\": \"CLOUDA_SEARCH_SERVICE\", \"config\": {\"port\": 1,,}}");
+    struct run r = check_in(
+        "repo", (const char *[]){"--check", "--write-baseline", "baseline.json", "src", NULL});
+    assert_exit(&r, 1); /* always reported */
+    assert_non_null(strstr(r.out, "[json-syntax]"));
+    /* nor its other findings (of the document as read: a guess at what was meant) */
+    assert_non_null(strstr(r.err, "wrote 15 findings to baseline.json"));
+    assert_non_null(strstr(r.err, "--write-baseline baseline.json: left out 4 findings of what "
+                                  "was not checked (json-syntax"));
+    run_free(&r);
+    char *text = read_all("repo/baseline.json");
+    assert_non_null(text);
+    assert_null(strstr(text, "broken.source.json"));
+    r = with_baseline("text");
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 4);
+    assert_non_null(strstr(r.out, "broken.source.json:1:68: error: trailing comma"));
+    run_free(&r);
+    /* an old baseline that holds one: it matches nothing */
+    char *end = strstr(text, "\n  ]");
+    assert_non_null(end);
+    char old[8192];
+    snprintf(old, sizeof old,
+             "%.*s,\n    {\"file\":\"src/broken.source.json\",\"code\":\"json-syntax\","
+             "\"pointer\":\"\",\"hash\":\"0000000000000000\"}%s",
+             (int)(end - text), text, end);
+    free(text);
+    write_file("repo/baseline.json", old);
+    r = with_baseline("text");
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 4);
+    assert_non_null(strstr(r.err, "baseline baseline.json: 1 entry of findings that mean a "
+                                  "document was not checked"));
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    assert_int_equal(unlink("repo/src/broken.source.json"), 0);
+    /* a file that had entries, broken since: they are neither fixed nor lost */
+    char *before = read_all("repo/baseline.json");
+    char broken[1024];
+    snprintf(broken, sizeof broken, "%s,", source("single", "OTHER", "", ""));
+    write_file("repo/src/single.source.json", broken);
+    r = with_baseline("text");
+    assert_exit(&r, 1);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed, 1 not checked in this run");
+    run_free(&r);
+    r = check_in("repo",
+                 (const char *[]){"--check", "--write-baseline", "baseline.json", "src", NULL});
+    assert_exit(&r, 1);
+    run_free(&r);
+    char *after = read_all("repo/baseline.json");
+    assert_true(others_kept(before, after, "json-syntax"));
+    free(before);
+    free(after);
+    write_repository();
+}
+
+/* --no-baseline: the baseline a srcls.json names is not read; with --baseline FILE, a usage
+ * error. */
+static void test_no_baseline(void **state)
+{
+    (void)state;
+    write_baseline();
+    write_file("repo/srcls.json", "{\"baseline\": \"baseline.json\"}");
+    struct run r = check_in("repo", (const char *[]){"--check", "src", NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--check", "--no-baseline", "src", NULL});
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 15);
+    assert_null(strstr(r.out, "in the baseline"));
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--check", "--no-baseline", "--baseline", "baseline.json",
+                                          "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--no-baseline"));
+    assert_string_equal(r.out, "");
+    run_free(&r);
+    r = check_in("repo", (const char *[]){"--no-baseline", "src", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--no-baseline is an option of --check"));
+    run_free(&r);
+    assert_int_equal(unlink("repo/srcls.json"), 0);
+}
+
+/* A file renamed on disk (no git): its findings take the entries of its old path, which is
+ * gone; --write-baseline then writes them under the new path. One entry holds one finding: a
+ * copy's findings are new. */
+static void test_moved_file_keeps_its_entries(void **state)
+{
+    (void)state;
+    write_baseline();
+    assert_int_equal(rename("repo/src/other.source.json", "repo/src/moved.source.json"), 0);
+    struct run r = with_baseline("text");
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    r = with_baseline("sarif");
+    assert_null(strstr(r.out, "\"absent\""));
+    run_free(&r);
+    write_file("repo/src/copy.source.json", source("other", "BOGUS", "", ""));
+    r = with_baseline("text");
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 3);
+    run_free(&r);
+    assert_int_equal(unlink("repo/src/copy.source.json"), 0);
+    r = check_in("repo", (const char *[]){"--check", "--baseline", "baseline.json",
+                                          "--write-baseline", "baseline.json", "src", NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    char *text = read_all("repo/baseline.json");
+    assert_non_null(text);
+    assert_null(strstr(text, "other.source.json"));
+    assert_non_null(strstr(text, "\"file\":\"src/moved.source.json\",\"code\":\"invalid-enum\""));
+    free(text);
+    assert_int_equal(unlink("repo/src/moved.source.json"), 0);
+    write_repository();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +685,12 @@ int main(void)
         cmocka_unit_test(test_srcls_json_names_the_baseline),
         cmocka_unit_test(test_ignore_entries),
         cmocka_unit_test(test_ignore_from_another_directory),
+        cmocka_unit_test(test_write_keeps_codes_not_checked),
+        cmocka_unit_test(test_unchecked_is_not_fixed),
+        cmocka_unit_test(test_unused_ignore_of_codes_not_checked),
+        cmocka_unit_test(test_syntax_errors_never_baselined),
+        cmocka_unit_test(test_no_baseline),
+        cmocka_unit_test(test_moved_file_keeps_its_entries),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

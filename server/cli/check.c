@@ -287,7 +287,7 @@ static void task_done(void *context, void *task)
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
         check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
         unsigned char *in_baseline =
-            check_baseline_match(walk->options->baseline, t->path, reported, t->target.baseline);
+            check_baseline_match(walk->options->baseline, t->path, reported, &t->target);
         struct checked_file file = {
             .path = t->path, .analysis = reported, .baselined = in_baseline};
         for (uint32_t i = 0; reported->ignore_hits != NULL && i < t->target.ignore_count; i++)

@@ -36,11 +36,14 @@ struct baseline_set {
     char **checked;              /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
+    unsigned unrecorded; /* entries of findings never baselined (baseline_recorded): said */
 };
 
 struct check_baseline {
     const char *write_path;
-    bool named;      /* --baseline: sets[0], for every file */
+    struct check_configs *configs; /* the srcls.json of each file (a gone file's too) */
+    bool named;                    /* --baseline: sets[0], for every file */
+    bool no_config;                /* --no-baseline: no srcls.json's "baseline" */
     char *cwd;       /* absolute, normalised */
     char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
     struct baseline_set *sets;
@@ -50,6 +53,8 @@ struct check_baseline {
     /* --write-baseline: the file there before (read at the end) and the paths checked,
      * relative to its directory: its entries of other files that still exist are kept */
     struct baseline_set previous;
+    bool previous_broken; /* there, but not a baseline (said): written anew */
+    unsigned left_out;    /* --write-baseline: findings never baselined (baseline_recorded) */
     struct report_absent *absent;
     unsigned absent_count;
     size_t absent_cap;
@@ -98,8 +103,26 @@ static bool read_file(struct baseline_set *b)
     bool ok = baseline_parse(&b->index, text, len, why, sizeof why) == 0;
     if (!ok)
         fprintf(stderr, "srcls: %s: %s\n", b->read_path, why);
+    for (size_t i = 0; ok && i < b->index.count; i++)
+        b->unrecorded += !baseline_recorded((enum diag_code)code_parse(b->index.entries[i].code));
     free(text);
     return ok;
+}
+
+/* Whether the file of an entry (its path relative to the directory `context`, a set's
+ * read_dir) no longer exists: its findings may have moved (baseline_index's `gone`). */
+static bool entry_gone(const char *path, void *context)
+{
+    const char *dir = context;
+    size_t size = strlen(dir) + strlen(path) + 2;
+    char *full = malloc(size);
+    if (full == NULL)
+        return false;
+    snprintf(full, size, "%s/%s", dir, path);
+    struct stat st;
+    bool gone = stat(full, &st) != 0 && errno == ENOENT;
+    free(full);
+    return gone;
 }
 
 static void set_free(struct baseline_set *set)
@@ -133,17 +156,46 @@ static struct baseline_set *set_for(struct check_baseline *b, const char *path)
     }
     b->set_count++;
     set->broken = !read_file(set);
+    set->index.gone = entry_gone;
+    set->index.gone_context = set->read_dir;
+    if (set->unrecorded > 0)
+        fprintf(stderr,
+                "srcls: baseline %s: %u entr%s of findings that mean a document was not checked "
+                "(json-syntax, unknown-document, unknown-kind) match nothing: such findings "
+                "are always reported\n",
+                set->read_path, set->unrecorded, set->unrecorded == 1 ? "y" : "ies");
     b->used = true;
     return set;
 }
 
-int check_baseline_open(const char *read_path, const char *write_path, bool diff,
-                        struct check_baseline **out)
+/* --write-baseline: the file there before read into b->previous (none, or an empty file made
+ * for it: nothing), to keep the entries this run does not record again (keep_unchecked). */
+static void read_previous(struct check_baseline *b)
+{
+    struct baseline_set *old = &b->previous;
+    struct stat st;
+    bool there = stat(b->write_path, &st) == 0;
+    if ((!there && errno == ENOENT) || (there && S_ISREG(st.st_mode) && st.st_size == 0))
+        return;
+    b->previous_broken = (old->read_path = strdup(b->write_path)) == NULL ||
+                         (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old);
+    if (b->previous_broken)
+        baseline_index_free(&old->index);
+    old->index.gone = entry_gone;
+    old->index.gone_context = old->read_dir;
+}
+
+int check_baseline_open(const char *read_path, const char *write_path, bool diff, bool no_config,
+                        struct check_configs *configs, struct check_baseline **out)
 {
     *out = NULL;
     if (diff && (read_path != NULL || write_path != NULL)) {
         fprintf(stderr, "srcls: --diff prints a diff: it takes no --baseline or "
                         "--write-baseline\n");
+        return 2;
+    }
+    if (no_config && read_path != NULL) {
+        fprintf(stderr, "srcls: --no-baseline reads no baseline: it takes no --baseline\n");
         return 2;
     }
     if (diff)
@@ -158,6 +210,8 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
         return 2;
     }
     b->write_path = write_path;
+    b->configs = configs;
+    b->no_config = no_config;
     b->used = write_path != NULL;
     b->named = read_path != NULL;
     struct baseline_set *set = b->named ? set_for(b, read_path) : NULL;
@@ -167,6 +221,8 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
         check_baseline_close(b);
         return 2;
     }
+    if (write_path != NULL)
+        read_previous(b);
     *out = b;
     return 0;
 }
@@ -185,8 +241,9 @@ static bool push(char ***items, size_t *count, size_t *cap, char *item)
 }
 
 unsigned char *check_baseline_match(struct check_baseline *b, const char *path, struct analysis *a,
-                                    const char *config_baseline)
+                                    const struct check_target *target)
 {
+    const char *config_baseline = b != NULL && !b->no_config ? target->baseline : NULL;
     if (b == NULL || (!b->used && config_baseline == NULL))
         return NULL;
     if (b->write_dir != NULL && !b->named)
@@ -206,18 +263,32 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path, 
     bool ok = file != NULL && flags != NULL && (set == NULL || read_rel != NULL) &&
               (b->write_dir == NULL || write_rel != NULL) &&
               (config_baseline == NULL || b->named || set != NULL || b->failed);
+    bool checked = baseline_document_checked(a); /* else none of its findings is written */
     for (uint32_t i = 0; ok && i < a->diags.count; i++) {
+        const struct diagnostic *d = &a->diags.items[i];
+        bool recorded = checked && baseline_recorded(d->code); /* else never written */
         if (read_rel != NULL) {
-            int held = baseline_take_finding(&set->index, a, &a->diags.items[i], read_rel);
+            int held = baseline_take_finding(&set->index, a, d, read_rel);
             ok = held >= 0;
             flags[i] = held > 0;
         }
-        if (write_rel != NULL && ok)
+        b->left_out += write_rel != NULL && !recorded;
+        if (write_rel != NULL && ok && recorded)
             ok = push(&b->written, &b->written_count, &b->written_cap,
-                      baseline_entry_line(a, &a->diags.items[i], write_rel));
+                      baseline_entry_line(a, d, write_rel));
         if (b->write_dir != NULL && set == NULL) /* --write-baseline alone: it is the baseline */
-            flags[i] = 1;
+            flags[i] = recorded;
     }
+    /* the entries whose finding this run did not look for: neither matched nor fixed, kept */
+    if (ok && read_rel != NULL && !checked)
+        baseline_hide_all(&set->index, read_rel);
+    else if (ok && read_rel != NULL)
+        baseline_hide_unchecked(&set->index, read_rel, target->settings, target->path, a);
+    if (ok && write_rel != NULL && !checked) { /* its entries stay, as of a file not checked */
+        free(write_rel);
+        write_rel = NULL;
+    } else if (ok && write_rel != NULL)
+        baseline_hide_unchecked(&b->previous.index, write_rel, target->settings, target->path, a);
     if (ok && read_rel != NULL) {
         ok = push(&set->checked, &set->checked_count, &set->checked_cap, read_rel);
         read_rel = NULL;
@@ -238,22 +309,42 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path, 
     return flags;
 }
 
-/* Whether the entry's file was checked in this run, or no longer exists. */
-static bool file_gone_or_checked(const struct baseline_set *b, const struct baseline_entry *e)
+/* What became of the finding of an entry in this run. */
+enum entry_state {
+    ENTRY_MATCHED,   /* a finding took it */
+    ENTRY_FIXED,     /* looked for and gone: its file checked, or deleted */
+    ENTRY_UNCHECKED, /* not looked for: its code "off", or silenced by an "ignore" entry */
+    ENTRY_ELSEWHERE, /* its file is there and was not checked */
+};
+
+/* The state of the entry `e` of `set` (whose `checked` is sorted). A deleted file's entry is
+ * fixed unless a check of the file under the srcls.json that would govern it left it out. */
+static enum entry_state entry_state(struct check_baseline *b, const struct baseline_set *set,
+                                    const struct baseline_entry *e)
 {
+    if (e->used)
+        return ENTRY_MATCHED;
+    if (e->hidden)
+        return ENTRY_UNCHECKED;
     const char *key = e->path;
-    if (b->checked_count > 0 &&
-        bsearch(&key, b->checked, b->checked_count, sizeof *b->checked, compare_strings) != NULL)
-        return true;
-    size_t size = strlen(b->read_dir) + strlen(e->path) + 2;
+    if (set->checked_count > 0 &&
+        bsearch(&key, set->checked, set->checked_count, sizeof *set->checked, compare_strings))
+        return ENTRY_FIXED;
+    if (!entry_gone(e->path, set->read_dir))
+        return ENTRY_ELSEWHERE;
+    size_t size = strlen(set->read_dir) + strlen(e->path) + 2;
     char *full = malloc(size);
-    if (full == NULL)
-        return false;
-    snprintf(full, size, "%s/%s", b->read_dir, e->path);
-    struct stat st;
-    bool gone = stat(full, &st) != 0 && errno == ENOENT;
+    struct check_target target = {0};
+    if (full != NULL)
+        snprintf(full, size, "%s/%s", set->read_dir, e->path);
+    /* its srcls.json unusable (said), or memory: not known to be looked for */
+    bool hidden = full == NULL || b->configs == NULL ||
+                  !check_configs_for(b->configs, full, &target) ||
+                  baseline_entry_hidden(e, target.settings, target.path, NULL);
+    free(target.path);
+    free(target.kind_file_name);
     free(full);
-    return gone;
+    return hidden ? ENTRY_UNCHECKED : ENTRY_FIXED;
 }
 
 /* The fixed entries of `set` into b->absent and `summary`. */
@@ -262,11 +353,15 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
 {
     if (set->checked_count > 1)
         qsort(set->checked, set->checked_count, sizeof *set->checked, compare_strings);
-    summary->baseline_entries += (unsigned)set->index.count;
+    summary->baseline_entries += (unsigned)(set->index.count - set->unrecorded);
     for (size_t i = 0; i < set->index.count; i++) {
         struct baseline_entry *e = &set->index.entries[i];
-        summary->baseline_unchanged += e->used;
-        if (e->used || !file_gone_or_checked(set, e))
+        if (!baseline_recorded((enum diag_code)code_parse(e->code)))
+            continue; /* it matches nothing (said when read) */
+        enum entry_state state = entry_state(b, set, e);
+        summary->baseline_unchanged += state == ENTRY_MATCHED;
+        summary->baseline_unchecked += state == ENTRY_UNCHECKED;
+        if (state != ENTRY_FIXED)
             continue;
         summary->baseline_fixed++;
         char *full = malloc(strlen(set->read_dir) + strlen(e->path) + 2);
@@ -310,26 +405,27 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
     summary->absent_count = b->absent_count;
 }
 
-/* The entries of the baseline file at b->write_path (if any) of files this run did not check
- * and that still exist, added to b->written (as ESLint's --suppress-all keeps the suppressions
- * of the files it did not lint); how many, or -1 when the file is there but cannot be read or
- * is not a baseline (said), or memory ran out (then b->written holds this run's alone). */
+/* The entries of the baseline file at b->write_path (if any) whose finding this run did not
+ * look for, added to b->written: those of files it did not check that still exist (as
+ * ESLint's --suppress-all keeps the suppressions of the files it did not lint), and those of
+ * codes it did not check (not selected, "off", silenced by an "ignore" entry), so that nothing
+ * leaves a baseline but an entry whose finding was looked for and is gone; never one of a
+ * finding that is not recorded (baseline_recorded: counted in b->left_out). How many, or -1
+ * when the file is there but cannot be read or is not a baseline (said), or memory ran out
+ * (then b->written holds this run's alone). */
 static long keep_unchecked(struct check_baseline *b)
 {
     struct baseline_set *old = &b->previous;
-    struct stat st;
-    bool there = stat(b->write_path, &st) == 0;
-    if ((!there && errno == ENOENT) || (there && S_ISREG(st.st_mode) && st.st_size == 0))
-        return 0; /* none, or an empty file made for it */
-    if ((old->read_path = strdup(b->write_path)) == NULL ||
-        (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old))
+    if (b->previous_broken)
         return -1;
     if (old->checked_count > 1)
         qsort(old->checked, old->checked_count, sizeof *old->checked, compare_strings);
+    b->left_out += old->unrecorded;
     size_t first = b->written_count;
     for (size_t i = 0; i < old->index.count; i++) {
         const struct baseline_entry *e = &old->index.entries[i];
-        if (!file_gone_or_checked(old, e) &&
+        enum entry_state state = entry_state(b, old, e);
+        if (baseline_recorded((enum diag_code)code_parse(e->code)) && state != ENTRY_FIXED &&
             !push(&b->written, &b->written_count, &b->written_cap, strdup(e->line))) {
             while (b->written_count > first)
                 free(b->written[--b->written_count]);
@@ -387,9 +483,15 @@ int check_baseline_end(struct check_baseline *b, int status)
         fprintf(stderr, "srcls: wrote %zu finding%s to %s", b->written_count,
                 b->written_count == 1 ? "" : "s", b->write_path);
         if (kept > 0)
-            fprintf(stderr, " (%ld of files not checked in this run, kept)", kept);
+            fprintf(stderr, " (%ld of files or codes not checked in this run, kept)", kept);
         fputs("\n", stderr);
     }
+    if (b->left_out > 0)
+        fprintf(stderr,
+                "srcls: --write-baseline %s: left out %u finding%s of what was not checked "
+                "(json-syntax, unknown-document, unknown-kind, and the other findings of a "
+                "document with a syntax error): never baselined, always reported\n",
+                b->write_path, b->left_out, b->left_out == 1 ? "" : "s");
     free(temporary);
     return error == 0 ? status : 2;
 }

@@ -8,28 +8,34 @@
 
 #include <stdbool.h>
 
+#include "check_config.h"
 #include "report.h"
 #include "check/check.h"
 
 struct check_baseline;
 
 /* The baseline of a run into `*out`: `read_path` (--baseline; NULL: none) read, `write_path`
- * (--write-baseline; NULL: none) prepared. Without either, a file is matched against the
- * baseline its srcls.json names, read on first use; with --write-baseline alone, against what
- * is written (every finding is in it). With `diff` (--diff) there is none. 0, or 2 after saying
- * why on stderr: --diff with either option, the file cannot be read, is not a baseline (which
- * entry, what is wrong), memory. */
-int check_baseline_open(const char *read_path, const char *write_path, bool diff,
-                        struct check_baseline **out);
-/* The findings of the file `path` (its reported analysis `a`; `config_baseline` the absolute
- * path of the baseline its srcls.json names, or NULL): returns a malloc'd array of
- * a->diags.count flags (1: in the baseline), or NULL when no baseline applies, or when memory
- * ran out or the srcls.json's baseline cannot be read (then every finding counts as new, and
- * the run fails: check_baseline_failed). */
+ * (--write-baseline; NULL: none) prepared (the file there read). Without either, a file is
+ * matched against the baseline its srcls.json names (unless `no_config`: --no-baseline), read
+ * on first use; with --write-baseline alone, against what is written (every finding is in it).
+ * `configs` (kept) tells a deleted file's settings. With `diff` (--diff) there is none. 0, or 2
+ * after saying why on stderr: --diff with either option, the file cannot be read, is not a
+ * baseline (which entry, what is wrong), memory. */
+int check_baseline_open(const char *read_path, const char *write_path, bool diff, bool no_config,
+                        struct check_configs *configs, struct check_baseline **out);
+/* The findings of the file `path` (its reported analysis `a`, checked as `target` says: its
+ * settings, and the baseline its srcls.json names): returns a malloc'd array of a->diags.count
+ * flags (1: in the baseline), or NULL when no baseline applies, or when memory ran out or the
+ * srcls.json's baseline cannot be read (then every finding counts as new, and the run fails:
+ * check_baseline_failed). The file's entries of codes the target's settings leave out (or its
+ * "ignore" entries silence) are neither matched nor fixed, and --write-baseline keeps them;
+ * findings that mean a document was not checked (baseline_recorded) are never in the baseline.
+ * A finding in a file without entries takes the entry of a deleted file with the same code,
+ * pointer and value: the file moved. */
 unsigned char *check_baseline_match(struct check_baseline *baseline, const char *path,
-                                    struct analysis *a, const char *config_baseline);
-/* After the walk: the entries whose finding is gone (their file checked, or deleted), into
- * `summary` for the reporters' end. */
+                                    struct analysis *a, const struct check_target *target);
+/* After the walk: the entries whose finding is gone (their file checked, or deleted), and
+ * those whose finding was not looked for, into `summary` for the reporters' end. */
 void check_baseline_finish(struct check_baseline *baseline, struct report_summary *summary);
 /* After the run, whose exit status is `status`: --write-baseline's file written (atomically: a
  * temporary file renamed), unless the run could not check every path (2: said on stderr).

@@ -435,6 +435,8 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
     for (struct check_config *c = configs->first; c != NULL; c = c->next) {
         if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))
             continue;
+        for (uint32_t i = 0; i < c->settings.ignore_count; i++) /* its codes not checked */
+            c->hits[i] |= !suppress_codes_checked(&c->settings.ignores[i], &c->settings);
         size_t len;
         /* from the current directory ("../srcls.json" when found from "../x") */
         char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;

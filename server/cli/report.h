@@ -24,6 +24,7 @@ struct report_summary {
      * deleted); the fixed ones (absent, absent_count) */
     bool baseline;
     unsigned baseline_entries, baseline_unchanged, baseline_fixed;
+    unsigned baseline_unchecked; /* entries whose finding was not looked for (code not checked) */
     const struct report_absent *absent;
     unsigned absent_count;
 };
@@ -60,6 +61,8 @@ struct reporter {
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
  * when the name is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
+/* --color WHEN: 1 color, 0 none, -1 not a WHEN ("always", "never", "auto"). */
+int report_color_mode(const char *when);
 
 /* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
  * the summary line. Returns false when memory ran out. */

@@ -122,8 +122,11 @@ static void json_end(struct reporter *self, const struct report_summary *s)
             self->files_seen ? "\n  " : "", s->files, s->errors, s->warnings, s->information,
             s->hints);
     if (s->baseline) /* --baseline: the entries, matched and fixed */
-        fprintf(self->out, ", \"baseline\": {\"findings\": %u, \"unchanged\": %u, \"fixed\": %u}",
-                s->baseline_entries, s->baseline_unchanged, s->baseline_fixed);
+        fprintf(self->out,
+                ", \"baseline\": {\"findings\": %u, \"unchanged\": %u, \"fixed\": %u, "
+                "\"unchecked\": %u}",
+                s->baseline_entries, s->baseline_unchanged, s->baseline_fixed,
+                s->baseline_unchecked);
     fputs("}\n}\n", self->out);
 }
 

@@ -125,7 +125,10 @@ static void text_end(struct reporter *self, const struct report_summary *s)
     fputc('\n', out);
     if (s->baseline) {
         plural(out, s->baseline_entries, "finding", "findings");
-        fprintf(out, " in the baseline, %u of them fixed\n", s->baseline_fixed);
+        fprintf(out, " in the baseline, %u of them fixed", s->baseline_fixed);
+        if (s->baseline_unchecked > 0) /* hidden is not fixed */
+            fprintf(out, ", %u not checked in this run", s->baseline_unchecked);
+        fputc('\n', out);
     }
 }
 

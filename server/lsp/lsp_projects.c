@@ -2,6 +2,7 @@
  * synchronously: a stat per directory upwards, one read per configuration). */
 #include "lsp_projects.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,22 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* Whether the file of a baseline entry (its `path` relative to the baseline's directory
+ * `context`) no longer exists: a document without entries may take its findings' entries, as
+ * --check lets a moved file keep them (baseline_index's `gone`). */
+static bool baseline_file_gone(const char *path, void *context)
+{
+    const char *dir = context;
+    char *full = malloc(strlen(dir) + strlen(path) + 2);
+    if (full == NULL)
+        return false;
+    sprintf(full, "%s/%s", dir, path);
+    struct stat st;
+    bool gone = stat(full, &st) != 0 && errno == ENOENT;
+    free(full);
+    return gone;
+}
+
 /* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline
  * (as large as --check reads); one that cannot be read or is not a baseline leaves it empty,
  * and a window/logMessage says why, once for each time the srcls.json is read. */
@@ -169,6 +186,8 @@ static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
         char *slash = strrchr(path, '/');
         slash[slash == path] = '\0'; /* its directory */
         p->baseline_dir = path;
+        p->baseline.gone = baseline_file_gone;
+        p->baseline.gone_context = p->baseline_dir;
         path = NULL;
     }
     if (path != NULL && projects->rpc != NULL)

@@ -96,7 +96,7 @@ static int run_reference(const char *action, const char *arg, const char *format
 /* What the command line asks for. */
 struct cli_options {
     bool check, fix, diff, no_gitignore;
-    bool quiet, statistics, exit_zero;            /* --quiet, --statistics, --exit-zero */
+    bool quiet, statistics, exit_zero, no_baseline; /* --quiet, ..., --no-baseline */
     int show_source;                              /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file;            /* --fail-on SEVERITY, --output-file FILE */
     const char *select, *ignore;                  /* --select CODE,..., --ignore CODE,... */
@@ -147,6 +147,7 @@ enum option_id {
     OPT_BASE,
     OPT_BASELINE,
     OPT_WRITE_BASELINE,
+    OPT_NO_BASELINE,
     OPT_ENV,
 };
 
@@ -180,6 +181,7 @@ static const struct option long_options[] = {
     {"base", required_argument, NULL, OPT_BASE},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"no-baseline", no_argument, NULL, OPT_NO_BASELINE},
     {"env", required_argument, NULL, OPT_ENV},
     {NULL, 0, NULL, 0},
 };
@@ -221,6 +223,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_BASE: o->base = value; break;
     case OPT_BASELINE: o->baseline = value; break;
     case OPT_WRITE_BASELINE: o->write_baseline = value; break;
+    case OPT_NO_BASELINE: o->no_baseline = true; break;
     case OPT_SHOW_SOURCE: o->show_source = 1; break;
     case OPT_NO_SHOW_SOURCE: o->show_source = 0; break;
     case OPT_EXCLUDE: o->excludes[o->exclude_count++] = value; break;
@@ -287,6 +290,7 @@ static enum parse_outcome check_combination(const struct cli_options *o)
                                : o->base             ? "--base"
                                : o->baseline         ? "--baseline"
                                : o->write_baseline   ? "--write-baseline"
+                               : o->no_baseline      ? "--no-baseline"
                                : o->env_count        ? "--env"
                                : o->show_source >= 0 ? "--show-source"
                                : o->format           ? "--format"
@@ -380,19 +384,6 @@ static unsigned parse_jobs(const char *value)
     return (unsigned)n;
 }
 
-/* --color auto: FORCE_COLOR (set, and not "0") asks for color, as CI systems that show it
- * set it; else NO_COLOR (set and not empty) asks for none; else color on a terminal. */
-static bool color_wanted(void)
-{
-    const char *force = getenv("FORCE_COLOR");
-    if (force != NULL && strcmp(force, "0") != 0 && strcmp(force, "false") != 0)
-        return true;
-    const char *no = getenv("NO_COLOR");
-    if (no != NULL && no[0] != '\0')
-        return false;
-    return isatty(STDOUT_FILENO);
-}
-
 /* --fix with '-' among the paths: standard output carries the fixed document. */
 static bool fixes_stdin(const struct cli_options *o)
 {
@@ -401,18 +392,6 @@ static bool fixes_stdin(const struct cli_options *o)
             return true;
     }
     return false;
-}
-
-/* --color WHEN: 1 color, 0 none, -1 not a WHEN. */
-static int color_mode(const char *when)
-{
-    if (strcmp(when, "always") == 0)
-        return 1;
-    if (strcmp(when, "never") == 0)
-        return 0;
-    if (strcmp(when, "auto") == 0)
-        return color_wanted();
-    return -1;
 }
 
 /* Whether --statistics and --diff go with the rest; false after a usage error. */
@@ -445,7 +424,8 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     }
     check_env_finish(&env);
     if ((o->base != NULL && (base = check_base_open(o->base)) == NULL) ||
-        check_baseline_open(o->baseline, o->write_baseline, o->diff, &baseline) != 0)
+        check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
+                            &baseline) != 0)
         goto done;
     for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->path_count; i++) {
         if (strcmp(o->paths[i], "-") == 0) { /* no path: no version at REF to compare with */
@@ -488,7 +468,7 @@ static int run_check(const struct cli_options *o)
         return usage_error("%s", "--check needs at least one PATH ('-' for stdin)");
     const char *color = o->color ? o->color : "auto";
     const char *format = o->format ? o->format : "text";
-    int use_color = color_mode(color);
+    int use_color = report_color_mode(color);
     if (use_color < 0)
         return usage_error("--color takes auto, always or never (got '%s')", color);
     unsigned jobs = parse_jobs(o->jobs);

@@ -350,6 +350,32 @@ describe('srcls.json in the editor', () => {
     assert.deepEqual(client.lastPublish(uri).diagnostics.map((d) => d.code).sort(), news);
   });
 
+  test('a file moved on disk keeps its baselined findings as hints (the entries of its old path, gone), through edits too', T, async (t) => {
+    const root = project(t);
+    fs.mkdirSync(path.join(root, 'sources'));
+    const old = path.join(root, 'sources', 'old.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(old, text);
+    const made = spawnSync(CLI_BINARY, ['--check', '--write-baseline', 'known.json', 'sources'], { encoding: 'utf8', cwd: root });
+    assert.equal(made.status, 0, made.stderr);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "known.json"}');
+    const file = path.join(root, 'sources', 'new.source.json');
+    fs.renameSync(old, file);
+    const client = await startClient(t);
+    const uri = 'file://' + file;
+    const hinted = (await client.openAndSettle(uri, text)).diagnostics;
+    assert.ok(hinted.length > 2);
+    assert.ok(hinted.every((d) => d.severity === 4), 'every finding is in the baseline: hints');
+    // an edit analyses it again: its entries are given back and taken again, the changed value new
+    await client.change(uri, 2, [{ range: { start: positionOf(text, '150'), end: positionOf(text, '150', { delta: 3 }) }, text: '151' }]);
+    const after = (await client.settled(uri, 2)).diagnostics;
+    assert.deepEqual(after.filter((d) => d.severity !== 4).map((d) => d.code).sort(), ['not-applicable', 'out-of-range']);
+    // the whole text again (analysed whole): the entries it took as moved are given back first
+    await client.change(uri, 3, [{ text }]);
+    const again = (await client.settled(uri, 3)).diagnostics;
+    assert.deepEqual(again.map((d) => [d.code, d.severity]), hinted.map((d) => [d.code, 4]));
+  });
+
   test('a baseline entry holds one finding, as in --check: two bulk sources of one name need two entries, through in-place edits too', T, async (t) => {
     const root = project(t);
     const source = '  {"name": "lake", "type": "PEER_CLUSTER", "config": {"useSsl": "yes"}}';

@@ -169,6 +169,14 @@ static char *member(struct json_doc *doc, uint32_t node, const char *key)
     return copy;
 }
 
+/* Where the canonical `line` goes on after its file: at ',"code":', which cannot be inside the
+ * file's string (a '"' in it is escaped). */
+static size_t rest_of(const char *line)
+{
+    const char *rest = strstr(line, ",\"code\":");
+    return rest != NULL ? (size_t)(rest - line) : 0;
+}
+
 /* The canonical line of an entry read back (baseline_write_entry's form). */
 static char *canonical(const struct baseline_entry *e, const char *hash)
 {
@@ -202,6 +210,7 @@ static void entry_free(struct baseline_entry *e)
     free(e->code);
     free(e->element);
     free(e->pointer);
+    free(e->moved_to);
 }
 
 /* Reads the entry `node` (the `index`th) into `e`; false after saying on stderr what is wrong. */
@@ -226,6 +235,8 @@ static bool read_entry(struct json_doc *doc, uint32_t node, unsigned index,
         why = "\"element\" must be a string";
     else if ((e->line = canonical(e, hash)) == NULL)
         why = "out of memory";
+    if (why == NULL)
+        e->rest = rest_of(e->line);
     free(hash);
     if (why == NULL)
         return true;
@@ -279,6 +290,7 @@ void baseline_index_free(struct baseline_index *b)
     for (size_t i = 0; i < b->count; i++)
         entry_free(&b->entries[i]);
     free(b->entries);
+    free(b->by_rest);
     *b = (struct baseline_index){0};
 }
 
@@ -317,15 +329,174 @@ char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const 
     return NULL;
 }
 
+bool baseline_recorded(enum diag_code code)
+{
+    return code != CODE_JSON_SYNTAX && code != CODE_UNKNOWN_DOCUMENT && code != CODE_UNKNOWN_KIND;
+}
+
+bool baseline_document_checked(const struct analysis *a)
+{
+    for (uint32_t i = 0; i < a->diags.count; i++) {
+        if (a->diags.items[i].code == CODE_JSON_SYNTAX ||
+            a->diags.items[i].code == CODE_UNKNOWN_DOCUMENT)
+            return false;
+    }
+    return true;
+}
+
+/* The entries of the file `path`: [*first, return value). */
+static size_t file_range(const struct baseline_index *b, const char *path, size_t *first)
+{
+    struct json_writer w; /* the lines that start with this */
+    json_writer_init(&w, 0);
+    json_write_object_begin(&w);
+    json_write_key(&w, "file");
+    json_write_string(&w, path);
+    *first = 0;
+    if (w.failed) {
+        json_writer_free(&w);
+        return 0;
+    }
+    size_t len = w.len, i = *first = lower_bound(b, w.buf);
+    while (i < b->count && strncmp(b->entries[i].line, w.buf, len) == 0 &&
+           b->entries[i].line[len] == ',')
+        i++;
+    json_writer_free(&w);
+    return i;
+}
+
+static int compare_rests(const void *x, const void *y)
+{
+    const struct baseline_entry *a = *(struct baseline_entry *const *)x,
+                                *b = *(struct baseline_entry *const *)y;
+    int order = strcmp(a->line + a->rest, b->line + b->rest);
+    return order != 0 ? order : strcmp(a->line, b->line);
+}
+
+/* An entry not taken yet whose file is gone and whose line goes on as `rest` does, taken: the
+ * finding of a file with no entries that moved there. 1, 0, or -1 when memory ran out. */
+static int take_moved(struct baseline_index *b, const char *path, const char *rest)
+{
+    size_t first;
+    if (b->gone == NULL || b->count == 0 || file_range(b, path, &first) > first)
+        return 0;
+    if (b->by_rest == NULL) {
+        if ((b->by_rest = malloc(b->count * sizeof *b->by_rest)) == NULL)
+            return -1;
+        for (size_t i = 0; i < b->count; i++)
+            b->by_rest[i] = &b->entries[i];
+        qsort(b->by_rest, b->count, sizeof *b->by_rest, compare_rests);
+    }
+    struct baseline_entry **sorted = b->by_rest;
+    size_t lo = 0, hi = b->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sorted[mid]->line + sorted[mid]->rest, rest) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < b->count && strcmp(sorted[lo]->line + sorted[lo]->rest, rest) == 0; lo++) {
+        struct baseline_entry *e = sorted[lo];
+        if (e->used || !b->gone(e->path, b->gone_context))
+            continue;
+        char *to = strdup(path);
+        if (to == NULL)
+            return -1;
+        b->moved += e->moved_to == NULL;
+        free(e->moved_to);
+        e->moved_to = to;
+        return e->used = true;
+    }
+    return 0;
+}
+
 int baseline_take_finding(struct baseline_index *b, struct analysis *a, const struct diagnostic *d,
                           const char *path)
 {
+    if (!baseline_recorded(d->code))
+        return 0; /* always reported */
     char *line = baseline_entry_line(a, d, path);
     if (line == NULL)
         return -1;
-    bool taken = baseline_take(b, line);
+    int taken = baseline_take(b, line) ? 1 : take_moved(b, path, line + rest_of(line));
     free(line);
     return taken;
+}
+
+/* The pointer a finding of the entry `e` would have in `a` (NULL: the file is gone), malloc'd,
+ * and into `*by_name` whether a bulk element is named by its "name" (not found in `a`). */
+static char *entry_pointer(const struct baseline_entry *e, struct analysis *a, bool *by_name)
+{
+    *by_name = false;
+    if (e->element == NULL)
+        return strdup(e->pointer);
+    char *out = malloc(2 * strlen(e->element) + strlen(e->pointer) + 16);
+    for (uint32_t i = 0; out != NULL && a != NULL && i < a->element_count; i++) {
+        uint32_t name = json_object_get(&a->doc, a->elements[i], JSON_LITERAL(ENVELOPE_NAME));
+        struct json_str s = name != JSON_NONE && a->doc.nodes[name].kind == JSON_STRING
+                                ? json_node_string(&a->doc, name)
+                                : (struct json_str){0};
+        if (s.ptr != NULL && s.len == strlen(e->element) && memcmp(s.ptr, e->element, s.len) == 0) {
+            sprintf(out, "/%u%s", i, e->pointer);
+            return out;
+        }
+    }
+    if (out == NULL)
+        return NULL;
+    size_t len = 0; /* the element is not there: by its name, escaped as a segment */
+    out[len++] = '/';
+    for (const char *c = e->element; *c != '\0'; c++) {
+        if (*c == '~' || *c == '/')
+            out[len++] = '~';
+        out[len++] = *c == '~' ? '0' : *c == '/' ? '1' : *c;
+    }
+    strcpy(out + len, e->pointer);
+    *by_name = true;
+    return out;
+}
+
+bool baseline_entry_hidden(const struct baseline_entry *e, const struct settings *settings,
+                           const char *config_path, struct analysis *a)
+{
+    int code = code_parse(e->code);
+    if (code < 0)
+        return false;
+    if (settings_severity(settings, (enum diag_code)code,
+                          code_info((enum diag_code)code)->severity) == DIAG_OFF)
+        return true;
+    if (settings == NULL || settings->ignore_count == 0)
+        return false;
+    bool by_name;
+    char *pointer = entry_pointer(e, a, &by_name);
+    if (pointer == NULL)
+        return true; /* out of memory: not counted as fixed */
+    struct diagnostic d = {.code = (enum diag_code)code, .pointer = pointer};
+    bool elements = a != NULL && !by_name;
+    bool hidden = false;
+    for (uint32_t i = 0; !hidden && i < settings->ignore_count; i++)
+        hidden = suppress_matches(&settings->ignores[i], &d, config_path, elements ? &a->doc : NULL,
+                                  elements ? a->elements : NULL, elements ? a->element_count : 0);
+    free(pointer);
+    return hidden;
+}
+
+void baseline_hide_unchecked(struct baseline_index *b, const char *path,
+                             const struct settings *settings, const char *config_path,
+                             struct analysis *a)
+{
+    size_t i;
+    size_t end = file_range(b, path, &i);
+    for (; i < end; i++)
+        b->entries[i].hidden = baseline_entry_hidden(&b->entries[i], settings, config_path, a);
+}
+
+void baseline_hide_all(struct baseline_index *b, const char *path)
+{
+    size_t i;
+    size_t end = file_range(b, path, &i);
+    for (; i < end; i++)
+        b->entries[i].hidden = !b->entries[i].used;
 }
 
 /* Whether the entry `e` is about the bulk element `index` of `a`. */
@@ -348,24 +519,22 @@ static bool of_element(const struct baseline_entry *e, struct analysis *a, uint3
 void baseline_release(struct baseline_index *b, struct analysis *a, const char *path,
                       uint32_t element)
 {
-    struct json_writer w; /* the entries of one file: the lines that start with this */
-    json_writer_init(&w, 0);
-    json_write_object_begin(&w);
-    json_write_key(&w, "file");
-    json_write_string(&w, path);
-    if (w.failed) {
-        json_writer_free(&w);
-        return;
-    }
-    size_t len = w.len;
-    for (size_t i = lower_bound(b, w.buf);
-         i < b->count && strncmp(b->entries[i].line, w.buf, len) == 0 &&
-         b->entries[i].line[len] == ',';
-         i++) {
+    size_t i;
+    size_t end = file_range(b, path, &i);
+    for (; i < end; i++) {
         if (element == UINT32_MAX || of_element(&b->entries[i], a, element))
             b->entries[i].used = false;
     }
-    json_writer_free(&w);
+    for (i = 0; b->moved > 0 && i < b->count; i++) { /* the entries taken as moved here */
+        struct baseline_entry *e = &b->entries[i];
+        if (e->moved_to != NULL && strcmp(e->moved_to, path) == 0 &&
+            (element == UINT32_MAX || of_element(e, a, element))) {
+            free(e->moved_to);
+            e->moved_to = NULL;
+            e->used = false;
+            b->moved--;
+        }
+    }
 }
 
 char *baseline_relative(const char *dir, const char *file)

@@ -26,12 +26,33 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
 struct baseline_entry {
     char *line;                            /* canonical bytes (baseline_write_entry's) */
     char *path, *code, *element, *pointer; /* element NULL when none */
+    size_t rest; /* where `line` goes on after the file: what a moved finding has the same */
     bool used;
+    bool hidden;    /* its finding was not looked for (baseline_hide_unchecked) */
+    char *moved_to; /* taken by a finding of this file, its own being gone (else NULL) */
 };
 struct baseline_index {
     struct baseline_entry *entries;
     size_t count, cap;
+    /* Set by a door that knows the files (NULL: none): whether the file of an entry (its path)
+     * no longer exists. An entry whose file is gone then holds a finding with the same code,
+     * element, pointer and hash in a file that has no entry: the file moved. */
+    bool (*gone)(const char *path, void *context);
+    void *gone_context;
+    size_t moved;                    /* how many entries have a moved_to */
+    struct baseline_entry **by_rest; /* the entries sorted by what follows the file (made on use) */
 };
+
+/* Whether a finding of `code` may be recorded in a baseline: not one that means a document was
+ * not checked (json-syntax: it was not read; unknown-document: it is neither a source nor a
+ * job; unknown-kind: its fields were not checked against a kind), since an entry would hide it
+ * and the document would go unchecked for good. Such findings are always reported: no entry
+ * matches them. */
+bool baseline_recorded(enum diag_code code);
+/* Whether the document `a` was checked, so that its findings may be recorded: not when one of
+ * them is json-syntax (what was read is a guess at what was meant) or unknown-document. Its
+ * findings are then never recorded, and the entries there before stay as they were. */
+bool baseline_document_checked(const struct analysis *a);
 
 /* Parses a baseline file's `text` into `out` (emptied first). 0, or -1 with what is wrong in
  * `why` ("finding 3: ..." for an entry) and `out` empty. */
@@ -48,9 +69,22 @@ char *baseline_entry_line(struct analysis *a, const struct diagnostic *d, const 
  * findings take them in the order given (both doors: a document's, sorted). */
 int baseline_take_finding(struct baseline_index *index, struct analysis *a,
                           const struct diagnostic *d, const char *path);
-/* Gives back the entries of `index` taken for the file `path`: all of them (`element`
- * UINT32_MAX), or those of a's bulk element `element` (known by its "name", or by its index
- * when it has none), before that document or element is matched again (the editor). */
+/* Marks hidden the entries of the file `path` whose finding a check of it under `settings`
+ * leaves out (their code "off", or silenced by an "ignore" entry: `config_path` is the file's
+ * path from its srcls.json's directory, NULL when unknown), so that they count as neither
+ * matched nor fixed. `a`: the file's analysis (a bulk file's elements by name), or NULL when
+ * the file is gone. */
+void baseline_hide_unchecked(struct baseline_index *index, const char *path,
+                             const struct settings *settings, const char *config_path,
+                             struct analysis *a);
+/* Marks hidden every entry of the file `path` not taken: its document was not checked. */
+void baseline_hide_all(struct baseline_index *index, const char *path);
+/* Whether a check under `settings` leaves out the finding of the entry `e` (as above). */
+bool baseline_entry_hidden(const struct baseline_entry *e, const struct settings *settings,
+                           const char *config_path, struct analysis *a);
+/* Gives back the entries of `index` taken for the file `path` (as moved there too): all of them
+ * (`element` UINT32_MAX), or those of a's bulk element `element` (known by its "name", or by its
+ * index when it has none), before that document or element is matched again (the editor). */
 void baseline_release(struct baseline_index *index, struct analysis *a, const char *path,
                       uint32_t element);
 

@@ -136,6 +136,17 @@ bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *
                       pointer + strlen(pointer), true, doc, elements, count);
 }
 
+bool suppress_codes_checked(const struct settings_ignore *e, const struct settings *settings)
+{
+    for (int c = 0; c < CODE_COUNT; c++) {
+        if ((e->any_code || e->codes[c]) &&
+            settings_severity(settings, (enum diag_code)c,
+                              code_info((enum diag_code)c)->severity) != DIAG_OFF)
+            return true;
+    }
+    return false;
+}
+
 /* The string member `key` of `entry` copied into the settings' arena: NULL when absent; when
  * present and not a non-empty string, and nothing was wrong before, `*bad` and `*why` (`wrong`,
  * which names the key: the message is often read without the text it points at). */

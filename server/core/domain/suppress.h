@@ -48,6 +48,11 @@ const char *suppress_glob_literal(struct arena *arena, const char *path);
 bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *d, const char *path,
                       struct json_doc *doc, const uint32_t *elements, uint32_t count);
 
+/* Whether a code the entry `e` silences is checked under `settings` (not "off"): an entry
+ * whose codes are all off silenced nothing because nothing was looked for, so it is not
+ * reported unused. */
+bool suppress_codes_checked(const struct settings_ignore *e, const struct settings *settings);
+
 /* The edit of a srcls.json's `text` (`len` bytes; none or blank: a file to create) that appends
  * `entry` (an entry's JSON text) to its "ignore" array, adding the array when there is none:
  * bytes [*start, *end) become the returned text (in `arena`). NULL when the text is not a JSON
