@@ -69,7 +69,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
     char got[VALUE_IN_MESSAGE_MAX + 16] = "";
     if (quotable(r, field) && r->doc->nodes[node].kind == JSON_STRING) {
         struct json_str s = json_node_string(r->doc, node);
-        bool printable = true;
+        bool printable = schema_credential_find(r->registry, s.ptr, s.len) == NULL;
         for (size_t i = 0; i < s.len; i++)
             printable &= (unsigned char)s.ptr[i] >= 0x20;
         if (printable && s.len <= VALUE_IN_MESSAGE_MAX)
@@ -280,6 +280,39 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     rules__annotate(r, node, field, NULL);
 }
 
+/* A credential in plain text: a well-known shape in a field not marked secret (which has its own
+ * codes), or any plain text in a sensitive field. Names the shape or the field, never the value. */
+static void check_credential(struct rules *r, const struct schema_field *field, uint32_t node,
+                             const struct rules_path *path)
+{
+    struct json_str s = json_node_string(r->doc, node);
+    const struct schema_credential *shape = schema_credential_find(r->registry, s.ptr, s.len);
+    const char *message;
+    enum diag_severity severity = code_info(CODE_PLAINTEXT_CREDENTIAL)->severity;
+    if (shape != NULL) {
+        message = rules__printf(r,
+                                "\"%s\" holds a %s in plain text: anyone who reads the file can "
+                                "use it; revoke it, keep it in a secret store and write a "
+                                "placeholder or a reference instead",
+                                field->name, shape->name);
+    } else {
+        enum secret_encoding encoding = secret_classify(s.ptr, s.len);
+        if (!field->sensitive || field->secret_reference || s.len == 0 || encoding == SECRET_KEPT ||
+            encoding == SECRET_REFERENCE)
+            return;
+        severity = DIAG_INFORMATION; /* as inline-secret for a field marked secret */
+        message = rules__printf(r,
+                                "\"%s\" carries a credential and holds it in plain text: anyone "
+                                "who reads the file reads it; write a secret-store reference "
+                                "(" SECRET_SCHEMES_TEXT ") or a placeholder filled in at deploy "
+                                "time",
+                                field->name);
+    }
+    const struct json_node *n = &r->doc->nodes[node];
+    rules__report_as(r, CODE_PLAINTEXT_CREDENTIAL, severity, n->start, n->end, path, message);
+    rules__annotate(r, node, field, NULL);
+}
+
 static void check_elements(struct rules *r, const struct schema_field *items, uint32_t array,
                            const struct rules_path *path)
 {
@@ -355,6 +388,8 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
         check_format(r, field, node, path);
     if (field->secret && n->kind == JSON_STRING)
         check_secret(r, field, node, path);
+    else if (n->kind == JSON_STRING)
+        check_credential(r, field, node, path);
     if (n->kind == JSON_ARRAY && field->items != NULL)
         check_elements(r, field->items, node, path);
     if (n->kind == JSON_OBJECT && field->object != NULL) {

@@ -1,0 +1,112 @@
+/* test_cli_credentials: plaintext-credential through the command line — a credential shape in an
+ * ordinary field and plain text in a sensitive field are reported, and the value is in no
+ * output format (text, json, sarif, github, gitlab, with the source shown) nor in a baseline. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_harness.h"
+
+/* Split so that the test's own text holds no credential shape. */
+#define ACCESS_KEY                                                                                 \
+    "AKIA"                                                                                         \
+    "IOSFODNN7EXAMPLE"
+#define PLAIN_TOKEN "pat-7Hq2XkN9rT4mPlainToken"
+
+/* Kind 8: a plaintext token in its sensitive field, an access key id in an ordinary property. */
+static const char credential_source[] =
+    "{\"name\": \"partner\", \"type\": \"SERVICE_CATALOG_EXTERNAL_V1\", \"config\": {\n"
+    "  \"serviceCatalogEndpoint\": \"https://catalog.example.com\",\n"
+    "  \"oAuthTokenEndpoint\": \"https://login.example.com/oauth/token\",\n"
+    "  \"personalAccessToken\": \"" PLAIN_TOKEN "\",\n"
+    "  \"storageAccessCredential\": \"CREDENTIAL_VENDING\",\n"
+    "  \"propertyList\": [{\"name\": \"fs.key\", \"value\": \"" ACCESS_KEY "\"}]}}\n";
+
+static int setup(void **state)
+{
+    (void)state;
+    if (scratch_create("credentials") != 0)
+        return -1;
+    write_file("p/cred.source.json", credential_source);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_remove();
+    return 0;
+}
+
+static void assert_has(const struct run *r, const char *part)
+{
+    if (strstr(r->out, part) == NULL)
+        fail_msg("\"%s\" not in the output:\n%s", part, r->out);
+}
+
+static void assert_lacks(const struct run *r, const char *part)
+{
+    if (strstr(r->out, part) != NULL || strstr(r->err, part) != NULL)
+        fail_msg("\"%s\" unexpectedly in the output:\n%s%s", part, r->out, r->err);
+}
+
+static void test_a_credential_is_reported_and_never_printed(void **state)
+{
+    (void)state;
+    static const char *const formats[] = {"text", "json", "sarif", "github", "gitlab"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        struct run r = run_srcls(
+            NULL, (const char *[]){"--check", "--format", formats[i], "--show-source", "p", NULL});
+        assert_has(&r, "plaintext-credential");
+        assert_has(&r, "cloud access key id");
+        assert_lacks(&r, ACCESS_KEY);
+        assert_lacks(&r, "IOSFODNN7");
+        assert_lacks(&r, PLAIN_TOKEN);
+        assert_lacks(&r, "7Hq2XkN9");
+        run_free(&r);
+    }
+}
+
+static void test_a_baseline_hashes_no_credential(void **state)
+{
+    (void)state;
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--write-baseline", "base.json", "p", NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/base.json", scratch_dir());
+    char *baseline = read_all(path);
+    assert_non_null(baseline);
+    assert_non_null(strstr(baseline, "plaintext-credential"));
+    assert_null(strstr(baseline, "IOSFODNN7"));
+    assert_null(strstr(baseline, "7Hq2XkN9"));
+    /* both findings' values are "secret", so the baseline holds no hash of the credential */
+    const char *at = baseline;
+    int secret = 0;
+    while ((at = strstr(at, "plaintext-credential")) != NULL) {
+        const char *hash = strstr(at, "\"hash\"");
+        assert_non_null(hash);
+        secret += strncmp(strchr(hash + 6, '"'), "\"secret\"", 8) == 0;
+        at++;
+    }
+    assert_int_equal(secret, 2);
+    free(baseline);
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_credential_is_reported_and_never_printed),
+        cmocka_unit_test(test_a_baseline_hashes_no_credential),
+    };
+    return harness_status(cmocka_run_group_tests(tests, setup, teardown));
+}
