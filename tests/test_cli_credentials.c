@@ -1,6 +1,8 @@
 /* test_cli_credentials: plaintext-credential through the command line — a credential shape in an
  * ordinary field and plain text in a sensitive field are reported, and the value is in no
- * output format (text, json, sarif, github, gitlab, with the source shown) nor in a baseline. */
+ * output format (text, json, sarif, github, gitlab, with the source shown) nor in a baseline;
+ * and the unsafe fix (a bare secret encoded as data:,) left out of --fix and --diff unless
+ * --unsafe-fixes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,11 @@ static const char credential_source[] =
     "  \"personalAccessToken\": \"" PLAIN_TOKEN "\",\n"
     "  \"storageAccessCredential\": \"CREDENTIAL_VENDING\",\n"
     "  \"propertyList\": [{\"name\": \"fs.key\", \"value\": \"" ACCESS_KEY "\"}]}}\n";
+
+/* Kind 20 with a bare plaintext password (an unsafe fix) and an enum in the wrong case (safe). */
+static const char bare_source[] =
+    "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"hostname\": \"h\", \"port\": 3306, "
+    "\"authenticationType\": \"master\", \"username\": \"u\", \"password\": \"Zq7Bare\"}}\n";
 
 static int setup(void **state)
 {
@@ -102,11 +109,64 @@ static void test_a_baseline_hashes_no_credential(void **state)
     remove(path);
 }
 
+static void test_fix_leaves_the_unsafe_fix_out_unless_asked(void **state)
+{
+    (void)state;
+    write_file("fix/a.source.json", bare_source);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--fix", "fix", NULL});
+    if (strstr(r.err, "srcls: applied 1 fix in 1 file; 1 hidden fix can be enabled with "
+                      "--unsafe-fixes\n") == NULL)
+        fail_msg("no count of the hidden fix:\n%s", r.err);
+    run_free(&r);
+    char *text = read_all("fix/a.source.json");
+    assert_non_null(strstr(text, "\"MASTER\""));  /* the safe fix */
+    assert_non_null(strstr(text, "\"Zq7Bare\"")); /* the secret left as it was */
+    free(text);
+
+    r = run_srcls(NULL, (const char *[]){"--check", "--fix", "--unsafe-fixes", "fix", NULL});
+    if (strstr(r.err, "srcls: applied 1 fix in 1 file\n") == NULL)
+        fail_msg("unexpected summary:\n%s", r.err);
+    run_free(&r);
+    text = read_all("fix/a.source.json");
+    assert_non_null(strstr(text, "\"data:,Zq7Bare\""));
+    free(text);
+    remove_tree("fix");
+}
+
+static void test_diff_shows_the_unsafe_fix_only_when_asked(void **state)
+{
+    (void)state;
+    write_file("diff/a.source.json", bare_source);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diff", NULL});
+    assert_exit(&r, 1);
+    assert_null(strstr(r.out, "data:,"));
+    assert_non_null(strstr(r.err, "; 1 hidden fix can be enabled with --unsafe-fixes"));
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--diff", "--unsafe-fixes", "diff", NULL});
+    assert_non_null(strstr(r.out, "\"data:,***\""));
+    assert_null(strstr(r.err, "hidden"));
+    assert_null(strstr(r.out, "Zq7"));
+    run_free(&r);
+    remove_tree("diff");
+}
+
+static void test_unsafe_fixes_goes_with_fix_or_diff(void **state)
+{
+    (void)state;
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--unsafe-fixes", "p", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--unsafe-fixes goes with --fix or --diff"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_credential_is_reported_and_never_printed),
         cmocka_unit_test(test_a_baseline_hashes_no_credential),
+        cmocka_unit_test(test_fix_leaves_the_unsafe_fix_out_unless_asked),
+        cmocka_unit_test(test_diff_shows_the_unsafe_fix_only_when_asked),
+        cmocka_unit_test(test_unsafe_fixes_goes_with_fix_or_diff),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -1,7 +1,9 @@
 /* report: choosing an output format by name; counting what is reported. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color)
 {
@@ -38,4 +40,29 @@ void report_count(struct report_summary *s, const struct analysis *a,
         case DIAG_OFF: break;
         }
     }
+}
+
+/* --color auto: FORCE_COLOR (set, and not "0") asks for color, as CI systems that show it
+ * set it; else NO_COLOR (set and not empty) asks for none; else color on a terminal. */
+static bool color_wanted(void)
+{
+    const char *force = getenv("FORCE_COLOR");
+    if (force != NULL && strcmp(force, "0") != 0 && strcmp(force, "false") != 0)
+        return true;
+    const char *no = getenv("NO_COLOR");
+    if (no != NULL && no[0] != '\0')
+        return false;
+    return isatty(STDOUT_FILENO);
+}
+
+/* --color WHEN: 1 color, 0 none, -1 not a WHEN. */
+int report_color_mode(const char *when)
+{
+    if (strcmp(when, "always") == 0)
+        return 1;
+    if (strcmp(when, "never") == 0)
+        return 0;
+    if (strcmp(when, "auto") == 0)
+        return color_wanted();
+    return -1;
 }

@@ -60,6 +60,8 @@ struct reporter {
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
  * when the name is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
+/* --color WHEN ("always", "never", "auto"): 1 color, 0 none, -1 not a WHEN. */
+int report_color_mode(const char *when);
 
 /* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
  * the summary line. Returns false when memory ran out. */
