@@ -1,8 +1,9 @@
 /* test_cli_credentials: plaintext-credential through the command line — a credential shape in an
  * ordinary field and plain text in a sensitive field are reported, and the value is in no
  * output format (text, json, sarif, github, gitlab, with the source shown) nor in a baseline;
- * and the unsafe fix (a bare secret encoded as data:,) left out of --fix and --diff unless
- * --unsafe-fixes. */
+ * the unsafe fix (a bare secret encoded as data:,) left out of --fix and --diff unless
+ * --unsafe-fixes; a value that looks like a template while no "placeholders" are configured
+ * gets a hint and is never rewritten; --env without "placeholders" says nothing is templated. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,6 +160,55 @@ static void test_unsafe_fixes_goes_with_fix_or_diff(void **state)
     run_free(&r);
 }
 
+/* Kind 20 whose password looks like a template while no srcls.json names "placeholders". */
+static const char template_source[] =
+    "{\"type\": \"OPEN_RELATIONAL_DB_A\", \"config\": {\"hostname\": \"h\", \"port\": 3306, "
+    "\"authenticationType\": \"master\", \"username\": \"u\", \"password\": "
+    "\"${DB_PASSWORD}\"}}\n";
+
+static void test_a_template_without_placeholders_is_never_rewritten(void **state)
+{
+    (void)state;
+    write_file("tpl/a.source.json", template_source);
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "tpl", NULL});
+    assert_has(&r, "hint: \"password\" looks like a template placeholder, but srcls.json names "
+                   "no \"placeholders\": it is checked as written and no fix rewrites it; name "
+                   "your renderer's syntax there (\"${NAME}\", \"{{ NAME }}\") [project-config]");
+    run_free(&r);
+    r = run_srcls(NULL, (const char *[]){"--check", "--fix", "--unsafe-fixes", "tpl", NULL});
+    if (strstr(r.err, "srcls: applied 1 fix in 1 file\n") == NULL)
+        fail_msg("unexpected summary:\n%s", r.err);
+    run_free(&r);
+    char *text = read_all("tpl/a.source.json");
+    assert_non_null(strstr(text, "\"MASTER\""));
+    assert_non_null(strstr(text, "\"password\": \"${DB_PASSWORD}\""));
+    free(text);
+    remove_tree("tpl");
+}
+
+static void test_env_without_placeholders_says_nothing_is_templated(void **state)
+{
+    (void)state;
+    write_file("env/a.source.json", template_source);
+    write_file("env/b.source.json", template_source);
+    write_file("prod.env", "DB_PASSWORD=x\n");
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--env", "prod.env", "env", NULL});
+    const char *said = "srcls: --env: the srcls.json of env/a.source.json names no "
+                       "\"placeholders\", so nothing in it is templated: it is checked as "
+                       "written\n";
+    const char *at = strstr(r.err, said);
+    if (at == NULL)
+        fail_msg("no warning on stderr:\n%s", r.err);
+    assert_null(strstr(at + strlen(said), "--env: the srcls.json")); /* once */
+    run_free(&r);
+    write_file("env/srcls.json", "{\"placeholders\": [\"${NAME}\"]}");
+    r = run_srcls(NULL, (const char *[]){"--check", "--env", "prod.env", "env", NULL});
+    assert_null(strstr(r.err, "nothing in it is templated"));
+    run_free(&r);
+    remove_tree("env");
+    remove("prod.env");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +217,8 @@ int main(void)
         cmocka_unit_test(test_fix_leaves_the_unsafe_fix_out_unless_asked),
         cmocka_unit_test(test_diff_shows_the_unsafe_fix_only_when_asked),
         cmocka_unit_test(test_unsafe_fixes_goes_with_fix_or_diff),
+        cmocka_unit_test(test_a_template_without_placeholders_is_never_rewritten),
+        cmocka_unit_test(test_env_without_placeholders_says_nothing_is_templated),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

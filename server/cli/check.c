@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_env.h"
 #include "check_ignored.h"
 #include "check_pool.h"
 #include "check_read.h"
@@ -38,6 +39,7 @@ struct walk {
     struct ignored ignored;  /* what git ignores below the directories named */
     struct check_pool *pool; /* NULL: one thread does everything */
     bool handing_back;       /* in task_done: the pool is handing back a task */
+    bool env_said;           /* --env without "placeholders" said on stderr */
     unsigned fixed_files, fixes_applied, unfixed_files, hidden_fixes; /* hidden: unsafe */
 };
 
@@ -264,6 +266,8 @@ static void task_done(void *context, void *task)
     struct file_task *t = task;
     walk->handing_back = true;
     walk->hidden_fixes += t->hidden_count;
+    if (t->ours && walk->options->env != NULL)
+        check_env_untemplated(t->target.settings, t->path, &walk->env_said);
     bool replaced = false;
     if (t->read_error == EFBIG) /* -1: it grew while being read */
         report_too_large(walk, t->path,

@@ -437,6 +437,8 @@ int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
     const struct diagnostic *d = &a->diags.items[index];
     if (d->node != JSON_NONE && d->node >= a->doc.node_count)
         return 0;
+    if (d->node != JSON_NONE && settings_template_unconfigured(a->settings, &a->doc, d->node))
+        return 0; /* a template srcls cannot read as one: its value is never rewritten */
     fix_function *fix = fix_of_code[d->code];
     uint32_t first = out->count;
     int status = fix ? fix(a, index, out) : 0;

@@ -366,6 +366,14 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
     const struct json_node *n = &r->doc->nodes[node];
     if (n->kind == JSON_INVALID)
         return; /* a syntax error already speaks for it */
+    if (n->kind == JSON_STRING && settings_template_unconfigured(r->settings, r->doc, node))
+        rules__report_as(r, CODE_PROJECT_CONFIG, DIAG_HINT, n->start, n->end, path,
+                         rules__printf(r,
+                                       "\"%s\" looks like a template placeholder, but srcls.json "
+                                       "names no \"" SETTINGS_KEY_PLACEHOLDERS "\": it is checked "
+                                       "as written and no fix rewrites it; name your renderer's "
+                                       "syntax there (" SETTINGS_TEMPLATE_SYNTAXES ")",
+                                       field->name));
     if (n->kind == JSON_STRING && check_templated(r, field, node, path))
         return;
     uint32_t actual = node_type(r->doc, node);

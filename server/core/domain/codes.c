@@ -246,7 +246,10 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "kind file with a mistake (an unknown key, a wrong type, a condition on a field "
                 "that is not there, a type identifier another kind has) is reported in that "
                 "file, at the value concerned, and left out: the built-in kinds and the other "
-                "kind files are still loaded.",
+                "kind files are still loaded. Where srcls.json names no \"placeholders\", a "
+                "document's string value that looks like a template (${NAME}, {{ NAME }}) gets "
+                "this code at severity hint, once per value: it is checked as written, and no "
+                "fix rewrites it.",
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
         },
     [CODE_INSECURE_TRANSPORT] =
