@@ -280,6 +280,38 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     rules__annotate(r, node, field, NULL);
 }
 
+static const char *shape_message(struct rules *r, const char *name, size_t name_len,
+                                 const struct schema_credential *shape)
+{
+    return rules__printf(r,
+                         "\"%.*s\" holds a %s in plain text: anyone who reads the file can use "
+                         "it; revoke it, keep it in a secret store and write a placeholder or a "
+                         "reference instead",
+                         (int)name_len, name, shape->name);
+}
+
+void rules__scan_credentials(struct rules *r, struct json_str name, uint32_t node,
+                             const struct rules_path *path)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    if (n->kind == JSON_STRING) {
+        struct json_str s = json_node_string(r->doc, node);
+        const struct schema_credential *shape = schema_credential_find(r->registry, s.ptr, s.len);
+        if (shape != NULL)
+            rules__report_at_value(r, CODE_PLAINTEXT_CREDENTIAL, node, path,
+                                   shape_message(r, name.ptr, name.len, shape));
+        return;
+    }
+    uint32_t index = 0;
+    for (uint32_t c = n->first_child; c != JSON_NONE && !r->failed;
+         c = r->doc->nodes[c].next, index++) {
+        struct json_str key = n->kind == JSON_OBJECT ? json_node_key(r->doc, c) : name;
+        struct rules_path child = n->kind == JSON_OBJECT ? rules__path_key(path, key.ptr, key.len)
+                                                         : rules__path_index(path, index);
+        rules__scan_credentials(r, key, c, &child);
+    }
+}
+
 /* A credential in plain text: a well-known shape in a field not marked secret (which has its own
  * codes), or any plain text in a sensitive field. Names the shape or the field, never the value. */
 static void check_credential(struct rules *r, const struct schema_field *field, uint32_t node,
@@ -290,11 +322,7 @@ static void check_credential(struct rules *r, const struct schema_field *field, 
     const char *message;
     enum diag_severity severity = code_info(CODE_PLAINTEXT_CREDENTIAL)->severity;
     if (shape != NULL) {
-        message = rules__printf(r,
-                                "\"%s\" holds a %s in plain text: anyone who reads the file can "
-                                "use it; revoke it, keep it in a secret store and write a "
-                                "placeholder or a reference instead",
-                                field->name, shape->name);
+        message = shape_message(r, field->name, strlen(field->name), shape);
     } else {
         enum secret_encoding encoding = secret_classify(s.ptr, s.len);
         if (!field->sensitive || field->secret_reference || s.len == 0 || encoding == SECRET_KEPT ||
