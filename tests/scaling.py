@@ -82,6 +82,13 @@ def escapes(n):
     return ('{"name": "%s", "type": "%s", "config": {"path": "%s"}}' % (value, NAS, value)).encode()
 
 
+def credential_prefixes(n):
+    """One string of n near-miss credential shapes (plaintext-credential scans every string
+    value once per prefix of schema/credentials.json): each prefix starts a body that runs on."""
+    value = "github_pat_-----BEGIN AKIAxoxb-glpat-" * n
+    return json.dumps({"name": "x", "type": NAS, "config": {"path": value}}).encode()
+
+
 def unterminated_strings(n):
     """One line of n members whose values are broken strings: many syntax errors (capped by the
     parser) and a long recovery."""
@@ -101,6 +108,7 @@ SHAPES = [
     ("long strings", long_string, 2000000, ["text"]),
     ("escapes", escapes, 150000, ["text"]),
     ("broken strings on one line", unterminated_strings, 8000, ["text", "json"]),
+    ("credential prefixes in one string", credential_prefixes, 20000, ["text"]),
 ]
 
 

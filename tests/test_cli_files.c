@@ -25,9 +25,9 @@
 #include "cli_harness.h"
 #include "json/json.h"
 
-/* The example whose two safe fixes encode the plaintext secret "hunter2" as "data:,hunter2"
- * and rename the misspelled "acessKey" to the "accessKey" it lacks; it keeps errors that have
- * no safe fix, so srcls exits 1 after fixing it. */
+/* The example whose two fixes encode the plaintext secret "hunter2" as "data:,hunter2" (an
+ * unsafe fix: the runs below give --unsafe-fixes) and rename the misspelled "acessKey" to the
+ * "accessKey" it lacks; it keeps errors that have no safe fix, so srcls exits 1 after fixing it. */
 #define FIXABLE "bad-object-storage.source.json"
 #define SECRET "\"hunter2\""
 #define SECRET_FIXED "\"data:,hunter2\""
@@ -107,7 +107,8 @@ static void fixable_texts(char **before, char **after)
 static struct run run_fix(const char *path, bool as_nobody)
 {
     struct run_options options = {.as_nobody = as_nobody, .timeout = 20};
-    return run_srcls_with(&options, (const char *[]){"--check", "--fix", path, NULL});
+    return run_srcls_with(&options,
+                          (const char *[]){"--check", "--fix", "--unsafe-fixes", path, NULL});
 }
 
 static int setup(void **state)
@@ -608,8 +609,9 @@ static void test_fix_on_standard_input_prints_the_fixed_document(void **state)
     (void)state;
     char *before, *after;
     fixable_texts(&before, &after);
-    struct run r = run_srcls(before, (const char *[]){"--check", "--fix", "--stdin-filename",
-                                                      "sources/x.source.json", "-", NULL});
+    struct run r =
+        run_srcls(before, (const char *[]){"--check", "--fix", "--unsafe-fixes", "--stdin-filename",
+                                           "sources/x.source.json", "-", NULL});
     assert_exit(&r, 1); /* errors without a safe fix are left */
     assert_string_equal(r.out, after);
     assert_err_has(&r, "sources/x.source.json:");
@@ -619,8 +621,8 @@ static void test_fix_on_standard_input_prints_the_fixed_document(void **state)
     run_free(&r);
 
     /* the report can still go to a file */
-    r = run_srcls(
-        before, (const char *[]){"--check", "--fix", "--output-file", "fix-report.txt", "-", NULL});
+    r = run_srcls(before, (const char *[]){"--check", "--fix", "--unsafe-fixes", "--output-file",
+                                           "fix-report.txt", "-", NULL});
     assert_string_equal(r.out, after);
     assert_string_equal(r.err, FIXABLE_APPLIED);
     run_free(&r);
@@ -628,7 +630,7 @@ static void test_fix_on_standard_input_prints_the_fixed_document(void **state)
     free(after);
 
     static const char broken[] = "{\"type\": \"OBJECT_STORAGE\", \"config\": {\"secret\": \"x\"\n";
-    r = run_srcls(broken, (const char *[]){"--check", "--fix", "-", NULL});
+    r = run_srcls(broken, (const char *[]){"--check", "--fix", "--unsafe-fixes", "-", NULL});
     assert_exit(&r, 1);
     assert_string_equal(r.out, broken);
     assert_err_has(&r, "[json-syntax]");
@@ -674,7 +676,8 @@ static void test_diff_shows_what_fix_would_change(void **state)
     }
     write_file("diff/bulk.json", bulk);
     write_file("diff/fixed.json", fixed_bulk);
-    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diff/bulk.json", NULL});
+    struct run r = run_srcls(
+        NULL, (const char *[]){"--check", "--diff", "--unsafe-fixes", "diff/bulk.json", NULL});
     assert_exit(&r, 1);
     assert_file_is("diff/bulk.json", bulk);
     assert_true(strncmp(r.out, "--- diff/bulk.json\n+++ diff/bulk.json\n@@ ", 41) == 0);
@@ -701,7 +704,8 @@ static void test_diff_shows_what_fix_would_change(void **state)
     run_free(&r);
 
     /* nothing to fix: no output, exit 0 */
-    r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diff/fixed.json", NULL});
+    r = run_srcls(NULL,
+                  (const char *[]){"--check", "--diff", "--unsafe-fixes", "diff/fixed.json", NULL});
     assert_exit(&r, 0);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err, "srcls: --fix would apply 0 fixes in 0 files\n");
@@ -730,9 +734,9 @@ static void test_diff_shows_a_secret_fix_but_never_the_secret(void **state)
                "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\n"
                "  \"credentialType\": \"ACCESS_KEY\", \"acessKey\": \"AKIAEXAMPLE\",\n"
                "  \"accessSecret\": \"$SERVICE_EXISTING_VALUE$\"\n}}\n");
-    struct run r = run_srcls(NULL, (const char *[]){"--check", "--diff", "diffsecret/a.source.json",
-                                                    "diffsecret/b.source.json",
-                                                    "diffsecret/c.source.json", NULL});
+    struct run r = run_srcls(
+        NULL, (const char *[]){"--check", "--diff", "--unsafe-fixes", "diffsecret/a.source.json",
+                               "diffsecret/b.source.json", "diffsecret/c.source.json", NULL});
     assert_exit(&r, 1);
     assert_true(has_line(r.out, "-  \"accessSecret\": \"***\""));
     assert_true(has_line(r.out, "+  \"accessSecret\": \"data:;base64,***\""));
@@ -822,7 +826,8 @@ static void test_leftover_temporary_files_are_never_checked(void **state)
     write_file("left/good.source.json", good);
     free(good);
     write_file("left/.good.source.json.srcls-Ab12Cd.tmp", "{\"type\": ");
-    struct run r = run_srcls(NULL, (const char *[]){"--check", "--fix", "left", NULL});
+    struct run r =
+        run_srcls(NULL, (const char *[]){"--check", "--fix", "--unsafe-fixes", "left", NULL});
     assert_exit(&r, 0);
     assert_string_equal(r.out, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 hints\n");
     run_free(&r);

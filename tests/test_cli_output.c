@@ -754,8 +754,9 @@ static void test_no_format_prints_a_secret_value(void **state)
         }
     }
 
-    /* --fix encodes the plaintext secret and does not print it either */
-    r = run_srcls(NULL, (const char *[]){"--check", "--fix", "plain.source.json", NULL});
+    /* --fix --unsafe-fixes encodes the plaintext secret and does not print it either */
+    r = run_srcls(
+        NULL, (const char *[]){"--check", "--fix", "--unsafe-fixes", "plain.source.json", NULL});
     if (strstr(r.out, "Zq7") != NULL || strstr(r.err, "Zq7") != NULL)
         fail_msg("--fix prints a secret value:\n%s\n%s", r.out, r.err);
     char *fixed = read_all("plain.source.json");

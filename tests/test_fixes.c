@@ -372,7 +372,7 @@ static void test_a_misspelled_missing_field_is_renamed_not_added(void **state)
     analyse(&d, document);
     struct fix_list fixes;
     fix_list_init(&fixes);
-    assert_int_equal(fix_collect_safe(&d.a, &fixes), 0);
+    assert_int_equal(fix_collect_safe(&d.a, &fixes, false, NULL), 0);
     assert_int_equal(fixes.count, 1);
     assert_string_equal(fixes.items[0].title, "Rename to \"hostname\"");
     fix_list_free(&fixes);
@@ -452,7 +452,7 @@ static char *fix_all(const char *text, size_t len, unsigned passes, unsigned *ro
         bool had_errors = d.a.doc.error_count > 0;
         struct fix_list fixes;
         fix_list_init(&fixes);
-        assert_int_equal(fix_collect_safe(&d.a, &fixes), 0);
+        assert_int_equal(fix_collect_safe(&d.a, &fixes, false, NULL), 0);
         if (fixes.count == 0) {
             fix_list_free(&fixes);
             analysed_free(&d);
@@ -500,7 +500,7 @@ static void test_fix_all_applies_renames_defaults_and_syntax_repairs(void **stat
         analyse(&d, cases[i][0]);
         struct fix_list fixes;
         fix_list_init(&fixes);
-        assert_int_equal(fix_collect_safe(&d.a, &fixes), 0);
+        assert_int_equal(fix_collect_safe(&d.a, &fixes, false, NULL), 0);
         for (uint32_t f = 1; f < fixes.count; f++)
             assert_true(fixes.items[f].edit.start >= fixes.items[f - 1].edit.end);
         size_t len = 0;

@@ -314,8 +314,8 @@ static void test_misplaced_or_missing_files_are_named(void **state)
         {"kinds/01-a.json", "[1]", NULL, NULL,
          "schema/kinds/01-a.json:1:1 at the top level: a schema file holds one object"},
         {"extra/x.json", "{}", NULL, NULL,
-         "schema/extra/x.json: not a schema file (source.json, job.json, groups/NAME.json, "
-         "kinds/NN-NAME.json)"},
+         "schema/extra/x.json: not a schema file (source.json, job.json, credentials.json, "
+         "groups/NAME.json, kinds/NN-NAME.json)"},
         {"source.json", NULL, NULL, NULL,
          "schema/source.json: missing (the schema needs source.json and job.json)"},
         {"job.json", NULL, NULL, NULL,

@@ -9,7 +9,7 @@ _srcls() {
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
         --explain|--select|--ignore)
             # BEGIN srcls --generate-docs completion-codes (from the code table: tools/generated_regions.py)
-            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable"
+            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential"
             [ "$prev" = --explain ] || codes="$codes security" # groups of codes
             # END srcls --generate-docs completion-codes
             COMPREPLY=($(compgen -W "$codes" -- "${cur##*,}"))
@@ -20,7 +20,7 @@ _srcls() {
         --export-json-schema) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore --base --env --baseline --write-baseline --no-baseline" -- "$cur"))
+        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --unsafe-fixes --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore --base --env --baseline --write-baseline --no-baseline" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_env.h"
 #include "check_ignored.h"
 #include "check_pool.h"
 #include "check_read.h"
@@ -38,14 +39,9 @@ struct walk {
     struct ignored ignored;  /* what git ignores below the directories named */
     struct check_pool *pool; /* NULL: one thread does everything */
     bool handing_back;       /* in task_done: the pool is handing back a task */
-    unsigned fixed_files, fixes_applied, unfixed_files;
+    bool env_said;           /* --env without "placeholders" said on stderr */
+    unsigned fixed_files, fixes_applied, unfixed_files, hidden_fixes; /* hidden: unsafe */
 };
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
 
 static const char *file_type_name(mode_t mode)
 {
@@ -110,8 +106,8 @@ struct file_task {
     bool analysed;  /* analysis holds the text's analysis; otherwise memory ran out */
     bool ours;      /* reported: named explicitly, a document, or named like one */
     struct analysis analysis;
-    int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found */
-    uint32_t fix_count;
+    int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found, */
+    uint32_t fix_count, hidden_count; /* hidden_count the unsafe ones left out at the end */
     char *fixed; /* --fix: the text with the fixes, and (when fixed_analysed) its analysis */
     size_t fixed_len;
     bool fixed_analysed;
@@ -127,7 +123,8 @@ static void task_prepare_fix(struct file_task *t, const struct analysis_options 
         return;
     struct fix_list fixes;
     fix_list_init(&fixes);
-    t->collected = fix_collect_safe(&t->analysis, &fixes);
+    bool unsafe = t->options->unsafe_fixes;
+    t->collected = fix_collect_safe(&t->analysis, &fixes, unsafe, &t->hidden_count);
     t->fix_count = fixes.count;
     if (t->collected == 0 && fixes.count > 0)
         t->fixed = fix_apply(t->text, t->len, &fixes, &t->fixed_len);
@@ -139,7 +136,8 @@ static void task_prepare_fix(struct file_task *t, const struct analysis_options 
     }
     uint32_t more = 1;
     for (unsigned round = 1; t->fixed_analysed && more > 0 && round < CHECK_FIX_ROUNDS; round++) {
-        more = fix_round(&t->fixed_analysis, &t->fixed, &t->fixed_len, options);
+        more = fix_round(&t->fixed_analysis, &t->fixed, &t->fixed_len, options, unsafe,
+                         &t->hidden_count);
         t->fix_count += more;
     }
 }
@@ -168,9 +166,9 @@ static void task_work(void *task)
         t->ours = true;
         return;
     }
-    enum document_kind named = ends_with(t->path, ".source.json") ? DOCUMENT_SOURCE
-                               : ends_with(t->path, ".job.json")  ? DOCUMENT_JOB
-                                                                  : DOCUMENT_UNKNOWN;
+    enum document_kind named = check_ends_with(t->path, ".source.json") ? DOCUMENT_SOURCE
+                               : check_ends_with(t->path, ".job.json")  ? DOCUMENT_JOB
+                                                                        : DOCUMENT_UNKNOWN;
     struct analysis_options options = {.report_unknown_document = t->explicit,
                                        .empty_is_error = t->explicit || named != DOCUMENT_UNKNOWN,
                                        .empty_expected = named,
@@ -267,6 +265,9 @@ static void task_done(void *context, void *task)
     struct walk *walk = context;
     struct file_task *t = task;
     walk->handing_back = true;
+    walk->hidden_fixes += t->hidden_count;
+    if (t->ours && walk->options->env != NULL)
+        check_env_untemplated(t->target.settings, t->path, &walk->env_said);
     bool replaced = false;
     if (t->read_error == EFBIG) /* -1: it grew while being read */
         report_too_large(walk, t->path,
@@ -473,7 +474,7 @@ static bool wanted(mode_t mode, const char *name, bool explicit, bool included)
 {
     if (explicit || S_ISDIR(mode))
         return true;
-    return S_ISREG(mode) && (included || ends_with(name, ".json"));
+    return S_ISREG(mode) && (included || check_ends_with(name, ".json"));
 }
 
 /* Checks `name` in the directory `at`, shown as `path`. An explicit path is followed if it is
@@ -571,18 +572,19 @@ int check_run(const struct check_options *options)
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
     int status = output_status(reporter);
-    if (options->diff)
-        fprintf(stderr, "srcls: --fix would apply %u fix%s in %u file%s\n", walk.fixes_applied,
-                walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
-                walk.fixed_files == 1 ? "" : "s");
-    if (options->fix) {
+    if (options->fix)
         file_replace_restore_signals();
-        fprintf(stderr, "srcls: applied %u fix%s in %u file%s", walk.fixes_applied,
+    if (options->fix || options->diff) {
+        fprintf(stderr, "srcls: %s %u fix%s in %u file%s",
+                options->diff ? "--fix would apply" : "applied", walk.fixes_applied,
                 walk.fixes_applied == 1 ? "" : "es", walk.fixed_files,
                 walk.fixed_files == 1 ? "" : "s");
         if (walk.unfixed_files > 0)
             fprintf(stderr, "; %u file%s could not be fixed", walk.unfixed_files,
                     walk.unfixed_files == 1 ? "" : "s");
+        if (walk.hidden_fixes > 0) /* as ruff says it */
+            fprintf(stderr, "; %u hidden fix%s can be enabled with --unsafe-fixes",
+                    walk.hidden_fixes, walk.hidden_fixes == 1 ? "" : "es");
         fputc('\n', stderr);
     }
     free(walk.visited.slots);

@@ -22,6 +22,7 @@ struct check_options {
     unsigned jobs;     /* threads reading and analysing files; 0 or 1: the walk's own thread only */
     bool fix;          /* apply the safe fixes in place (atomically) before reporting */
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
+    bool unsafe_fixes; /* --unsafe-fixes: --fix and --diff apply the unsafe fixes too */
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
     struct check_base *base;         /* --base REF: each document compared with its version there */
     struct check_baseline *baseline; /* --baseline, --write-baseline: NULL when neither */

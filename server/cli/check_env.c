@@ -245,6 +245,17 @@ static int place_unset(struct analysis *analysis, const struct placeholder_rende
     return 0;
 }
 
+void check_env_untemplated(const struct settings *settings, const char *path, bool *said)
+{
+    if (*said || (settings != NULL && settings->placeholder_count > 0))
+        return;
+    fprintf(stderr,
+            "srcls: --env: the srcls.json of %s names no \"" SETTINGS_KEY_PLACEHOLDERS "\", so "
+            "nothing in it is templated: it is checked as written\n",
+            path);
+    *said = true;
+}
+
 int check_env_apply(const struct check_env *env, struct analysis *analysis,
                     const struct analysis_options *options)
 {

@@ -29,6 +29,9 @@ struct check_env {
  * that cannot be read, that defines no variable, a line that is not KEY=VALUE, by its number;
  * never a value). */
 int check_env_read(struct check_env *env, const char *path);
+/* --env on the document `path`, whose settings name no "placeholders": nothing in it is
+ * templated, so it is checked as written; says so on stderr once a run (`*said`). */
+void check_env_untemplated(const struct settings *settings, const char *path, bool *said);
 /* Sorts the variables, the last of a name winning. */
 void check_env_finish(struct check_env *env);
 void check_env_free(struct check_env *env);

@@ -116,3 +116,9 @@ char *check_path_absolute(const char *cwd, const char *path)
     free(joined);
     return out;
 }
+
+bool check_ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}

@@ -28,4 +28,7 @@ int open_entry(int at, const char *name, bool follow, struct stat *st);
  * resolved first). Malloc'd, or NULL. */
 char *check_path_absolute(const char *cwd, const char *path);
 
+/* Whether the name `s` ends with `suffix` (".source.json"). */
+bool check_ends_with(const char *s, const char *suffix);
+
 #endif

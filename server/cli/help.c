@@ -40,6 +40,8 @@ const char help_options[] =
     "                    fixed document on stdout, the report on stderr.\n"
     "  --diff            Print what --fix would change as a unified diff, writing nothing\n"
     "                    (exit 1 when it would change something; secrets masked).\n"
+    "  --unsafe-fixes    With --fix or --diff: apply the unsafe fixes too (encoding a\n"
+    "                    bare secret as data:,..., which keeps it in the file).\n"
     "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
     "                    at most 8). The output is the same for every N.\n"
     "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"

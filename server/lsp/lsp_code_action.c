@@ -405,7 +405,7 @@ void lsp_code_action_request(struct lsp_server *s, struct lsp_request *req)
         }
     }
     if (status == 0 && kind_wanted(doc, only, KIND_FIX_ALL))
-        status = fix_collect_safe(&d->analysis, &all);
+        status = fix_collect_safe(&d->analysis, &all, false, NULL); /* never the unsafe ones */
     bool *repeated = status == 0 ? repeated_fixes(&quick) : NULL;
     if (repeated == NULL) {
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,

@@ -95,7 +95,7 @@ static int run_reference(const char *action, const char *arg, const char *format
 
 /* What the command line asks for. */
 struct cli_options {
-    bool check, fix, diff, no_gitignore;
+    bool check, fix, diff, no_gitignore, unsafe_fixes;
     bool quiet, statistics, exit_zero, no_baseline; /* --quiet, ..., --no-baseline */
     int show_source;                              /* --show-source 1, --no-show-source 0, else -1 */
     const char *fail_on, *output_file;            /* --fail-on SEVERITY, --output-file FILE */
@@ -142,6 +142,7 @@ enum option_id {
     OPT_NO_SHOW_SOURCE,
     OPT_EXCLUDE,
     OPT_DIFF,
+    OPT_UNSAFE_FIXES,
     OPT_NO_GITIGNORE,
     OPT_EXPORT_JSON_SCHEMA,
     OPT_BASE,
@@ -163,6 +164,7 @@ static const struct option long_options[] = {
     {"export-json-schema", required_argument, NULL, OPT_EXPORT_JSON_SCHEMA},
     {"fix", no_argument, NULL, OPT_FIX},
     {"diff", no_argument, NULL, OPT_DIFF},
+    {"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
     {"no-respect-gitignore", no_argument, NULL, OPT_NO_GITIGNORE},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"format", required_argument, NULL, OPT_FORMAT},
@@ -208,6 +210,7 @@ static void take_option(struct cli_options *o, int id, const char *value)
     case OPT_EXPORT_JSON_SCHEMA: take_action(o, "export-json-schema", value); break;
     case OPT_FIX: o->fix = true; break;
     case OPT_DIFF: o->diff = true; break;
+    case OPT_UNSAFE_FIXES: o->unsafe_fixes = true; break;
     case OPT_NO_GITIGNORE: o->no_gitignore = true; break;
     case OPT_CONFIG: o->config_path = value; break;
     case OPT_FORMAT: o->format = value; break;
@@ -402,6 +405,8 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
     if (o->diff && (o->fix || o->statistics || strcmp(format, "text") != 0))
         return usage_error("%s", "--diff prints a diff: it takes no --fix, --statistics or "
                                  "--format") == 0;
+    if (o->unsafe_fixes && !o->fix && !o->diff)
+        return usage_error("%s", "--unsafe-fixes goes with --fix or --diff") == 0;
     if (o->env_count > 0 && (o->fix || o->diff))
         return usage_error("%s", "--env checks the documents as rendered: it takes no --fix or "
                                  "--diff (they would write the values into the templates)") == 0;
@@ -447,6 +452,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                                     .jobs = jobs,
                                     .fix = o->fix,
                                     .diff = o->diff,
+                                    .unsafe_fixes = o->unsafe_fixes,
                                     .no_gitignore = o->no_gitignore,
                                     .base = base,
                                     .baseline = baseline,

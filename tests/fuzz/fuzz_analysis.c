@@ -172,7 +172,7 @@ static void check_fixes(struct analysis *a, const char *text, uint32_t len,
 
     struct fix_list safe;
     fix_list_init(&safe);
-    FUZZ_CHECK(fix_collect_safe(a, &safe) == 0);
+    FUZZ_CHECK(fix_collect_safe(a, &safe, false, NULL) == 0);
     for (uint32_t k = 0; k < safe.count; k++) {
         const struct fix *f = &safe.items[k];
         FUZZ_CHECK(f->safe);

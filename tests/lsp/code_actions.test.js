@@ -158,6 +158,21 @@ describe('quick fixes', () => {
     assert.equal(applied(done, remove, uri), '{"jobState": "COMPLETED", "rowCount": 1}');
   });
 
+  test('a bare secret: encoding it is offered, not preferred, says the secret stays, and is not in fix-all', T, async (t) => {
+    const text = '{"type": "OPEN_RELATIONAL_DB_A", "config": {"hostname": "h", "port": 3306, ' +
+      '"authenticationType": "master", "username": "u", "password": "Zq7Bare"}}';
+    const { uri, actions } = await actionsFor(t, text);
+    const encode = quickfix(actions, 'Mark the secret as plaintext: data:,\u2026 (the secret stays in the file)');
+    assert.equal(encode.isPreferred, false);
+    assert.ok(encode.diagnostics.some((d) => d.code === 'secret-not-encoded'));
+    assert.ok(applied(text, encode, uri).includes('"password": "data:,Zq7Bare"'));
+    const all = actions.filter((a) => a.kind === FIX_ALL);
+    assert.equal(all.length, 1, titles(actions));
+    const fixed = applied(text, all[0], uri);
+    assert.ok(fixed.includes('"authenticationType": "MASTER"'), fixed);
+    assert.ok(fixed.includes('"password": "Zq7Bare"'), `fix-all leaves the secret alone: ${fixed}`);
+  });
+
   test('only source.fixAll: the fix-all action alone', T, async (t) => {
     const text = '[{"type": "Network_Attached_Storage", "config": {"path": "/a",}},\n' +
       ' {"type": "NETWORK_ATTACHED_STORAGE", "config": {"pth": "/b"}}]';

@@ -16,7 +16,8 @@ static uint32_t node_from(const struct json_node *n)
 }
 
 /* Whether the string `node` may be shown: the value of a known field that is neither secret
- * nor sensitive, under a key the parser read as written. */
+ * nor sensitive and holds no credential shape (plaintext-credential), under a key the parser read
+ * as written. */
 static bool shown(const struct analysis *a, uint32_t node)
 {
     struct json_doc *doc = (struct json_doc *)&a->doc; /* lookups decode keys into its arena */
@@ -24,7 +25,10 @@ static bool shown(const struct analysis *a, uint32_t node)
     if (n->key_start == JSON_NONE || (n->flags & JSON_FLAG_KEY_RECOVERED) || a->registry == NULL)
         return false;
     const struct schema_field *f = schema_at_member(doc, node, a->registry, a->settings);
-    return f != NULL && !f->secret && !f->sensitive;
+    if (f == NULL || f->secret || f->sensitive)
+        return false;
+    struct json_str s = json_node_string(doc, node); /* no credential shape either */
+    return schema_credential_find(a->registry, s.ptr, s.len) == NULL;
 }
 
 /* Adds [start, end) clipped to [from, to), when it is not empty. */

@@ -362,51 +362,6 @@ int fix_enum_value(struct analysis *a, uint32_t index, struct fix_list *out)
     return 0;
 }
 
-/* `plaintext` is the decoded value, after SECRET_PLAIN_PREFIX when it has one. */
-static int encode_secret(struct analysis *a, uint32_t index, struct fix_list *out,
-                         struct json_str plaintext, bool needs_base64)
-{
-    const struct json_node *n = node_of(a, &a->diags.items[index]);
-    if (n == NULL) /* the callers checked; aarch64 gcc 12 -O3 warns (-Wnull-dereference) without */
-        return 0;
-    struct arena *arena = &out->arena;
-    if (needs_base64) {
-        const char *encoded = secret_base64_encode(arena, plaintext.ptr, plaintext.len);
-        return add_fix(
-            out, index, "Encode the secret as " SECRET_BASE64_PREFIX "…", n->start, n->end,
-            arena_printf(arena, "\"" SECRET_BASE64_PREFIX "%s\"", encoded ? encoded : ""), true);
-    }
-    /* The raw text between the quotes keeps its escapes. */
-    uint32_t body = n->start + 1, body_end = n->end > n->start + 1 ? n->end - 1 : n->end;
-    return add_fix(out, index, "Mark the secret as plaintext: " SECRET_PLAIN_PREFIX "…", n->start,
-                   n->end,
-                   arena_printf(arena, "\"" SECRET_PLAIN_PREFIX "%.*s\"", (int)(body_end - body),
-                                a->doc.text + body),
-                   true);
-}
-
-/* Bare plaintext: marked as plaintext, or base64-encoded when it has a colon. */
-int fix_encode_secret(struct analysis *a, uint32_t index, struct fix_list *out)
-{
-    const struct diagnostic *d = &a->diags.items[index];
-    if (d->field == NULL || d->node == JSON_NONE || node_of(a, d)->kind != JSON_STRING)
-        return 0;
-    struct json_str s = json_node_string(&a->doc, d->node);
-    return encode_secret(a, index, out, s, memchr(s.ptr, ':', s.len) != NULL);
-}
-
-/* Plaintext with a colon: its plaintext base64-encoded. */
-int fix_secret_base64(struct analysis *a, uint32_t index, struct fix_list *out)
-{
-    const struct diagnostic *d = &a->diags.items[index];
-    if (d->field == NULL || d->node == JSON_NONE || node_of(a, d)->kind != JSON_STRING)
-        return 0;
-    struct json_str s = json_node_string(&a->doc, d->node);
-    s.ptr += sizeof SECRET_PLAIN_PREFIX - 1;
-    s.len -= sizeof SECRET_PLAIN_PREFIX - 1;
-    return encode_secret(a, index, out, s, true);
-}
-
 /* Duplicate keys: the earlier member goes, the last one (the one most readers keep) stays. Not
  * safe: which value takes effect depends on the reader. */
 int fix_remove_duplicate(struct analysis *a, uint32_t index, struct fix_list *out)
@@ -471,13 +426,27 @@ static fix_function *const fix_of_code[CODE_COUNT] = {
     [CODE_UNRESTRICTED_SCOPE] = fix_assertion,
 };
 
+/* The codes whose fixes are unsafe: right in form, but they keep a secret in the file (struct
+ * fix's `unsafe`); the rest are not. */
+static const bool fix_unsafe_of_code[CODE_COUNT] = {
+    [CODE_SECRET_NOT_ENCODED] = true,
+};
+
 int fix_collect(struct analysis *a, uint32_t index, struct fix_list *out)
 {
     const struct diagnostic *d = &a->diags.items[index];
     if (d->node != JSON_NONE && d->node >= a->doc.node_count)
         return 0;
+    if (d->node != JSON_NONE && settings_template_unconfigured(a->settings, &a->doc, d->node))
+        return 0; /* a template srcls cannot read as one: its value is never rewritten */
     fix_function *fix = fix_of_code[d->code];
-    return fix ? fix(a, index, out) : 0;
+    uint32_t first = out->count;
+    int status = fix ? fix(a, index, out) : 0;
+    for (uint32_t i = first; i < out->count && fix_unsafe_of_code[d->code]; i++) {
+        out->items[i].unsafe = true;
+        out->items[i].preferred = false;
+    }
+    return status;
 }
 
 /* By position; at one position insertions before replacements (an insertion does not overlap
@@ -506,7 +475,7 @@ static void take_covered(struct analysis *a, uint32_t object, bool *taken)
     }
 }
 
-int fix_collect_safe(struct analysis *a, struct fix_list *out)
+int fix_collect_safe(struct analysis *a, struct fix_list *out, bool unsafe, uint32_t *hidden)
 {
     struct fix_list all;
     fix_list_init(&all);
@@ -518,14 +487,21 @@ int fix_collect_safe(struct analysis *a, struct fix_list *out)
     bool *taken = calloc(a->diags.count + 1, sizeof *taken);
     if (taken == NULL)
         status = -1;
-    uint32_t last_end = 0;
+    uint32_t last_end = 0, left_out = 0;
     for (uint32_t i = 0; i < all.count && status == 0; i++) {
         const struct fix *f = &all.items[i];
         if (!f->safe || taken[f->diagnostic] || f->edit.start < last_end)
             continue;
+        if (f->unsafe && !unsafe) {
+            left_out++;
+            taken[f->diagnostic] = true;
+            continue;
+        }
         const char *title = arena_strndup(&out->arena, f->title, strlen(f->title));
         const char *text = arena_strndup(&out->arena, f->edit.text, strlen(f->edit.text));
         status = add_fix(out, f->diagnostic, title, f->edit.start, f->edit.end, text, true);
+        if (status == 0)
+            out->items[out->count - 1].unsafe = f->unsafe;
         last_end = f->edit.end;
         taken[f->diagnostic] = true;
         if (f->covers != JSON_NONE)
@@ -533,6 +509,8 @@ int fix_collect_safe(struct analysis *a, struct fix_list *out)
     }
     free(taken);
     fix_list_free(&all);
+    if (hidden != NULL)
+        *hidden = left_out;
     return status;
 }
 
@@ -564,13 +542,13 @@ char *fix_apply(const char *text, size_t len, const struct fix_list *fixes, size
 }
 
 uint32_t fix_round(struct analysis *analysis, char **text, size_t *len,
-                   const struct analysis_options *options)
+                   const struct analysis_options *options, bool unsafe, uint32_t *hidden)
 {
     struct fix_list fixes;
     fix_list_init(&fixes);
     size_t fixed_len = 0;
     char *fixed = NULL;
-    if (fix_collect_safe(analysis, &fixes) == 0 && fixes.count > 0)
+    if (fix_collect_safe(analysis, &fixes, unsafe, hidden) == 0 && fixes.count > 0)
         fixed = fix_apply(*text, *len, &fixes, &fixed_len);
     uint32_t count = fixes.count;
     fix_list_free(&fixes);

@@ -6,8 +6,8 @@
  * duplicate keys, delete a trailing comma, use the documented spelling, turn "true" into true,
  * and what a job's assertion expects. A fix is "safe" when applying it cannot change what the
  * user meant; `--fix` and the fix-all action apply only those. Every fix leaves valid JSON.
- * Files: fix.c (lists, text edits, collection), fix_required.c (missing fields and the renames
- * that supply them), fix_value.c (values: bounds, kinds, assertions). */
+ * Files: fix.c (lists, text edits, collection), fix_secret.c (secrets), fix_required.c (missing
+ * fields and the renames that supply them), fix_value.c (values: bounds, kinds, assertions). */
 #ifndef SRCLS_FIX_H
 #define SRCLS_FIX_H
 
@@ -24,6 +24,10 @@ struct fix {
     const char *title;
     struct text_edit edit;
     bool safe;
+    /* Unsafe: right in form, but it keeps a secret in the file (encoding a bare plaintext
+     * secret): --fix applies it only with --unsafe-fixes, fix-all never, and it is not
+     * preferred. The fix table of codes (fix.c) says which codes' fixes are. */
+    bool unsafe;
     bool preferred;
     uint32_t diagnostic; /* index into analysis->diags */
     /* A fix that adds every missing field of an object: that object node (the missing-field
@@ -45,8 +49,10 @@ typedef int fix_function(struct analysis *analysis, uint32_t index, struct fix_l
 /* Appends the fixes of diagnostic `index`. Returns 0 or -1 (memory). */
 int fix_collect(struct analysis *analysis, uint32_t index, struct fix_list *out);
 /* Appends one safe fix per diagnostic, skipping any that would overlap an earlier one, sorted
- * by position. */
-int fix_collect_safe(struct analysis *analysis, struct fix_list *out);
+ * by position; unsafe ones only when `unsafe`, else their number into `*hidden` (when not
+ * NULL). */
+int fix_collect_safe(struct analysis *analysis, struct fix_list *out, bool unsafe,
+                     uint32_t *hidden);
 /* The fixes of one code, for the fix module's table of codes (fix.c): each appends the fixes of
  * diagnostic `index` to `out`, or none when the diagnostic lacks what the fix needs. 0, or -1
  * (memory). */
@@ -70,9 +76,9 @@ int fix_assertion(struct analysis *analysis, uint32_t index, struct fix_list *ou
  * checked as that field's). When the round finds some and its result analyses without syntax
  * errors, `*text` (the old one freed), `*len` and `*analysis` are replaced and the number of
  * fixes applied is returned; otherwise nothing changes and it returns 0 (nothing to fix, or no
- * memory to fix it). */
+ * memory to fix it). `unsafe` and `*hidden`: as fix_collect_safe's, for this round. */
 uint32_t fix_round(struct analysis *analysis, char **text, size_t *len,
-                   const struct analysis_options *options);
+                   const struct analysis_options *options, bool unsafe, uint32_t *hidden);
 
 /* Applies the edits of `fixes` (sorted, not overlapping) to `text`; returns a malloc'd buffer
  * the caller frees, or NULL when memory ran out. */

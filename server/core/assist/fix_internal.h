@@ -1,7 +1,7 @@
 /* fix_internal: what the files of the fixes share (fix.c: lists and text edits; fix_required.c:
- * missing fields; fix_value.c: values). One module split for size: its files call each other
- * through this header, the one kind of include circle allowed (docs/architecture.md), and only
- * files of assist/ include it. */
+ * missing fields; fix_value.c: values; fix_secret.c: secrets). One module split for size: its
+ * files call each other through this header, the one kind of include circle allowed
+ * (docs/architecture.md), and only files of assist/ include it. */
 #ifndef SRCLS_FIX_INTERNAL_H
 #define SRCLS_FIX_INTERNAL_H
 

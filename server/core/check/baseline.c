@@ -72,14 +72,18 @@ static uint32_t node_below(struct json_doc *doc, uint32_t node, const char *poin
 }
 
 /* Whether the string `node` may be hashed: the value of a known field that is neither secret
- * nor sensitive, under a key the parser read as written (excerpt's rule for what it shows). */
+ * nor sensitive and holds no credential shape (plaintext-credential), under a key the parser read
+ * as written (excerpt's rule for what it shows). */
 static bool hashable(struct analysis *a, uint32_t node)
 {
     const struct json_node *n = &a->doc.nodes[node];
     if (n->key_start == JSON_NONE || (n->flags & JSON_FLAG_KEY_RECOVERED) || a->registry == NULL)
         return false;
     const struct schema_field *f = schema_at_member(&a->doc, node, a->registry, a->settings);
-    return f != NULL && !f->secret && !f->sensitive;
+    if (f == NULL || f->secret || f->sensitive)
+        return false;
+    struct json_str s = json_node_string(&a->doc, node); /* no credential shape either */
+    return schema_credential_find(a->registry, s.ptr, s.len) == NULL;
 }
 
 /* The hash of the value at `node` into `out`: its type and, for a scalar, its text (a

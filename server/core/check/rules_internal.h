@@ -80,6 +80,10 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
  * wrong type, a value outside the enum or the bounds, a wrong format) or a syntax error spoke
  * for it: a rule between fields does not read such a value. Reports nothing. */
 bool rules__value_invalid(struct rules *r, const struct schema_field *field, uint32_t node);
+/* The value of a member no field describes (`name` its key): each string in it that holds a
+ * credential shape is plaintext-credential, named by its key. */
+void rules__scan_credentials(struct rules *r, struct json_str name, uint32_t node,
+                             const struct rules_path *path);
 /* Checks the value of `node` against `field`: type, enum, bounds, format, secret encoding, and
  * the elements or fields it holds. */
 void rules__check_value(struct rules *r, const struct schema_field *field, uint32_t node,

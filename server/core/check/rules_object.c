@@ -32,6 +32,7 @@ static void check_unknown_member(struct rules *r, const struct schema_object *sc
                                  const struct rules_path *path)
 {
     struct json_str key = json_node_key(r->doc, member);
+    rules__scan_credentials(r, key, member, path);
     const struct schema_field *near = suggest_field(r->doc, schema, place->node, key, additional);
     if (additional && near == NULL)
         return;

@@ -69,7 +69,7 @@ static void check_enum(struct rules *r, const struct schema_field *field, uint32
     char got[VALUE_IN_MESSAGE_MAX + 16] = "";
     if (quotable(r, field) && r->doc->nodes[node].kind == JSON_STRING) {
         struct json_str s = json_node_string(r->doc, node);
-        bool printable = true;
+        bool printable = schema_credential_find(r->registry, s.ptr, s.len) == NULL;
         for (size_t i = 0; i < s.len; i++)
             printable &= (unsigned char)s.ptr[i] >= 0x20;
         if (printable && s.len <= VALUE_IN_MESSAGE_MAX)
@@ -280,6 +280,67 @@ static void check_secret(struct rules *r, const struct schema_field *field, uint
     rules__annotate(r, node, field, NULL);
 }
 
+static const char *shape_message(struct rules *r, const char *name, size_t name_len,
+                                 const struct schema_credential *shape)
+{
+    return rules__printf(r,
+                         "\"%.*s\" holds a %s in plain text: anyone who reads the file can use "
+                         "it; revoke it, keep it in a secret store and write a placeholder or a "
+                         "reference instead",
+                         (int)name_len, name, shape->name);
+}
+
+void rules__scan_credentials(struct rules *r, struct json_str name, uint32_t node,
+                             const struct rules_path *path)
+{
+    const struct json_node *n = &r->doc->nodes[node];
+    if (n->kind == JSON_STRING) {
+        struct json_str s = json_node_string(r->doc, node);
+        const struct schema_credential *shape = schema_credential_find(r->registry, s.ptr, s.len);
+        if (shape != NULL)
+            rules__report_at_value(r, CODE_PLAINTEXT_CREDENTIAL, node, path,
+                                   shape_message(r, name.ptr, name.len, shape));
+        return;
+    }
+    uint32_t index = 0;
+    for (uint32_t c = n->first_child; c != JSON_NONE && !r->failed;
+         c = r->doc->nodes[c].next, index++) {
+        struct json_str key = n->kind == JSON_OBJECT ? json_node_key(r->doc, c) : name;
+        struct rules_path child = n->kind == JSON_OBJECT ? rules__path_key(path, key.ptr, key.len)
+                                                         : rules__path_index(path, index);
+        rules__scan_credentials(r, key, c, &child);
+    }
+}
+
+/* A credential in plain text: a well-known shape in a field not marked secret (which has its own
+ * codes), or any plain text in a sensitive field. Names the shape or the field, never the value. */
+static void check_credential(struct rules *r, const struct schema_field *field, uint32_t node,
+                             const struct rules_path *path)
+{
+    struct json_str s = json_node_string(r->doc, node);
+    const struct schema_credential *shape = schema_credential_find(r->registry, s.ptr, s.len);
+    const char *message;
+    enum diag_severity severity = code_info(CODE_PLAINTEXT_CREDENTIAL)->severity;
+    if (shape != NULL) {
+        message = shape_message(r, field->name, strlen(field->name), shape);
+    } else {
+        enum secret_encoding encoding = secret_classify(s.ptr, s.len);
+        if (!field->sensitive || field->secret_reference || s.len == 0 || encoding == SECRET_KEPT ||
+            encoding == SECRET_REFERENCE)
+            return;
+        severity = DIAG_INFORMATION; /* as inline-secret for a field marked secret */
+        message = rules__printf(r,
+                                "\"%s\" carries a credential and holds it in plain text: anyone "
+                                "who reads the file reads it; write a secret-store reference "
+                                "(" SECRET_SCHEMES_TEXT ") or a placeholder filled in at deploy "
+                                "time",
+                                field->name);
+    }
+    const struct json_node *n = &r->doc->nodes[node];
+    rules__report_as(r, CODE_PLAINTEXT_CREDENTIAL, severity, n->start, n->end, path, message);
+    rules__annotate(r, node, field, NULL);
+}
+
 static void check_elements(struct rules *r, const struct schema_field *items, uint32_t array,
                            const struct rules_path *path)
 {
@@ -333,6 +394,14 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
     const struct json_node *n = &r->doc->nodes[node];
     if (n->kind == JSON_INVALID)
         return; /* a syntax error already speaks for it */
+    if (n->kind == JSON_STRING && settings_template_unconfigured(r->settings, r->doc, node))
+        rules__report_as(r, CODE_PROJECT_CONFIG, DIAG_HINT, n->start, n->end, path,
+                         rules__printf(r,
+                                       "\"%s\" looks like a template placeholder, but srcls.json "
+                                       "names no \"" SETTINGS_KEY_PLACEHOLDERS "\": it is checked "
+                                       "as written and no fix rewrites it; name your renderer's "
+                                       "syntax there (" SETTINGS_TEMPLATE_SYNTAXES ")",
+                                       field->name));
     if (n->kind == JSON_STRING && check_templated(r, field, node, path))
         return;
     uint32_t actual = node_type(r->doc, node);
@@ -355,6 +424,8 @@ void rules__check_value(struct rules *r, const struct schema_field *field, uint3
         check_format(r, field, node, path);
     if (field->secret && n->kind == JSON_STRING)
         check_secret(r, field, node, path);
+    else if (n->kind == JSON_STRING)
+        check_credential(r, field, node, path);
     if (n->kind == JSON_ARRAY && field->items != NULL)
         check_elements(r, field->items, node, path);
     if (n->kind == JSON_OBJECT && field->object != NULL) {

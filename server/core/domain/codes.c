@@ -246,7 +246,10 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "kind file with a mistake (an unknown key, a wrong type, a condition on a field "
                 "that is not there, a type identifier another kind has) is reported in that "
                 "file, at the value concerned, and left out: the built-in kinds and the other "
-                "kind files are still loaded.",
+                "kind files are still loaded. Where srcls.json names no \"placeholders\", a "
+                "document's string value that looks like a template (${NAME}, {{ NAME }}) gets "
+                "this code at severity hint, once per value: it is checked as written, and no "
+                "fix rewrites it.",
             .example = "{\"rules\": {\"unknown-field\": \"loud\"}}",
         },
     [CODE_INSECURE_TRANSPORT] =
@@ -364,6 +367,32 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "is checked as rendered with the values it has; the values are never printed.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"rootPath\": "
                        "\"/data/${ENV}\"}}",
+        },
+    [CODE_PLAINTEXT_CREDENTIAL] =
+        {
+            .name = "plaintext-credential",
+            .severity = DIAG_WARNING,
+            .summary = "a credential written in plain text outside a secret field",
+            .explanation =
+                "Two cases. A string in any field not marked secret holds a well-known credential "
+                "shape (a cloud access key id, a GitHub, GitLab, Slack, Stripe, npm or PyPI "
+                "token, a Google API key, a private key block: the list is data, "
+                "schema/credentials.json): reported at severity warning, the default, since "
+                "such a shape is a live credential in the file, and anyone who reads the "
+                "repository can use it. A field that carries a credential without the API "
+                "reference's secret mark (a token, a private key, a secret property value: "
+                "\"sensitive\" in the kind files) holds plain text (not empty, not the "
+                "placeholder " SECRET_PLACEHOLDER ", not a secret-store reference, not a "
+                "placeholder of srcls.json \"placeholders\"): reported at severity information, "
+                "as inline-secret is for a secret field, since the service may only take it "
+                "inline. Keep the credential in a secret store (or a template placeholder filled "
+                "in at deploy time), and revoke one that was committed. The message names the "
+                "shape or the field, never the value; baselines hash such values as "
+                "\"secret\". In the " POSTURE_GROUP " group: \"rules\": {\"" POSTURE_GROUP
+                "\": \"error\"} raises it with the posture codes.",
+            .example = "{\"type\": \"SERVICE_CATALOG_EXTERNAL_V1\", \"config\": "
+                       "{\"personalAccessToken\": \"ghp_0123456789abcdefghijABCDEFGHIJ012345\"}}",
+            .group = POSTURE_GROUP,
         },
 };
 

@@ -304,6 +304,18 @@ bool settings_placeholder(const struct settings *settings, const struct json_doc
                                                      settings->placeholder_count, doc, node, 0, m);
 }
 
+bool settings_template_unconfigured(const struct settings *settings, const struct json_doc *doc,
+                                    uint32_t node)
+{
+    static const struct placeholder_pattern common[] = {
+        {"${NAME}", "${", "}", 2, 1},
+        {"{{ NAME }}", "{{ ", " }}", 3, 3},
+    };
+    struct placeholder_match m;
+    return (settings == NULL || settings->placeholder_count == 0) &&
+           placeholder_in_string(common, sizeof common / sizeof common[0], doc, node, 0, &m);
+}
+
 const char *settings_type(const struct settings *settings, const char *id, size_t len)
 {
     for (uint32_t i = 0; settings != NULL && i < settings->type_count; i++) {

@@ -75,6 +75,14 @@ enum diag_severity settings_severity(const struct settings *settings, enum diag_
  * settings name no placeholder syntax): a value filled in later. */
 bool settings_placeholder(const struct settings *settings, const struct json_doc *doc,
                           uint32_t node, struct placeholder_match *m);
+/* The syntaxes a string is taken to be a template in when the settings name none ("${NAME}",
+ * "{{ NAME }}"). */
+#define SETTINGS_TEMPLATE_SYNTAXES "\"${NAME}\", \"{{ NAME }}\""
+/* Whether the string value `node` looks like a template (it holds one of
+ * SETTINGS_TEMPLATE_SYNTAXES) while the settings name no placeholder syntax: it gets a hint
+ * (project-config), and no fix rewrites it. */
+bool settings_template_unconfigured(const struct settings *settings, const struct json_doc *doc,
+                                    uint32_t node);
 /* The kind identifier `id` maps to, or NULL. */
 const char *settings_type(const struct settings *settings, const char *id, size_t len);
 

@@ -54,9 +54,9 @@ static void read_file(struct schema_loader *l, size_t i)
               : has_prefix(file->name, "groups/") ? SCHEMA_FILE_GROUP
                                                   : SCHEMA_FILE_OTHER;
     if (f->role == SCHEMA_FILE_OTHER && strcmp(file->name, "source.json") != 0 &&
-        strcmp(file->name, "job.json") != 0) {
-        schema__fail_file(l, "not a schema file (source.json, job.json, groups/NAME.json, "
-                             "kinds/NN-NAME.json)");
+        strcmp(file->name, "job.json") != 0 && strcmp(file->name, "credentials.json") != 0) {
+        schema__fail_file(l, "not a schema file (source.json, job.json, credentials.json, "
+                             "groups/NAME.json, kinds/NN-NAME.json)");
     } else if (json_parse(&f->doc, file->text, file->len, NULL) != 0 || f->doc.error_count > 0) {
         schema__fail_syntax(l, &f->doc, "not valid JSON: %s",
                             f->doc.error_count ? f->doc.errors[0].message : "out of memory");
@@ -170,6 +170,8 @@ static void build_files(struct schema_loader *l)
             schema__build_document(l, f, &registry->source, NULL);
         else if (strcmp(f->stem, "job") == 0 && f->role == SCHEMA_FILE_OTHER)
             schema__build_document(l, f, &registry->job, &registry->job_title);
+        else if (strcmp(f->stem, "credentials") == 0 && f->role == SCHEMA_FILE_OTHER)
+            schema__build_credentials(l, f);
     }
     if (!l->failed)
         number_custom_kinds(l);

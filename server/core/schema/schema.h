@@ -99,6 +99,9 @@ struct schema_field {
     double minimum, maximum;
     enum schema_format format;
     bool secret, sensitive, sample_only;
+    /* "secretReference": the value names a secret in a store (sensitive, but no credential
+     * itself), so plaintext-credential reads it for credential shapes only */
+    bool secret_reference;
     /* "removalWidens": why removing the field widens what the source reaches (a PUT without it
      * resets it to all), reported by review (--base) when it was present at the base; or NULL. */
     const char *removal_widens;
@@ -154,6 +157,18 @@ struct schema_kind {
     struct schema_object config;
 };
 
+/* A well-known credential shape (schema/credentials.json): one of `prefixes`, then a body of
+ * bytes in `charset` from `min_length` to `max_length` long, then `suffix` when not NULL (without
+ * one, the body ends where the charset does). The byte before the prefix is no letter or digit. */
+struct schema_credential {
+    const char *name; /* "cloud access key id": what messages name instead of the value */
+    const char **prefixes;
+    uint32_t prefix_count;
+    uint8_t charset[32]; /* a bit per byte value */
+    uint32_t min_length, max_length;
+    const char *suffix;
+};
+
 struct schema_registry {
     struct schema_kind *kinds;
     uint32_t kind_count;
@@ -162,6 +177,8 @@ struct schema_registry {
     const char *job_title;
     const char **groups; /* the names of the groups kinds can include, built-in then custom */
     uint32_t group_count;
+    struct schema_credential *credentials; /* from credentials.json; none without it */
+    uint32_t credential_count;
     struct arena arena;
 };
 
@@ -176,6 +193,11 @@ struct schema_file {
     size_t len;
     bool custom;
 };
+
+/* The first credential shape `text` holds anywhere in it, or NULL. One pass over the text per
+ * prefix, and a body is at most max_length bytes: linear in `len`. */
+const struct schema_credential *schema_credential_find(const struct schema_registry *registry,
+                                                       const char *text, size_t len);
 
 /* Files named *.schema.json are JSON Schemas published beside the data (the kind-file format:
  * schema/kind-file.schema.json); the loader passes over them. */

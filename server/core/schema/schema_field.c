@@ -181,6 +181,8 @@ static void apply_field(struct schema_loader *l, struct json_doc *doc, uint32_t 
             field->removal_widens = schema__string(l, doc, m, "removalWidens");
         } else if (schema__str_eq(key, "sensitive")) {
             field->sensitive = schema__bool(l, doc, m, "sensitive");
+        } else if (schema__str_eq(key, "secretReference")) {
+            field->secret_reference = schema__bool(l, doc, m, "secretReference");
         } else if (schema__str_eq(key, "sampleOnly")) {
             field->sample_only = schema__bool(l, doc, m, "sampleOnly");
         } else if (schema__str_eq(key, "additionalFields")) {

@@ -144,6 +144,8 @@ void schema__build_document(struct schema_loader *l, struct schema_loaded_file *
                             struct schema_field *out, const char **title);
 /* A group file: {"group": NAME, "description": ..., "fields": {...}} (and "notes"). */
 void schema__check_group(struct schema_loader *l, struct schema_loaded_file *f);
+/* credentials.json: {"description": ..., "credentials": [shape, ...]} (schema_credential.c). */
+void schema__build_credentials(struct schema_loader *l, struct schema_loaded_file *f);
 /* ---- what must be unique (schema_distinct.c) ---- */
 
 /* Two kinds, or two groups, with one file name: the later file is the one named. Also builds
