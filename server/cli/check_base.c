@@ -400,7 +400,7 @@ static const char *deleted_message(struct analysis *old, const char *ref, struct
 static void report_deleted(struct check_base *base, const struct check_options *options,
                            const char *rel, const char *shown, struct report_summary *summary)
 {
-    char *text;
+    char *text = NULL;
     struct analysis_options analysis_options = {.registry = options->registry};
     struct analysis old, gone;
     enum diag_severity severity = check_gate_severity(options->configs, shown);
