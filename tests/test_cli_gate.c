@@ -158,6 +158,8 @@ static void test_each_weakening_is_one_risky_change_at_its_member(void **state)
         {"{\n  \"types\": {\"A\": \"CLOUDA_OBJECT_STORAGE\"}\n}\n",
          "{\n  \"types\": {\"B\": \"CLOUDA_OBJECT_STORAGE\"}\n}\n",
          "srcls.json:2:3: warning: \"types\" changed since HEAD~1"},
+        {"{\n  \"schemas\": [\"k1\"]\n}\n", "{\n  \"schemas\": [\"k2\"]\n}\n",
+         "srcls.json:2:3: warning: \"schemas\" changed since HEAD~1"},
         {"{\n  \"baseline\": \"bl.json\"\n}\n", "{}\n",
          "srcls.json:1:1: warning: \"baseline\" removed since HEAD~1 (it was \"bl.json\")"},
         {"{\n  \"baseline\": \"bl.json\"\n}\n", "{\n  \"baseline\": \"bl2.json\"\n}\n",
@@ -178,6 +180,8 @@ static void test_each_weakening_is_one_risky_change_at_its_member(void **state)
         snprintf(dir, sizeof dir, "weak%zu", i);
         repo(dir, cases[i].before, cases[i].after, SOURCE("true"));
         put(dir, "bl2.json", EMPTY_BASELINE);
+        put(dir, "k1/README.txt", "kind files\n"); /* the "schemas" directories */
+        put(dir, "k2/README.txt", "kind files\n");
         struct run r = review(dir, "text", NULL);
         if (count_lines(r.out, "srcls.json", "[risky-change]") +
                     count_lines(r.out, "./srcls.json", "[risky-change]") !=
