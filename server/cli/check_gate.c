@@ -89,14 +89,16 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
     struct gate_file *f = ok ? keep(base, path, true) : NULL;
     struct settings now_own;
     settings_init(&now_own);
+    bool analysed = false;
     if (f != NULL && (f->text = malloc(len + 1)) != NULL) {
         memcpy(f->text, text, len);
         f->text[len] = '\0';
-        f->analysed = project_analyze(&f->analysis, f->text, len, NULL, &now_own) >= 0;
+        f->analysed = true; /* freed with the list, whatever the outcome */
+        analysed = project_analyze(&f->analysis, f->text, len, NULL, &now_own) >= 0;
     }
     enum diag_severity severity =
         settings_severity(applied, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity);
-    ok = f != NULL && f->analysed &&
+    ok = analysed &&
          project_review(&f->analysis, own, found == 1 ? &old : NULL, found == 1 ? &old_own : NULL,
                         check_base_name(base), severity) == 0;
     settings_free(&now_own);
@@ -157,14 +159,14 @@ void check_gate_deleted(struct check_base *base, const struct check_options *opt
     enum diag_severity severity = stricter(
         check_gate_severity(options->configs, shown),
         settings_severity(&old_own, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity));
-    if (ok && project_analyze(&gone, "", 0, NULL, &none) >= 0) {
+    if (ok) {
+        ok = project_analyze(&gone, "", 0, NULL, &none) >= 0;
         gone.diags.count = 0; /* an empty text's syntax error */
-        ok = project_review(&gone, &none, &old, &old_own, check_base_name(base), severity) == 0;
+        ok = ok &&
+             project_review(&gone, &none, &old, &old_own, check_base_name(base), severity) == 0;
         if (ok)
             report(options, shown, &gone, true, summary);
         analysis_free(&gone);
-    } else {
-        ok = false;
     }
     if (!ok)
         check_base_fail(base, shown);
