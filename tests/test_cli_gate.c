@@ -312,7 +312,8 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     struct run r = review("grown", "text", NULL);
     assert_int_equal(count_lines(r.out,
                                  "bl.json:1:1: warning: 3 entries added to the baseline since "
-                                 "HEAD~1: findings hidden, not fixed",
+                                 "HEAD~1: findings hidden, not fixed (a.source.json: 3 "
+                                 "unknown-field)",
                                  "[risky-change]"),
                      1);
     run_free(&r);

@@ -48,7 +48,8 @@ void project_review_ignores(struct settings *applied, const struct settings *bas
 /* Under `--base`: a baseline file's `text` now against `base_text` at the base (NULL: none),
  * both baseline_parse'd: the entries added (a multiset difference; entries removed are findings
  * fixed) as one risky-change of `severity` on `now` (an analysis of `text`), at its start:
- * "N entries added to the baseline since BASE". A text that does not parse adds nothing (the
+ * "N entries added to the baseline since BASE: findings hidden, not fixed (FILE: N CODE; ...)",
+ * the first three file and code groups named. A text that does not parse adds nothing (the
  * baseline's reader says what is wrong). 0, or -1 when memory ran out. */
 int project_review_baseline(struct analysis *now, const char *text, size_t len,
                             const char *base_text, size_t base_len, const char *base_name,

@@ -323,7 +323,7 @@ int project_review(struct analysis *now, const struct settings *now_settings, st
 
 /* The number of entries of the sorted `now` beyond those of the sorted `base` (equal lines
  * matched one to one). */
-static size_t entries_added(const struct baseline_index *now, const struct baseline_index *base)
+static size_t entries_added(struct baseline_index *now, const struct baseline_index *base)
 {
     size_t added = 0, j = 0;
     for (size_t i = 0; i < now->count; i++) {
@@ -334,8 +334,32 @@ static size_t entries_added(const struct baseline_index *now, const struct basel
             j++;
         else
             added++;
+        now->entries[i].used = c != 0; /* marks the added ones */
     }
     return added;
+}
+
+/* The added entries of `now` (marked by entries_added) counted by file and code, sorted as
+ * they are: " (a.source.json: 2 unknown-field; b.json: 1 inline-secret; and 2 more)", the
+ * first three groups, in `arena` (NULL when memory ran out). */
+static const char *added_detail(struct arena *arena, const struct baseline_index *now)
+{
+    const char *text = " (";
+    size_t groups = 0;
+    for (size_t i = 0; i < now->count && text != NULL;) {
+        const struct baseline_entry *e = &now->entries[i];
+        size_t n = 0;
+        for (; i < now->count && strcmp(now->entries[i].path, e->path) == 0 &&
+               strcmp(now->entries[i].code, e->code) == 0;
+             i++)
+            n += now->entries[i].used;
+        if (n > 0 && groups++ < 3)
+            text = arena_printf(arena, "%s%s%s: %zu %s", text, groups > 1 ? "; " : "", e->path, n,
+                                e->code);
+    }
+    return text == NULL ? NULL
+           : groups > 3 ? arena_printf(arena, "%s; and %zu more)", text, groups - 3)
+                        : arena_printf(arena, "%s)", text);
 }
 
 int project_review_baseline(struct analysis *now, const char *text, size_t len,
@@ -348,12 +372,13 @@ int project_review_baseline(struct analysis *now, const char *text, size_t len,
     if (severity != DIAG_OFF && baseline_parse(&is, text, len, why, sizeof why) == 0 &&
         (base_text == NULL || baseline_parse(&was, base_text, base_len, why, sizeof why) == 0)) {
         size_t added = entries_added(&is, &was);
+        const char *detail = added > 0 ? added_detail(&now->arena, &is) : NULL;
         const char *message =
-            added == 0 ? NULL
-                       : arena_printf(&now->arena,
-                                      "%zu entr%s added to the baseline since %s: findings "
-                                      "hidden, not fixed",
-                                      added, added == 1 ? "y" : "ies", base_name);
+            detail == NULL ? NULL
+                           : arena_printf(&now->arena,
+                                          "%zu entr%s added to the baseline since %s: findings "
+                                          "hidden, not fixed%s",
+                                          added, added == 1 ? "y" : "ies", base_name, detail);
         struct diagnostic d = {.code = CODE_RISKY_CHANGE,
                                .severity = severity,
                                .related_start = UINT32_MAX,
