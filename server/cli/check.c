@@ -556,6 +556,7 @@ int check_run(const struct check_options *options)
                                       task_work, task_done, &walk);
     if (!options->diff)
         reporter->begin(reporter);
+    options->configs->base = options->base; /* --base: each srcls.json is reviewed too */
     for (int i = 0; i < options->path_count; i++) {
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);

@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_gate.h"
 #include "check_git.h"
 #include "domain/domain.h"
 #include "check_read.h"
 #include "check/check.h"
+#include "project/project.h"
 #include "base/base.h"
 
 extern char **environ;
@@ -39,6 +41,7 @@ struct check_base {
     pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
+    struct check_gate *gate;  /* srcls.json and baseline files reviewed (check_gate.h) */
     bool failed;
 };
 
@@ -125,7 +128,7 @@ static bool list_changed(struct check_base *base)
     return true;
 }
 
-struct check_base *check_base_open(const char *ref)
+struct check_base *check_base_open(const char *ref, const char *baseline)
 {
     struct check_base *base = calloc(1, sizeof *base);
     if (base == NULL || (base->ref = strdup(ref)) == NULL) {
@@ -149,6 +152,8 @@ struct check_base *check_base_open(const char *ref)
         check_base_close(base);
         return NULL;
     }
+    if (baseline != NULL)
+        check_gate_baseline(base, baseline);
     return base;
 }
 
@@ -290,6 +295,47 @@ static void compare_failed(struct check_base *base, const char *path)
     base->failed = true;
 }
 
+int check_base_read(struct check_base *base, const char *path, char **text, size_t *len)
+{
+    *text = NULL;
+    if (base->failed)
+        return -1;
+    char *rel = relative(base, path);
+    const char *key = rel;
+    int found = rel == NULL || base->changed.count == 0 ||
+                        bsearch(&key, base->changed.items, base->changed.count,
+                                sizeof *base->changed.items, compare) == NULL
+                    ? 2
+                    : check_base_read_rel(base, rel, path, text, len);
+    free(rel);
+    return found;
+}
+
+int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
+                        size_t *len)
+{
+    *text = NULL;
+    int found = base->failed ? -1 : read_blob(base, rel, text, len);
+    if (found < 0 && !base->failed)
+        compare_failed(base, shown);
+    return found;
+}
+
+void check_base_fail(struct check_base *base, const char *path)
+{
+    compare_failed(base, path);
+}
+
+const char *check_base_name(const struct check_base *base)
+{
+    return base->ref;
+}
+
+struct check_gate **check_base_gate(struct check_base *base)
+{
+    return &base->gate;
+}
+
 /* The analysis of `rel` (shown as `shown`) at the base: 1 with `old` and `*text` (its text, to
  * free after it), 0 when it is not there, -1 when git or memory failed (said; the run fails). */
 static int analyse_at_base(struct check_base *base, const char *rel, const char *shown,
@@ -354,10 +400,12 @@ static const char *deleted_message(struct analysis *old, const char *ref, struct
 static void report_deleted(struct check_base *base, const struct check_options *options,
                            const char *rel, const char *shown, struct report_summary *summary)
 {
-    char *text;
+    char *text = NULL;
     struct analysis_options analysis_options = {.registry = options->registry};
     struct analysis old, gone;
-    if (analyse_at_base(base, rel, shown, &analysis_options, &old, &text) <= 0) {
+    enum diag_severity severity = check_gate_severity(options->configs, shown);
+    if (severity == DIAG_OFF ||
+        analyse_at_base(base, rel, shown, &analysis_options, &old, &text) <= 0) {
         free(text);
         return;
     }
@@ -367,7 +415,7 @@ static void report_deleted(struct check_base *base, const struct check_options *
     } else if (old.document != DOCUMENT_UNKNOWN) {
         gone.diags.count = 0;
         struct diagnostic d = {.code = CODE_RISKY_CHANGE,
-                               .severity = code_info(CODE_RISKY_CHANGE)->severity,
+                               .severity = severity,
                                .related_start = UINT32_MAX,
                                .related_end = UINT32_MAX,
                                .message = deleted_message(&old, base->ref, &gone.arena),
@@ -415,11 +463,16 @@ void check_base_report_deleted(const struct check_options *options, struct repor
             }
             bool slash = named[strlen(named) - 1] == '/';
             snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
-            report_deleted(base, options, rel, shown, summary);
+            if (project_is_config(rel, rel_len))
+                check_gate_deleted(base, options, rel, shown, summary);
+            else
+                report_deleted(base, options, rel, shown, summary);
             free(shown);
             break;
         }
     }
+    if (base != NULL && !options->diff)
+        check_gate_report(base, options, summary);
 }
 
 bool check_base_failed(const struct check_base *base)
@@ -437,6 +490,7 @@ void check_base_close(struct check_base *base)
         fclose(base->from_batch);
     if (base->batch_pid > 0)
         waitpid(base->batch_pid, NULL, 0);
+    check_gate_free(base->gate);
     free(base->dir);
     free(base->dir_relative);
     free(base->changed.items);

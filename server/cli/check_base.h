@@ -14,17 +14,35 @@
 struct check_base;
 struct check_options;
 
-/* Opens REF in the git work tree of the current directory. NULL after saying why on stderr:
+/* Opens REF in the git work tree of the current directory, with `baseline` (--baseline FILE,
+ * or NULL) to compare with its version there (check_gate). NULL after saying why on stderr:
  * git missing, not a work tree, REF unknown (and whether the clone is shallow), memory. */
-struct check_base *check_base_open(const char *ref);
+struct check_base *check_base_open(const char *ref, const char *baseline);
 /* Adds to `now` (the analysis of `path`) the risky changes since the base (none when `base`
  * is NULL: no --base). An error (git
  * stopped answering, memory) is said on stderr and makes check_base_failed true. */
 void check_base_review(struct check_base *base, const char *path, struct analysis *now);
 /* --base: reports each document deleted since REF below a path of `options` (a file that
- * held a source or a job at REF, as an entry without a place), counted in `summary`. Nothing
- * without --base or while --diff shows fixes. */
+ * held a source or a job at REF, as an entry without a place; a srcls.json, compared with the
+ * defaults: check_gate), then the srcls.json and baseline files reviewed (check_gate_report),
+ * counted in `summary`. Nothing without --base or while --diff shows fixes. */
 void check_base_report_deleted(const struct check_options *options, struct report_summary *summary);
+/* The version at the base of the file `path` (absolute, or relative to the current directory):
+ * 1 with its text (malloc'd, in *text), 0 when it is not there (new since REF), 2 when there is
+ * nothing to compare (unchanged since REF, or outside the work tree), -1 when git or memory
+ * failed (said on stderr; the run fails). */
+int check_base_read(struct check_base *base, const char *path, char **text, size_t *len);
+/* The same for `rel`, a path from the work tree's top (a file deleted since REF), shown as
+ * `shown` in a message: 1, 0 or -1. */
+int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
+                        size_t *len);
+/* Says that `path` could not be compared with its version at REF: the run fails (2). */
+void check_base_fail(struct check_base *base, const char *path);
+/* REF as written on the command line, for messages. */
+const char *check_base_name(const struct check_base *base);
+/* What check_gate keeps for the run (freed with the base). */
+struct check_gate;
+struct check_gate **check_base_gate(struct check_base *base);
 /* Whether a review could not be done: the run must not pass silently (exit 2). */
 bool check_base_failed(const struct check_base *base);
 /* Stops git and frees everything; NULL is fine. */

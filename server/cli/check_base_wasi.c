@@ -1,11 +1,13 @@
 /* check_base_wasi: check_base.h in the WebAssembly build. --base reads the base version through
  * git, which WASI preview 1 cannot start: it is refused (exit 2), never ignored. */
 #include "check_base.h"
+#include "check_gate.h"
 
 #include <stdio.h>
 
-struct check_base *check_base_open(const char *ref)
+struct check_base *check_base_open(const char *ref, const char *baseline)
 {
+    (void)baseline;
     fprintf(stderr,
             "srcls: --base %s is not available in the WebAssembly build: it reads the base "
             "through git, which WebAssembly cannot start; use a native srcls binary\n",
@@ -32,4 +34,18 @@ bool check_base_failed(const struct check_base *base)
 void check_base_close(struct check_base *base)
 {
     (void)base;
+}
+
+bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
+                       const struct settings *own, const struct settings *overlay,
+                       struct settings *applied, const char *baseline)
+{
+    (void)base, (void)path, (void)text, (void)len, (void)own, (void)overlay, (void)applied,
+        (void)baseline; /* never opened */
+    return true;
+}
+
+void check_gate_baseline(struct check_base *base, const char *path)
+{
+    (void)base, (void)path;
 }

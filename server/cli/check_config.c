@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_gate.h"
 #include "check_read.h"
 #include "check_suppress.h"
 #include "check/check.h"
@@ -238,6 +239,9 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
         report_mistakes(shown, &a);
     else
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
+    if (c->usable && configs->base != NULL) /* --base: after the overlay, before any use */
+        check_gate_config(configs->base, c->path, text, len, &own, configs->overlay, &c->settings,
+                          c->baseline);
     size_t cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
     configs->kind_dirs |= c->usable && c->schema.dir_count > 0;
     for (size_t i = 0; c->usable && i < c->schema.problems.count; i++) {

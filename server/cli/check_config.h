@@ -14,6 +14,7 @@
 #include "domain/domain.h"
 
 struct check_config; /* one srcls.json read (check_config.c) */
+struct check_base;
 
 struct check_configs {
     const struct schema_registry *registry;
@@ -24,6 +25,7 @@ struct check_configs {
     char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
     bool reported;               /* a configuration's mistakes or unreadability were reported */
     bool kind_dirs;              /* a configuration read names directories of kind files */
+    struct check_base *base;     /* --base REF: each srcls.json read is reviewed (check_gate) */
 };
 
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,

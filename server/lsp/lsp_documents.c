@@ -211,7 +211,7 @@ int lsp_document_analyze(struct lsp_document *d)
                      ? lsp_projects_analyze(&d->store->projects, d->uri, d->text, d->len,
                                             d->kind_schema, &d->analysis)
                      : analysis_run(&d->analysis, d->text, d->len, &options);
-    if (status == 0 && !d->project_file && d->kind_schema == NULL) /* srcls.reviewBase */
+    if (status == 0 && d->kind_schema == NULL) /* srcls.reviewBase (srcls.json: the gate's) */
         status = lsp_review_compare(&d->store->review, &d->review, &d->analysis, &options);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
@@ -304,7 +304,7 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 
 void lsp_document_opened(struct lsp_document *d)
 {
-    if (!d->project_file && d->kind_schema == NULL)
+    if (d->kind_schema == NULL)
         lsp_review_fetch(&d->store->review, d->uri);
     d->result = ++d->store->results;
     if (uv_timer_start(&d->debounce, on_debounce, 0, 0) != 0)

@@ -42,7 +42,7 @@ static void refetch(void *context, bool drop)
             lsp_review_base_free(&d->review);
             d->analyzed = false; /* published again by whoever changed the setting */
         }
-        if (!d->project_file && d->kind_schema == NULL)
+        if (d->kind_schema == NULL) /* a srcls.json too: what its change does to the gate */
             lsp_review_fetch(&store->review, d->uri);
     }
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check/check.h"
+#include "project/project.h"
 
 void lsp_review_base_free(struct lsp_review_base *base)
 {
@@ -13,11 +14,32 @@ void lsp_review_base_free(struct lsp_review_base *base)
     *base = (struct lsp_review_base){0};
 }
 
+static int compare_project(const struct lsp_review *review, struct lsp_review_base *base,
+                           struct analysis *now, const struct analysis_options *options)
+{
+    struct settings own, base_own;
+    struct analysis old;
+    settings_init(&own);
+    settings_init(&base_own);
+    settings_read(&own, &now->doc, now->doc.root, NULL, 0);
+    int status = project_analyze(&old, base->text, base->len, NULL, &base_own) < 0 ? -1 : 0;
+    enum diag_severity severity = settings_severity(options->settings, CODE_RISKY_CHANGE,
+                                                    code_info(CODE_RISKY_CHANGE)->severity);
+    if (status == 0)
+        status = project_review(now, &own, &old, &base_own, review->base, severity);
+    analysis_free(&old);
+    settings_free(&own);
+    settings_free(&base_own);
+    return status;
+}
+
 int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
                        struct analysis *now, const struct analysis_options *options)
 {
     if (base->text == NULL || review->base == NULL)
         return 0;
+    if (base->project)
+        return compare_project(review, base, now, options);
     if (!base->analyzed) {
         analysis_free(&base->analysis);
         if (analysis_run(&base->analysis, base->text, base->len, options) != 0) {

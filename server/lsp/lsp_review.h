@@ -36,6 +36,7 @@ struct lsp_review_base {
     char blob[LSP_REVIEW_OID_MAX + 1]; /* its blob id: the same blob is not analysed again */
     struct analysis analysis;          /* of `text`, with the document's registry and settings */
     bool analyzed;
+    bool project; /* a srcls.json's */
 };
 
 /* What the review asks of the open documents (lsp_documents answers; the review knows only
@@ -79,7 +80,11 @@ void lsp_review_set(struct lsp_review *review, const char *ref, size_t len);
 void lsp_review_fetch(struct lsp_review *review, const char *uri);
 void lsp_review_base_free(struct lsp_review_base *base);
 /* Adds to `now` (the document's analysis) the risky-change diagnostics of the change from
- * `base`, analysed first when it is not (with `options`, the document's). 0, or -1 (memory). */
+ * `base`, analysed first when it is not (with `options`, the document's). 0, or -1 (memory).
+ * A srcls.json's base (`project`; `now` analysed by project_analyze): what its change does to
+ * the gate (project_review), both settings read by the one reader, the base analysed again
+ * each time (a small file); the editor applies the working tree's settings as they are (the
+ * stricter-of rule of --base is the command line's). */
 int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
                        struct analysis *now, const struct analysis_options *options);
 

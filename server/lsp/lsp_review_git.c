@@ -10,6 +10,7 @@
 
 #include "lsp_jsonrpc.h"
 #include "lsp_uri.h"
+#include "project/project.h"
 #include "base/base.h"
 
 #define KEY "srcls.reviewBase"
@@ -254,6 +255,7 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
         memcpy(base.text, run->output + at, size);
         base.text[size] = '\0';
         base.len = size;
+        base.project = project_is_config(run->uri, strlen(run->uri)); /* what it does to the gate */
     } else if (now->text == NULL) {
         return; /* not in the revision, as before */
     }

@@ -428,7 +428,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
             goto done;
     }
     check_env_finish(&env);
-    if ((o->base != NULL && (base = check_base_open(o->base)) == NULL) ||
+    if ((o->base != NULL && (base = check_base_open(o->base, o->baseline)) == NULL) ||
         check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
                             &baseline) != 0)
         goto done;

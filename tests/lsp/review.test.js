@@ -85,6 +85,26 @@ describe('srcls.reviewBase', { skip: WASM ? false : (!HAVE_GIT && 'git is not in
     assert.deepEqual(shown(client), []);
   });
 
+  test('an open srcls.json: what its change does to the gate, at the member that changed', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{\n  "rules": {"unknown-field": "error"}\n}\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-q', '-m', 'rules');
+    const client = await startClient(t, { initializationOptions: { srcls: { reviewBase: 'HEAD' } } });
+    const uri = 'file://' + path.join(root, 'srcls.json');
+    await client.open(uri, '{\n  "rules": {"unknown-field": "hint"},\n  "exclude": ["x/**"]\n}\n');
+    const p = await client.waitForPublish(uri, (q) => risky(q).length === 2);
+    const found = risky(p).sort((x, y) => x.range.start.line - y.range.start.line);
+    assert.match(found[0].message, /^"rules" weakened since HEAD: unknown-field from error to hint/);
+    assert.deepEqual(found[0].range.start, { line: 1, character: 12 });
+    assert.match(found[1].message, /^"exclude" widened since HEAD: "x\/\*\*"/);
+    assert.deepEqual(found[1].range.start, { line: 2, character: 14 });
+    // as it was at HEAD: nothing
+    const from = client.publishesFor(uri).length;
+    await client.change(uri, 2, [{ text: '{\n  "rules": {"unknown-field": "error"}\n}\n' }]);
+    await client.waitForPublish(uri, (q) => risky(q).length === 0, { from });
+  });
+
   test('a revision that names no commit: one message, shown once, no diagnostic invented', { ...T, skip: WASM }, async (t) => {
     const root = repository(t);
     fs.writeFileSync(path.join(root, 'b.source.json'), source(true));

@@ -287,6 +287,30 @@ fail:
     return -1;
 }
 
+/* More severe first: error 1 ... hint 4, off last. */
+static int rank(enum diag_severity severity)
+{
+    return severity == DIAG_OFF ? DIAG_HINT + 1 : (int)severity;
+}
+
+int settings_stricter(struct settings *out, const struct settings *applied,
+                      const struct settings *other, const char *group)
+{
+    struct settings_severity raised[CODE_COUNT];
+    struct settings over = {.severities = raised};
+    for (int c = 0; c < CODE_COUNT; c++) {
+        enum diag_code code = (enum diag_code)c;
+        if (!code_in_group(code, group))
+            continue;
+        enum diag_severity fallback = code_info(code)->severity;
+        enum diag_severity is = settings_severity(applied, code, fallback);
+        enum diag_severity was = settings_severity(other, code, fallback);
+        if (rank(was) < rank(is))
+            raised[over.severity_count++] = (struct settings_severity){code, was};
+    }
+    return settings_merge(out, applied, &over);
+}
+
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback)
 {

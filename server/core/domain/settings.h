@@ -68,6 +68,13 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
  * -1 when memory ran out (then `out` is empty). */
 int settings_merge(struct settings *out, const struct settings *base, const struct settings *over);
 
+/* `applied` with each code of the group `group` at the stricter (the more severe; off least) of
+ * its severity in `applied` and in `other`, into `out` (replacing what it held): under --base,
+ * the security group at the stricter of the base's settings and the working tree's, so that a
+ * change cannot turn the gate off and a risk on at once. 0, or -1 when memory ran out (then
+ * `out` is empty). */
+int settings_stricter(struct settings *out, const struct settings *applied,
+                      const struct settings *other, const char *group);
 /* The severity for `code` after overrides: the override, else `fallback`. */
 enum diag_severity settings_severity(const struct settings *settings, enum diag_code code,
                                      enum diag_severity fallback);

@@ -26,6 +26,35 @@ bool project_is_config(const char *path, size_t len);
 int project_analyze(struct analysis *out, const char *text, size_t len,
                     const struct schema_registry *registry, struct settings *settings);
 
+/* Under `--base`: what a change of a srcls.json since the version called `base_name` does to
+ * the gate, as risky-change diagnostics of `severity` (none when off) added to `now`, sorted in.
+ * `now` is project_analyze's analysis of its text now, with `now_settings` its own settings (an
+ * analysis of "" and empty settings when it was deleted: then each finding is about the whole
+ * file); `base` and `base_settings` the same at the base (NULL when it had none: compared with
+ * the defaults). Reported, each at the member that changed (for a removed key, the object that
+ * held it): a code turned off or lowered under "rules" (one finding per member, counting the
+ * codes it lowers); an "ignore" entry that no entry at the base equals in "files", "pointer" and
+ * "codes" (added, or changed in any way: a narrowing is not told from a widening); a glob added
+ * to "exclude"; and, against a srcls.json at the base only, a glob removed from "include",
+ * "types" or "schemas" changed, "baseline" removed or pointed elsewhere. Returns 0, or -1 when
+ * memory ran out. */
+int project_review(struct analysis *now, const struct settings *now_settings, struct analysis *base,
+                   const struct settings *base_settings, const char *base_name,
+                   enum diag_severity severity);
+/* Under `--base`: each "ignore" entry of `applied` that no entry of `base` (the settings at the
+ * base; NULL: none) equals in "files", "pointer" and "codes" silences no code of the security
+ * group: a change cannot hide a posture finding by adding or widening an entry. */
+void project_review_ignores(struct settings *applied, const struct settings *base);
+/* Under `--base`: a baseline file's `text` now against `base_text` at the base (NULL: none),
+ * both baseline_parse'd: the entries added (a multiset difference; entries removed are findings
+ * fixed) as one risky-change of `severity` on `now` (an analysis of `text`), at its start:
+ * "N entries added to the baseline since BASE: findings hidden, not fixed (FILE: N CODE; ...)",
+ * the first three file and code groups named. A text that does not parse adds nothing (the
+ * baseline's reader says what is wrong). 0, or -1 when memory ran out. */
+int project_review_baseline(struct analysis *now, const char *text, size_t len,
+                            const char *base_text, size_t base_len, const char *base_name,
+                            enum diag_severity severity);
+
 /* A project's own kinds: the kind files of the directories its srcls.json's "schemas" names,
  * and the registry of the built-in kinds with them over it. */
 struct project_schema {

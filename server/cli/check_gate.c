@@ -1,0 +1,249 @@
+/* check_gate: the srcls.json and baseline files reviewed under --base (see check_gate.h). */
+#include "check_gate.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "check_read.h"
+#include "check/check.h"
+#include "project/project.h"
+#include "base/base.h"
+
+/* A file kept to report at the end: a srcls.json with its findings, or a baseline file. */
+struct gate_file {
+    char *path;    /* absolute */
+    char *text;    /* a srcls.json's text now (owned; the analysis reads it) */
+    bool config;   /* a srcls.json (else a baseline file, read at the end) */
+    bool analysed; /* `analysis` holds something to free */
+    struct analysis analysis;
+    struct gate_file *next;
+};
+
+struct check_gate {
+    struct gate_file *first, **last;
+};
+
+/* More severe first: error 1 ... hint 4, off last. */
+static enum diag_severity stricter(enum diag_severity a, enum diag_severity b)
+{
+    int rank_a = a == DIAG_OFF ? DIAG_HINT + 1 : (int)a,
+        rank_b = b == DIAG_OFF ? DIAG_HINT + 1 : (int)b;
+    return rank_a <= rank_b ? a : b;
+}
+
+/* A new entry for `path` at the end of the list (NULL when memory ran out, or when a baseline
+ * file is kept already). */
+static struct gate_file *keep(struct check_base *base, const char *path, bool config)
+{
+    struct check_gate **gate = check_base_gate(base);
+    if (*gate == NULL && (*gate = calloc(1, sizeof **gate)) != NULL)
+        (*gate)->last = &(*gate)->first;
+    if (*gate == NULL)
+        return NULL;
+    for (struct gate_file *f = (*gate)->first; !config && f != NULL; f = f->next) {
+        if (!f->config && strcmp(f->path, path) == 0)
+            return NULL;
+    }
+    struct gate_file *f = calloc(1, sizeof *f);
+    if (f == NULL || (f->path = strdup(path)) == NULL) {
+        free(f);
+        return NULL;
+    }
+    f->config = config;
+    *(*gate)->last = f;
+    (*gate)->last = &f->next;
+    return f;
+}
+
+bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
+                       const struct settings *own, const struct settings *overlay,
+                       struct settings *applied, const char *baseline)
+{
+    if (baseline != NULL)
+        check_gate_baseline(base, baseline);
+    char *old_text;
+    size_t old_len = 0;
+    int found = check_base_read(base, path, &old_text, &old_len);
+    if (found == 2)
+        return true; /* unchanged since REF, or outside the work tree */
+    if (found < 0)
+        return false;
+    struct analysis old;
+    struct settings old_own, old_applied, strict;
+    settings_init(&old_own);
+    settings_init(&old_applied);
+    settings_init(&strict);
+    /* a srcls.json with mistakes at REF checked nothing there: the defaults stand for it */
+    bool ok = found == 0 || project_analyze(&old, old_text, old_len, NULL, &old_own) >= 0;
+    ok = ok && settings_merge(&old_applied, &old_own, overlay) == 0 &&
+         settings_stricter(&strict, applied, &old_applied, CODE_GROUP_SECURITY) == 0 &&
+         settings_merge(applied, &strict, NULL) == 0;
+    if (ok)
+        project_review_ignores(applied, found == 1 ? &old_applied : NULL);
+    struct gate_file *f = ok ? keep(base, path, true) : NULL;
+    struct settings now_own;
+    settings_init(&now_own);
+    bool analysed = false;
+    if (f != NULL && (f->text = malloc(len + 1)) != NULL) {
+        memcpy(f->text, text, len);
+        f->text[len] = '\0';
+        f->analysed = true; /* freed with the list, whatever the outcome */
+        analysed = project_analyze(&f->analysis, f->text, len, NULL, &now_own) >= 0;
+    }
+    enum diag_severity severity =
+        settings_severity(applied, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity);
+    ok = analysed &&
+         project_review(&f->analysis, own, found == 1 ? &old : NULL, found == 1 ? &old_own : NULL,
+                        check_base_name(base), severity) == 0;
+    settings_free(&now_own);
+    if (found == 1)
+        analysis_free(&old);
+    settings_free(&old_own);
+    settings_free(&old_applied);
+    settings_free(&strict);
+    free(old_text);
+    if (!ok && found >= 0)
+        check_base_fail(base, path);
+    return ok;
+}
+
+void check_gate_baseline(struct check_base *base, const char *path)
+{
+    keep(base, path, false);
+}
+
+enum diag_severity check_gate_severity(struct check_configs *configs, const char *path)
+{
+    struct check_target target;
+    enum diag_severity fallback = code_info(CODE_RISKY_CHANGE)->severity;
+    enum diag_severity severity = fallback;
+    if (check_configs_for(configs, path, &target))
+        severity = settings_severity(target.settings, CODE_RISKY_CHANGE, fallback);
+    free(target.path);
+    free(target.kind_file_name);
+    return severity;
+}
+
+/* Reports `a` (the file `shown`) when it holds a finding. */
+static void report(const struct check_options *options, const char *shown, struct analysis *a,
+                   bool deleted, struct report_summary *summary)
+{
+    if (a->diags.count == 0)
+        return;
+    struct checked_file file = {.path = shown, .analysis = a, .deleted = deleted};
+    summary->files++;
+    report_count(summary, a, NULL);
+    options->reporter->file(options->reporter, &file);
+}
+
+void check_gate_deleted(struct check_base *base, const struct check_options *options,
+                        const char *rel, const char *shown, struct report_summary *summary)
+{
+    char *text;
+    size_t len = 0;
+    if (check_base_read_rel(base, rel, shown, &text, &len) != 1) {
+        free(text);
+        return;
+    }
+    struct analysis old, gone;
+    struct settings old_own, none;
+    settings_init(&old_own);
+    settings_init(&none);
+    bool ok = project_analyze(&old, text, len, NULL, &old_own) >= 0;
+    enum diag_severity severity = stricter(
+        check_gate_severity(options->configs, shown),
+        settings_severity(&old_own, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity));
+    if (ok) {
+        ok = project_analyze(&gone, "", 0, NULL, &none) >= 0;
+        gone.diags.count = 0; /* an empty text's syntax error */
+        ok = ok &&
+             project_review(&gone, &none, &old, &old_own, check_base_name(base), severity) == 0;
+        if (ok)
+            report(options, shown, &gone, true, summary);
+        analysis_free(&gone);
+    }
+    if (!ok)
+        check_base_fail(base, shown);
+    analysis_free(&old);
+    settings_free(&old_own);
+    settings_free(&none);
+    free(text);
+}
+
+/* The whole of the file `path`, malloc'd, or NULL. */
+static char *read_now(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *text = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                     ? read_descriptor(fd, (size_t)st.st_size, len)
+                     : NULL;
+    close(fd);
+    return text;
+}
+
+/* Reviews the baseline file of `f` and reports it, shown as `shown`. */
+static void report_baseline(struct check_base *base, const struct check_options *options,
+                            struct gate_file *f, const char *shown, struct report_summary *summary)
+{
+    size_t len = 0, old_len = 0;
+    char *old_text = NULL;
+    char *text = read_now(f->path, &len);
+    int found = text != NULL ? check_base_read(base, f->path, &old_text, &old_len) : 2;
+    struct analysis_options analysis_options = {.registry = options->registry};
+    if (found != 2 && found >= 0) {
+        f->analysed = true;
+        bool ok = analysis_run(&f->analysis, text, len, &analysis_options) == 0;
+        f->analysis.diags.count = 0; /* a baseline file is no document */
+        ok = ok && project_review_baseline(&f->analysis, text, len, found == 1 ? old_text : NULL,
+                                           old_len, check_base_name(base),
+                                           check_gate_severity(options->configs, f->path)) == 0;
+        if (ok)
+            report(options, shown, &f->analysis, false, summary);
+        else
+            check_base_fail(base, shown);
+    }
+    free(old_text);
+    free(text); /* reported: the analysis is no longer read */
+}
+
+void check_gate_report(struct check_base *base, const struct check_options *options,
+                       struct report_summary *summary)
+{
+    struct check_gate *gate = *check_base_gate(base);
+    char here[PATH_MAX];
+    const char *cwd = getcwd(here, sizeof here);
+    for (struct gate_file *f = gate != NULL ? gate->first : NULL; f != NULL; f = f->next) {
+        char *whole = cwd != NULL ? check_path_absolute(cwd, f->path) : NULL;
+        char *relative = whole != NULL ? baseline_relative(cwd, whole) : NULL;
+        const char *shown = relative != NULL ? relative : f->path;
+        if (f->config)
+            report(options, shown, &f->analysis, false, summary);
+        else
+            report_baseline(base, options, f, shown, summary);
+        free(whole);
+        free(relative);
+    }
+}
+
+void check_gate_free(struct check_gate *gate)
+{
+    while (gate != NULL && gate->first != NULL) {
+        struct gate_file *f = gate->first;
+        gate->first = f->next;
+        if (f->analysed)
+            analysis_free(&f->analysis);
+        free(f->text);
+        free(f->path);
+        free(f);
+    }
+    free(gate);
+}

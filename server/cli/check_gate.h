@@ -1,0 +1,45 @@
+/* check_gate: under `srcls --check --base REF`, the gate's own files are reviewed. Each
+ * srcls.json that governs a checked file (the nearest upwards, or --config's) is compared with
+ * its version at REF, read through the same `git cat-file --batch` as the documents: what
+ * weakens the gate (project_review) is reported as risky-change on the srcls.json, and the
+ * security group is applied at the stricter of REF's settings and the working tree's. Each
+ * baseline file (a srcls.json's "baseline", --baseline FILE) is compared with its version at
+ * REF: the entries it gained are one risky-change. A srcls.json deleted since REF is compared
+ * with the defaults. The findings follow "rules" (risky-change, the security group). */
+#ifndef SRCLS_CHECK_GATE_H
+#define SRCLS_CHECK_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check_base.h"
+#include "check_config.h"
+#include "report.h"
+
+struct check_options;
+
+/* The srcls.json at `path` (absolute), read now as `text` with its own settings `own`, and
+ * `applied` (own with the --select/--ignore `overlay` laid over it): its version at REF is
+ * read, the weakenings kept to report at the end of the run, and `applied` gets the security
+ * group at the stricter of REF's settings (with the overlay) and its own. Its "baseline"
+ * (absolute, or NULL) is kept to review at the end. False when git or memory failed (said on
+ * stderr; the run fails). */
+bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
+                       const struct settings *own, const struct settings *overlay,
+                       struct settings *applied, const char *baseline);
+/* Keeps the baseline file `path` (--baseline FILE) to review at the end of the run. */
+void check_gate_baseline(struct check_base *base, const char *path);
+/* The severity of risky-change for the file `path` (absolute, or relative to the current
+ * directory): its srcls.json's settings (the defaults when it has none or it has mistakes). */
+enum diag_severity check_gate_severity(struct check_configs *configs, const char *path);
+/* Reports the srcls.json `rel` (shown as `shown`), deleted since REF: compared with the
+ * defaults. Counted in `summary`. */
+void check_gate_deleted(struct check_base *base, const struct check_options *options,
+                        const char *rel, const char *shown, struct report_summary *summary);
+/* Reports what was kept: the srcls.json files that weaken the gate, the baseline files that
+ * gained entries. */
+void check_gate_report(struct check_base *base, const struct check_options *options,
+                       struct report_summary *summary);
+void check_gate_free(struct check_gate *gate);
+
+#endif
