@@ -61,6 +61,8 @@ static const char *file_type_name(mode_t mode)
 static void report_unreadable(struct walk *walk, const char *path, const char *message)
 {
     struct checked_file file = {.path = path, .read_error = message};
+    if (strstr(message, "out of memory") != NULL) /* the one way: said on stderr, exit 2 */
+        fprintf(stderr, "srcls: %s: out of memory\n", path);
     if (walk->pool != NULL && !walk->handing_back)
         check_pool_drain(walk->pool); /* the files before it are reported first */
     walk->summary.unreadable++;
@@ -70,7 +72,8 @@ static void report_unreadable(struct walk *walk, const char *path, const char *m
 static void report_errno(struct walk *walk, const char *path, int error)
 {
     char message[512];
-    snprintf(message, sizeof message, "cannot read: %s", strerror(error));
+    snprintf(message, sizeof message, "cannot read: %s",
+             error == ENOMEM ? "out of memory" : strerror(error));
     report_unreadable(walk, path, message);
 }
 
@@ -310,7 +313,7 @@ static void check_task(struct walk *walk, struct file_task *task)
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
-        report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
+        report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
         task_free(task);
         return;
     }

@@ -148,12 +148,14 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
     }
     if (diff)
         return 0;
+    errno = 0; /* a stale one would name the wrong failure */
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
     if (b == NULL || getcwd(here, sizeof here) == NULL ||
         (b->cwd = check_path_absolute("/", here)) == NULL ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
-        fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
+        fprintf(stderr, "srcls: --baseline: %s\n",
+                errno != 0 && errno != ENOMEM ? strerror(errno) : "out of memory");
         check_baseline_close(b);
         return 2;
     }

@@ -229,15 +229,15 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
                 named.ptr[0] == '/' ? "" : "/", (int)named.len, named.ptr);
     if (named.ptr != NULL && c->baseline == NULL)
         excluded = -1; /* out of memory */
-    if (read == 1 && excluded < 0)
-        fprintf(stderr, "srcls: %s: out of memory\n", shown);
-    else if (read == 1)
+    if (read == 1 && excluded >= 0)
         c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0 &&
                     (c->hits = calloc(own.ignore_count + 1, 1)) != NULL;
     else if (read == 0)
         report_mistakes(shown, &a);
-    else
+    if (read != 0 && !c->usable) { /* the rest fails only for memory */
+        configs->out_of_memory = true;
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
+    }
     size_t cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
     configs->kind_dirs |= c->usable && c->schema.dir_count > 0;
     for (size_t i = 0; c->usable && i < c->schema.problems.count; i++) {
@@ -262,11 +262,13 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     struct check_config *c = calloc(1, sizeof *c);
     if (c == NULL || (c->path = strdup(path)) == NULL) {
         free(c);
+        configs->out_of_memory = true;
         return NULL;
     }
     settings_init(&c->settings);
     if (path[0] == '\0')
-        c->usable = settings_merge(&c->settings, NULL, configs->overlay) == 0;
+        configs->out_of_memory |=
+            !(c->usable = settings_merge(&c->settings, NULL, configs->overlay) == 0);
     else
         read_config(configs, c, shown);
     configs->reported |= !c->usable;
@@ -333,6 +335,12 @@ static const struct check_config *kind_file_owner(const struct check_configs *co
             return c;
     }
     return NULL;
+}
+
+const char *check_configs_refusal(const struct check_configs *configs)
+{
+    return configs->out_of_memory ? "not checked: out of memory"
+                                  : "not checked: its srcls.json has mistakes";
 }
 
 bool check_configs_for(struct check_configs *configs, const char *path, struct check_target *target)

@@ -284,6 +284,10 @@ static bool read_values(struct schema_loader *l, struct json_doc *doc, uint32_t 
     }
     c->value_count = json_child_count(doc, m);
     c->values = arena_alloc(l->arena, (c->value_count + 1) * sizeof *c->values);
+    if (c->values == NULL) {
+        l->failed = true; /* out of memory: no message */
+        return false;
+    }
     uint32_t i = 0;
     for (uint32_t e = v->first_child; e != JSON_NONE; e = doc->nodes[e].next)
         schema__value(l, doc, e, &c->values[i++]);
