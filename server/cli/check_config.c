@@ -164,7 +164,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     (void)context;
     DIR *d = opendir(dir);
     if (d == NULL) {
-        snprintf(why, why_size, "%s", strerror(errno));
+        snprintf(why, why_size, "%s", errno == ENOMEM ? "out of memory" : strerror(errno));
         return -1;
     }
     int status = 0;
@@ -179,7 +179,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
             snprintf(path, size, "%s/%s", dir, e->d_name);
             text = read_whole(path, &len);
         }
-        if (path != NULL && text == NULL)
+        if (path != NULL && text == NULL && errno != ENOMEM) /* else "out of memory", below */
             snprintf(why, why_size, "cannot read %s: %s", path,
                      errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
         if (text == NULL)
@@ -200,7 +200,11 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
 {
     size_t len;
     char *text = read_whole(c->path, &len);
-    if (text == NULL) {
+    if (text == NULL && errno == ENOMEM) {
+        configs->out_of_memory = true;
+        fprintf(stderr, "srcls: %s: out of memory\n", shown);
+        return;
+    } else if (text == NULL) {
         fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", shown,
                 errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
         return;
@@ -362,8 +366,10 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         without_dots(config);
         size_t dir = (size_t)(strrchr(config, '/') - config);
         if (strncmp(whole, config, dir) == 0 && whole[dir] == '/' &&
-            (target->path = strdup(whole + dir + 1)) == NULL)
+            (target->path = strdup(whole + dir + 1)) == NULL) {
+            configs->out_of_memory = true;
             return false;
+        }
     }
     target->registry = project_schema_registry(&c->schema, configs->registry);
     const struct check_config *owner =
@@ -373,6 +379,7 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         absolute(configs, path, whole, sizeof whole);
         target->schema = &owner->schema;
         target->kind_file_name = strdup(whole);
+        configs->out_of_memory |= target->kind_file_name == NULL;
         return target->kind_file_name != NULL;
     }
     return true;

@@ -213,10 +213,8 @@ int schema__load(struct schema_registry *registry, const struct schema_file *fil
     if (error_size > 0)
         error[0] = '\0';
     l.files = calloc(count + 1, sizeof *l.files);
-    if (l.files == NULL) {
-        snprintf(error, error_size, "out of memory");
+    if (l.files == NULL)
         return -1;
-    }
     for (size_t i = 0; i < count; i++)
         l.files[i].file = &files[i];
     uint32_t kinds = 0;
@@ -245,8 +243,6 @@ int schema__load(struct schema_registry *registry, const struct schema_file *fil
     free(l.names);
     free(l.by_name_pointer);
     l.failed |= registry->arena.failed; /* out of memory: a part of the registry is missing */
-    if (l.failed && error_size > 0 && error[0] == '\0')
-        snprintf(error, error_size, "out of memory"); /* the one failure without a message */
     if (l.failed) {
         schema_registry_free(registry);
         return -1;
@@ -258,7 +254,10 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
                             size_t count, struct schema_error *where, char *error,
                             size_t error_size)
 {
-    return schema__load(registry, files, count, where, error, error_size, NULL);
+    int status = schema__load(registry, files, count, where, error, error_size, NULL);
+    if (status != 0 && error_size > 0 && error[0] == '\0')
+        snprintf(error, error_size, "out of memory"); /* the one failure without a message */
+    return status;
 }
 
 int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,

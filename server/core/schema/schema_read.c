@@ -261,7 +261,7 @@ void schema__remember_origin(struct schema_loader *l, const struct schema_condit
     struct schema_origin *grown =
         vector_grow(l->origins, &l->origin_capacity, l->origin_count + 1, sizeof *grown);
     if (grown == NULL) {
-        schema__fail_file(l, "out of memory");
+        l->failed = true; /* out of memory: no message, so no file is blamed for it */
         return;
     }
     l->origins = grown;
