@@ -72,8 +72,7 @@ static void report_unreadable(struct walk *walk, const char *path, const char *m
 static void report_errno(struct walk *walk, const char *path, int error)
 {
     char message[512];
-    snprintf(message, sizeof message, "cannot read: %s",
-             error == ENOMEM ? "out of memory" : strerror(error));
+    snprintf(message, sizeof message, "cannot read: %s", check_strerror(error));
     report_unreadable(walk, path, message);
 }
 

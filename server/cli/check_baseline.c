@@ -91,7 +91,8 @@ static bool read_file(struct baseline_set *b)
     int error = errno;
     close(fd);
     if (text == NULL) {
-        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path, strerror(error));
+        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path,
+                check_strerror(error));
         return false;
     }
     char why[256];
@@ -234,6 +235,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path, 
     free(file);
     if (!ok) {
         b->failed = true;
+        fprintf(stderr, "srcls: %s: out of memory\n", path); /* its findings shown unmatched */
         free(flags);
         return NULL;
     }

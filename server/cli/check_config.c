@@ -164,7 +164,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     (void)context;
     DIR *d = opendir(dir);
     if (d == NULL) {
-        snprintf(why, why_size, "%s", errno == ENOMEM ? "out of memory" : strerror(errno));
+        snprintf(why, why_size, "%s", check_strerror(errno));
         return -1;
     }
     int status = 0;
@@ -234,7 +234,9 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     if (named.ptr != NULL && c->baseline == NULL)
         excluded = -1; /* out of memory */
     if (read == 1 && excluded >= 0)
-        c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0 &&
+        c->usable = !own.arena.failed && /* out of memory: a setting may be missing */
+                    settings_merge(&c->settings, &own, configs->overlay) == 0 &&
+                    !c->settings.arena.failed &&
                     (c->hits = calloc(own.ignore_count + 1, 1)) != NULL;
     else if (read == 0)
         report_mistakes(shown, &a);

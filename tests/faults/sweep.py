@@ -73,6 +73,8 @@ def main():
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
     shim = os.path.abspath(args.shim)
+    if os.sep in args.command[0]:  # the binary as named from here, run from --cwd
+        args.command[0] = os.path.abspath(args.command[0])
     with open(args.command[0], "rb") as binary:
         if b"__asan_init" in binary.read():
             print("SKIP: %s is built with AddressSanitizer, which owns malloc: the shim cannot "
