@@ -539,7 +539,8 @@ static int output_status(struct reporter *reporter)
     bool written = fflush(reporter->out) == 0 && !ferror(reporter->out);
     if (written && !reporter->failed)
         return 0;
-    fprintf(stderr, "srcls: cannot write the report: %s\n",
+    fprintf(stderr, "srcls: cannot write %s: %s\n",
+            reporter->out_name ? reporter->out_name : "the report",
             reporter->failed ? "out of memory"
             : errno != 0     ? strerror(errno)
                              : "write error");

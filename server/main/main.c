@@ -517,6 +517,7 @@ static int run_check(const struct cli_options *o)
         return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
     }
     reporter.quiet = o->quiet;
+    reporter.out_name = o->output_file;
     /* code frames: asked for, or on a terminal (not into a file) */
     reporter.show_source =
         o->show_source >= 0 ? o->show_source == 1 : out == stdout && isatty(STDOUT_FILENO);
