@@ -393,18 +393,60 @@ static int server_free(struct lsp_server *s)
     return code;
 }
 
+/* libuv's allocations, with a reserve: libuv aborts when some of its own fail (uv_loop_init),
+ * so the first that fails frees the reserve and is tried again. */
+#define LIBUV_RESERVE (256u * 1024u)
+static void *libuv_reserve;
+
+static bool reserve_released(void)
+{
+    if (libuv_reserve == NULL)
+        return false;
+    free(libuv_reserve);
+    libuv_reserve = NULL;
+    return true;
+}
+
+static void *reserve_malloc(size_t size)
+{
+    void *block = malloc(size);
+    return block != NULL || !reserve_released() ? block : malloc(size);
+}
+
+static void *reserve_realloc(void *block, size_t size)
+{
+    size_t capacity = 0; /* unknown: grown to `size` (libuv never asks for 0) */
+    void *moved = vector_grow(block, &capacity, size, 1);
+    return moved != NULL || !reserve_released() ? moved : vector_grow(block, &capacity, size, 1);
+}
+
+static void *reserve_calloc(size_t count, size_t size)
+{
+    void *block = calloc(count, size);
+    return block != NULL || !reserve_released() ? block : calloc(count, size);
+}
+
 int lsp_server_run(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    libuv_reserve = malloc(LIBUV_RESERVE);
+    uv_replace_allocator(reserve_malloc, reserve_realloc, reserve_calloc, free);
+    uv_loop_t *loop = uv_default_loop();
+    if (loop == NULL) {
+        fputs("srcls: out of memory\n", stderr);
+        free(libuv_reserve);
+        return 1;
+    }
     unsigned debounce_ms = DEBOUNCE_MS;
     const char *debounce = getenv("SRCLS_DEBOUNCE_MS");
     if (debounce != NULL)
         debounce_ms = (unsigned)atoi(debounce);
     char error[512];
-    struct lsp_server *s = server_new(uv_default_loop(), NULL, debounce_ms, error, sizeof error);
+    struct lsp_server *s = server_new(loop, NULL, debounce_ms, error, sizeof error);
     if (s == NULL) {
-        if (error[0] != '\0')
-            fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
+        fprintf(stderr, "srcls: %s%s\n", error[0] ? "the built-in schema does not load: " : "",
+                error[0] ? error : "out of memory");
+        free(libuv_reserve);
         return 1;
     }
     struct lsp_framing_sink sink = {on_message, on_framing_error, s};
@@ -419,6 +461,7 @@ int lsp_server_run(void)
         if (closed != 0)
             fprintf(stderr, "srcls: the event loop did not close: %s\n", uv_strerror(closed));
     }
+    free(libuv_reserve);
     return server_free(s);
 }
 

@@ -19,5 +19,9 @@ run --name "--check docs/examples --jobs 1" -- "$srcls" --check --jobs 1 docs/ex
 run --name "project --env" --cwd "$project" -- "$srcls" --check --env prod.env src
 run --name "project --format sarif" --cwd "$project" -- "$srcls" --check --format sarif src
 run --name "project --format json" --cwd "$project" -- "$srcls" --check --format json src
+session=$(mktemp "${TMPDIR:-/tmp}/srcls-session-XXXXXX")
+python3 tests/faults/lsp_script.py docs/examples/bad-object-storage.source.json "$session"
+run --name "an editor session (tests/faults/lsp_script.py)" --lsp "$session" -- "$srcls"
+rm -f "$session"
 bash tests/faults/machine.sh "$srcls" docs/examples || [ $? -eq 77 ] || status=1
 exit $status
