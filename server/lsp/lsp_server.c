@@ -321,8 +321,13 @@ static void on_message(void *context, const char *body, size_t len)
     if (s->exiting)
         return;
     if (!enqueue(s, body, len)) {
-        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a message was dropped");
-        return;
+        if (s->queue_len > 0)
+            on_idle(&s->idle); /* what is queued first, which frees its memory; then again */
+        if (!enqueue(s, body, len)) {
+            lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
+                            "srcls: out of memory: a message was dropped");
+            return;
+        }
     }
     /* uv_idle_start fails only for a handle being closed; then no later turn would come. */
     if (uv_idle_start(&s->idle, on_idle) != 0)
@@ -453,7 +458,8 @@ int lsp_server_run(void)
     int status = lsp_transport_start(&s->transport, s->loop, 0, 1, &sink, on_eof, s);
     if (status != 0) {
         /* The handles opened so far stay open, and the loop with them, until the process ends. */
-        fprintf(stderr, "srcls: cannot use stdin/stdout: %s\n", uv_strerror(status));
+        fprintf(stderr, "srcls: cannot use stdin/stdout: %s\n",
+                status == UV_ENOMEM ? "out of memory" : uv_strerror(status));
         s->exit_code = 1;
     } else {
         uv_run(s->loop, UV_RUN_DEFAULT); /* returns once every handle is closed */
