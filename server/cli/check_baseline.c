@@ -36,6 +36,7 @@ struct baseline_set {
     char **checked;              /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
+    bool out_of_memory; /* ... for want of memory: no verdict on the file */
 };
 
 struct check_baseline {
@@ -93,12 +94,14 @@ static bool read_file(struct baseline_set *b)
     if (text == NULL) {
         fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path,
                 check_strerror(error));
+        b->out_of_memory = error == ENOMEM;
         return false;
     }
     char why[256];
     bool ok = baseline_parse(&b->index, text, len, why, sizeof why) == 0;
     if (!ok)
         fprintf(stderr, "srcls: %s: %s\n", b->read_path, why);
+    b->out_of_memory = !ok && strstr(why, "out of memory") != NULL;
     free(text);
     return ok;
 }
@@ -317,7 +320,7 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
 /* The entries of the baseline file at b->write_path (if any) of files this run did not check
  * and that still exist, added to b->written (as ESLint's --suppress-all keeps the suppressions
  * of the files it did not lint); how many, or -1 when the file is there but cannot be read or
- * is not a baseline (said), or memory ran out (then b->written holds this run's alone). */
+ * is not a baseline (said), or -2 when memory ran out (b->written then holds this run's alone). */
 static long keep_unchecked(struct check_baseline *b)
 {
     struct baseline_set *old = &b->previous;
@@ -327,7 +330,7 @@ static long keep_unchecked(struct check_baseline *b)
         return 0; /* none, or an empty file made for it */
     if ((old->read_path = strdup(b->write_path)) == NULL ||
         (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old))
-        return -1;
+        return old->read_dir == NULL || old->out_of_memory ? -2 : -1;
     if (old->checked_count > 1)
         qsort(old->checked, old->checked_count, sizeof *old->checked, compare_strings);
     size_t first = b->written_count;
@@ -337,7 +340,7 @@ static long keep_unchecked(struct check_baseline *b)
             !push(&b->written, &b->written_count, &b->written_cap, strdup(e->line))) {
             while (b->written_count > first)
                 free(b->written[--b->written_count]);
-            return -1;
+            return -2;
         }
     }
     return (long)(b->written_count - first);
@@ -353,6 +356,10 @@ int check_baseline_end(struct check_baseline *b, int status)
         return status;
     }
     long kept = keep_unchecked(b);
+    if (kept == -2) { /* the entries kept from the file there would be lost */
+        fprintf(stderr, "srcls: --write-baseline %s: not written: out of memory\n", b->write_path);
+        return 2;
+    }
     if (kept < 0) { /* a baseline broken by hand, or by a merge: written anew */
         fprintf(stderr,
                 "srcls: --write-baseline %s: the file there is not read as a baseline "

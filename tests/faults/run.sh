@@ -19,6 +19,11 @@ run --name "--check docs/examples --jobs 1" -- "$srcls" --check --jobs 1 docs/ex
 run --name "project --env" --cwd "$project" -- "$srcls" --check --env prod.env src
 run --name "project --format sarif" --cwd "$project" -- "$srcls" --check --format sarif src
 run --name "project --format json" --cwd "$project" -- "$srcls" --check --format json src
+# --write-baseline writes: in a copy, one run at a time
+copy=$(mktemp -d "${TMPDIR:-/tmp}/srcls-project-XXXXXX")
+cp -r "$project/." "$copy/"
+run --name "project --write-baseline" --jobs 1 --cwd "$copy" -- "$srcls" --check --write-baseline out.json src
+rm -rf "$copy"
 session=$(mktemp "${TMPDIR:-/tmp}/srcls-session-XXXXXX")
 python3 tests/faults/lsp_script.py docs/examples/bad-object-storage.source.json "$session"
 run --name "an editor session (tests/faults/lsp_script.py)" --lsp "$session" -- "$srcls"
