@@ -57,6 +57,8 @@ static const char *file_type_name(mode_t mode)
 static void report_unreadable(struct walk *walk, const char *path, const char *message)
 {
     struct checked_file file = {.path = path, .read_error = message};
+    if (strstr(message, "out of memory") != NULL) /* the one way: said on stderr, exit 2 */
+        fprintf(stderr, "srcls: %s: out of memory\n", path);
     if (walk->pool != NULL && !walk->handing_back)
         check_pool_drain(walk->pool); /* the files before it are reported first */
     walk->summary.unreadable++;
@@ -66,7 +68,7 @@ static void report_unreadable(struct walk *walk, const char *path, const char *m
 static void report_errno(struct walk *walk, const char *path, int error)
 {
     char message[512];
-    snprintf(message, sizeof message, "cannot read: %s", strerror(error));
+    snprintf(message, sizeof message, "cannot read: %s", check_strerror(error));
     report_unreadable(walk, path, message);
 }
 
@@ -311,7 +313,7 @@ static void check_task(struct walk *walk, struct file_task *task)
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
-        report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
+        report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
         task_free(task);
         return;
     }
@@ -538,7 +540,8 @@ static int output_status(struct reporter *reporter)
     bool written = fflush(reporter->out) == 0 && !ferror(reporter->out);
     if (written && !reporter->failed)
         return 0;
-    fprintf(stderr, "srcls: cannot write the report: %s\n",
+    fprintf(stderr, "srcls: cannot write %s: %s\n",
+            reporter->out_name ? reporter->out_name : "the report",
             reporter->failed ? "out of memory"
             : errno != 0     ? strerror(errno)
                              : "write error");

@@ -37,6 +37,7 @@ struct baseline_set {
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
     unsigned unrecorded; /* entries of findings never baselined (baseline_recorded): said */
+    bool out_of_memory; /* ... for want of memory: no verdict on the file */
 };
 
 struct check_baseline {
@@ -54,6 +55,7 @@ struct check_baseline {
      * relative to its directory: its entries of other files that still exist are kept */
     struct baseline_set previous;
     bool previous_broken; /* there, but not a baseline (said): written anew */
+    bool previous_out_of_memory; /* ... for want of memory: not written at all */
     unsigned left_out;    /* --write-baseline: findings never baselined (baseline_recorded) */
     struct report_absent *absent;
     unsigned absent_count;
@@ -96,7 +98,9 @@ static bool read_file(struct baseline_set *b)
     int error = errno;
     close(fd);
     if (text == NULL) {
-        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path, strerror(error));
+        fprintf(stderr, "srcls: baseline %s: cannot read: %s\n", b->read_path,
+                check_strerror(error));
+        b->out_of_memory = error == ENOMEM;
         return false;
     }
     char why[256];
@@ -105,6 +109,7 @@ static bool read_file(struct baseline_set *b)
         fprintf(stderr, "srcls: %s: %s\n", b->read_path, why);
     for (size_t i = 0; ok && i < b->index.count; i++)
         b->unrecorded += !baseline_recorded((enum diag_code)code_parse(b->index.entries[i].code));
+    b->out_of_memory = !ok && strstr(why, "out of memory") != NULL;
     free(text);
     return ok;
 }
@@ -177,8 +182,10 @@ static void read_previous(struct check_baseline *b)
     bool there = stat(b->write_path, &st) == 0;
     if ((!there && errno == ENOENT) || (there && S_ISREG(st.st_mode) && st.st_size == 0))
         return;
-    b->previous_broken = (old->read_path = strdup(b->write_path)) == NULL ||
-                         (old->read_dir = strdup(b->write_dir)) == NULL || !read_file(old);
+    bool copied = (old->read_path = strdup(b->write_path)) != NULL &&
+                  (old->read_dir = strdup(b->write_dir)) != NULL;
+    b->previous_broken = !copied || !read_file(old);
+    b->previous_out_of_memory = !copied || old->out_of_memory;
     if (b->previous_broken)
         baseline_index_free(&old->index);
     old->index.gone = entry_gone;
@@ -200,12 +207,14 @@ int check_baseline_open(const char *read_path, const char *write_path, bool diff
     }
     if (diff)
         return 0;
+    errno = 0; /* a stale one would name the wrong failure */
     struct check_baseline *b = calloc(1, sizeof *b);
     char here[4096];
     if (b == NULL || getcwd(here, sizeof here) == NULL ||
         (b->cwd = check_path_absolute("/", here)) == NULL ||
         (write_path != NULL && (b->write_dir = directory_of(b->cwd, write_path)) == NULL)) {
-        fprintf(stderr, "srcls: --baseline: %s\n", errno != 0 ? strerror(errno) : "out of memory");
+        fprintf(stderr, "srcls: --baseline: %s\n",
+                errno != 0 && errno != ENOMEM ? strerror(errno) : "out of memory");
         check_baseline_close(b);
         return 2;
     }
@@ -303,6 +312,7 @@ unsigned char *check_baseline_match(struct check_baseline *b, const char *path, 
     free(file);
     if (!ok) {
         b->failed = true;
+        fprintf(stderr, "srcls: %s: out of memory\n", path); /* its findings shown unmatched */
         free(flags);
         return NULL;
     }
@@ -411,13 +421,13 @@ void check_baseline_finish(struct check_baseline *b, struct report_summary *summ
  * codes it did not check (not selected, "off", silenced by an "ignore" entry), so that nothing
  * leaves a baseline but an entry whose finding was looked for and is gone; never one of a
  * finding that is not recorded (baseline_recorded: counted in b->left_out). How many, or -1
- * when the file is there but cannot be read or is not a baseline (said), or memory ran out
- * (then b->written holds this run's alone). */
+ * when the file is there but cannot be read or is not a baseline (said), or -2 when memory
+ * ran out (b->written then holds this run's alone). */
 static long keep_unchecked(struct check_baseline *b)
 {
     struct baseline_set *old = &b->previous;
     if (b->previous_broken)
-        return -1;
+        return b->previous_out_of_memory ? -2 : -1;
     if (old->checked_count > 1)
         qsort(old->checked, old->checked_count, sizeof *old->checked, compare_strings);
     b->left_out += old->unrecorded;
@@ -429,7 +439,7 @@ static long keep_unchecked(struct check_baseline *b)
             !push(&b->written, &b->written_count, &b->written_cap, strdup(e->line))) {
             while (b->written_count > first)
                 free(b->written[--b->written_count]);
-            return -1;
+            return -2;
         }
     }
     return (long)(b->written_count - first);
@@ -445,6 +455,10 @@ int check_baseline_end(struct check_baseline *b, int status)
         return status;
     }
     long kept = keep_unchecked(b);
+    if (kept == -2) { /* the entries kept from the file there would be lost */
+        fprintf(stderr, "srcls: --write-baseline %s: not written: out of memory\n", b->write_path);
+        return 2;
+    }
     if (kept < 0) { /* a baseline broken by hand, or by a merge: written anew */
         fprintf(stderr,
                 "srcls: --write-baseline %s: the file there is not read as a baseline "

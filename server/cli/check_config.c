@@ -165,7 +165,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     (void)context;
     DIR *d = opendir(dir);
     if (d == NULL) {
-        snprintf(why, why_size, "%s", strerror(errno));
+        snprintf(why, why_size, "%s", check_strerror(errno));
         return -1;
     }
     int status = 0;
@@ -180,7 +180,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
             snprintf(path, size, "%s/%s", dir, e->d_name);
             text = read_whole(path, &len);
         }
-        if (path != NULL && text == NULL)
+        if (path != NULL && text == NULL && errno != ENOMEM) /* else "out of memory", below */
             snprintf(why, why_size, "cannot read %s: %s", path,
                      errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
         if (text == NULL)
@@ -201,7 +201,11 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
 {
     size_t len;
     char *text = read_whole(c->path, &len);
-    if (text == NULL) {
+    if (text == NULL && errno == ENOMEM) {
+        configs->out_of_memory = true;
+        fprintf(stderr, "srcls: %s: out of memory\n", shown);
+        return;
+    } else if (text == NULL) {
         fprintf(stderr, "srcls: cannot read the configuration %s: %s\n", shown,
                 errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
         return;
@@ -230,15 +234,17 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
                 named.ptr[0] == '/' ? "" : "/", (int)named.len, named.ptr);
     if (named.ptr != NULL && c->baseline == NULL)
         excluded = -1; /* out of memory */
-    if (read == 1 && excluded < 0)
-        fprintf(stderr, "srcls: %s: out of memory\n", shown);
-    else if (read == 1)
-        c->usable = settings_merge(&c->settings, &own, configs->overlay) == 0 &&
+    if (read == 1 && excluded >= 0)
+        c->usable = !own.arena.failed && /* out of memory: a setting may be missing */
+                    settings_merge(&c->settings, &own, configs->overlay) == 0 &&
+                    !c->settings.arena.failed &&
                     (c->hits = calloc(own.ignore_count + 1, 1)) != NULL;
     else if (read == 0)
         report_mistakes(shown, &a);
-    else
+    if (read != 0 && !c->usable) { /* the rest fails only for memory */
+        configs->out_of_memory = true;
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
+    }
     if (c->usable && configs->base != NULL) /* --base: after the overlay, before any use */
         check_gate_config(configs->base, c->path, text, len, &own, configs->overlay, &c->settings,
                           c->baseline);
@@ -266,11 +272,13 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     struct check_config *c = calloc(1, sizeof *c);
     if (c == NULL || (c->path = strdup(path)) == NULL) {
         free(c);
+        configs->out_of_memory = true;
         return NULL;
     }
     settings_init(&c->settings);
     if (path[0] == '\0')
-        c->usable = settings_merge(&c->settings, NULL, configs->overlay) == 0;
+        configs->out_of_memory |=
+            !(c->usable = settings_merge(&c->settings, NULL, configs->overlay) == 0);
     else
         read_config(configs, c, shown);
     configs->reported |= !c->usable;
@@ -339,6 +347,12 @@ static const struct check_config *kind_file_owner(const struct check_configs *co
     return NULL;
 }
 
+const char *check_configs_refusal(const struct check_configs *configs)
+{
+    return configs->out_of_memory ? "not checked: out of memory"
+                                  : "not checked: its srcls.json has mistakes";
+}
+
 bool check_configs_for(struct check_configs *configs, const char *path, struct check_target *target)
 {
     char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
@@ -358,8 +372,10 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         without_dots(config);
         size_t dir = (size_t)(strrchr(config, '/') - config);
         if (strncmp(whole, config, dir) == 0 && whole[dir] == '/' &&
-            (target->path = strdup(whole + dir + 1)) == NULL)
+            (target->path = strdup(whole + dir + 1)) == NULL) {
+            configs->out_of_memory = true;
             return false;
+        }
     }
     target->registry = project_schema_registry(&c->schema, configs->registry);
     const struct check_config *owner =
@@ -369,6 +385,7 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
         absolute(configs, path, whole, sizeof whole);
         target->schema = &owner->schema;
         target->kind_file_name = strdup(whole);
+        configs->out_of_memory |= target->kind_file_name == NULL;
         return target->kind_file_name != NULL;
     }
     return true;

@@ -26,11 +26,15 @@ struct check_configs {
     bool reported;               /* a configuration's mistakes or unreadability were reported */
     bool kind_dirs;              /* a configuration read names directories of kind files */
     struct check_base *base;     /* --base REF: each srcls.json read is reviewed (check_gate) */
+    bool out_of_memory;          /* a configuration could not be read for want of memory */
 };
 
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
                         const struct settings *overlay, const char *fixed_path);
 void check_configs_free(struct check_configs *configs);
+/* What the report says of a file check_configs_for refused: its srcls.json has mistakes, or
+ * memory ran out. */
+const char *check_configs_refusal(const struct check_configs *configs);
 /* How a file is checked: with its srcls.json's settings and registry (the built-in kinds with
  * the project's own), or as a kind file of a project's "schemas" (linted with the project's
  * other kind files: project_kind_file_analyze). */

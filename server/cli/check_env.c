@@ -118,7 +118,7 @@ int check_env_read(struct check_env *env, const char *path)
                                 : NULL;
     if (texts == NULL) {
         fprintf(stderr, "srcls: --env %s: cannot read: %s\n", path,
-                text == NULL ? strerror(errno) : "out of memory");
+                text == NULL ? check_strerror(errno) : "out of memory");
         free(text);
         return -1;
     }

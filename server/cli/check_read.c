@@ -14,6 +14,11 @@
 
 #define CHECK_STREAM_FIRST_READ (64 * 1024) /* a stream of unknown size: the first read */
 
+const char *check_strerror(int error)
+{
+    return error == ENOMEM ? "out of memory" : strerror(error);
+}
+
 char *read_descriptor(int fd, size_t expected, size_t *len)
 {
     size_t limit = CHECK_MAX_INPUT_SIZE;

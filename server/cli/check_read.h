@@ -17,6 +17,8 @@
  * file that grows meanwhile is still read whole. NULL with errno set on failure, EFBIG when
  * there is more than CHECK_MAX_INPUT_SIZE bytes: reading stops there. */
 char *read_descriptor(int fd, size_t expected, size_t *len);
+/* strerror, but ENOMEM is "out of memory": the one way the command line says it. */
+const char *check_strerror(int error);
 
 /* Opens `name` (relative to the directory `at`) for reading, following a final symbolic link
  * only when `follow` is set, and fills `st` from the descriptor: the one stat that cannot race

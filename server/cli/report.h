@@ -46,6 +46,7 @@ struct reporter {
     void (*file)(struct reporter *self, const struct checked_file *file);
     void (*end)(struct reporter *self, const struct report_summary *summary);
     FILE *out;
+    const char *out_name; /* --output-file's path, for messages; NULL: standard output */
     bool color;
     bool quiet; /* --quiet: no summary line (text, github); the JSON formats are whole anyway */
     bool show_source; /* text: a code frame under each diagnostic (secrets masked) */

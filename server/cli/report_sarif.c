@@ -106,6 +106,7 @@ static void sarif_begin(struct reporter *self)
         json_write_string(&w, c->explanation);
         json_write_key(&w, "markdown");
         json_write_string(&w, markdown_help(c, uri, &markdown));
+        w.failed |= markdown.failed; /* the report says out of memory, not a shorter help */
         json_write_object_end(&w);
         json_write_key(&w, "defaultConfiguration");
         json_write_object_begin(&w);

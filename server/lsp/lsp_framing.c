@@ -164,7 +164,7 @@ int lsp_framing_feed(struct lsp_framing *f, const char *data, size_t len,
         data += n;
         len -= n;
     }
-    if (len > 0 && append(f, data, len) != 0) {
+    if (len > 0 && append(f, data, len) != 0 && append(f, data, len) != 0) { /* once more */
         /* The bytes are lost, and with them the message they belong to: drop what is buffered
          * and resume at the next Content-Length, as after junk. */
         f->len = 0;

@@ -99,10 +99,13 @@ void lsp_hover_request(struct lsp_server *s, struct lsp_request *req)
                                                      s->hover_markup, &arena, &start, &end)
                            : hover_at(&d->analysis, d->registry, d->settings, offset,
                                       s->hover_markup, &arena, &start, &end);
-    if (text == NULL) {
+    if (text != NULL)
+        text = with_kind_link(s, d, offset, text, &arena);
+    if (arena.failed) { /* a part of the text is missing */
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
+    } else if (text == NULL) {
         lsp_jsonrpc_reply_null(&s->rpc, req);
     } else {
-        text = with_kind_link(s, d, offset, text, &arena);
         struct json_writer w;
         lsp_jsonrpc_result_begin(&w, req);
         write_hover(&w, d, s->hover_markup, text, start, end);

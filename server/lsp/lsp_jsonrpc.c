@@ -211,8 +211,16 @@ static bool is_response(struct json_doc *doc)
 bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, struct json_doc *doc,
                       struct lsp_request *req)
 {
-    json_parse(doc, body, len, NULL);
+    int parsed = json_parse(doc, body, len, NULL);
+    if (parsed != 0) { /* out of memory, not a wrong body: once more, or it is dropped, and said */
+        json_doc_free(doc);
+        parsed = json_parse(doc, body, len, NULL);
+    }
     *req = (struct lsp_request){.doc = doc, .params = JSON_NONE};
+    if (parsed != 0) {
+        lsp_jsonrpc_log(rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a message was dropped");
+        return false;
+    }
     if (doc->error_count > 0 || doc->root == JSON_NONE) {
         lsp_jsonrpc_reply_error(rpc, NULL, LSP_PARSE_ERROR, "the message body is not valid JSON");
         return false;

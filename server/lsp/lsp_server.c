@@ -321,8 +321,13 @@ static void on_message(void *context, const char *body, size_t len)
     if (s->exiting)
         return;
     if (!enqueue(s, body, len)) {
-        lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a message was dropped");
-        return;
+        if (s->queue_len > 0)
+            on_idle(&s->idle); /* what is queued first, which frees its memory; then again */
+        if (!enqueue(s, body, len)) {
+            lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
+                            "srcls: out of memory: a message was dropped");
+            return;
+        }
     }
     /* uv_idle_start fails only for a handle being closed; then no later turn would come. */
     if (uv_idle_start(&s->idle, on_idle) != 0)
@@ -393,25 +398,68 @@ static int server_free(struct lsp_server *s)
     return code;
 }
 
+/* libuv's allocations, with a reserve: libuv aborts when some of its own fail (uv_loop_init),
+ * so the first that fails frees the reserve and is tried again. */
+#define LIBUV_RESERVE (256u * 1024u)
+static void *libuv_reserve;
+
+static bool reserve_released(void)
+{
+    if (libuv_reserve == NULL)
+        return false;
+    free(libuv_reserve);
+    libuv_reserve = NULL;
+    return true;
+}
+
+static void *reserve_malloc(size_t size)
+{
+    void *block = malloc(size);
+    return block != NULL || !reserve_released() ? block : malloc(size);
+}
+
+static void *reserve_realloc(void *block, size_t size)
+{
+    size_t capacity = 0; /* unknown: grown to `size` (libuv never asks for 0) */
+    void *moved = vector_grow(block, &capacity, size, 1);
+    return moved != NULL || !reserve_released() ? moved : vector_grow(block, &capacity, size, 1);
+}
+
+static void *reserve_calloc(size_t count, size_t size)
+{
+    void *block = calloc(count, size);
+    return block != NULL || !reserve_released() ? block : calloc(count, size);
+}
+
 int lsp_server_run(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    libuv_reserve = malloc(LIBUV_RESERVE);
+    uv_replace_allocator(reserve_malloc, reserve_realloc, reserve_calloc, free);
+    uv_loop_t *loop = uv_default_loop();
+    if (loop == NULL) {
+        fputs("srcls: out of memory\n", stderr);
+        free(libuv_reserve);
+        return 1;
+    }
     unsigned debounce_ms = DEBOUNCE_MS;
     const char *debounce = getenv("SRCLS_DEBOUNCE_MS");
     if (debounce != NULL)
         debounce_ms = (unsigned)atoi(debounce);
     char error[512];
-    struct lsp_server *s = server_new(uv_default_loop(), NULL, debounce_ms, error, sizeof error);
+    struct lsp_server *s = server_new(loop, NULL, debounce_ms, error, sizeof error);
     if (s == NULL) {
-        if (error[0] != '\0')
-            fprintf(stderr, "srcls: the built-in schema does not load: %s\n", error);
+        fprintf(stderr, "srcls: %s%s\n", error[0] ? "the built-in schema does not load: " : "",
+                error[0] ? error : "out of memory");
+        free(libuv_reserve);
         return 1;
     }
     struct lsp_framing_sink sink = {on_message, on_framing_error, s};
     int status = lsp_transport_start(&s->transport, s->loop, 0, 1, &sink, on_eof, s);
     if (status != 0) {
         /* The handles opened so far stay open, and the loop with them, until the process ends. */
-        fprintf(stderr, "srcls: cannot use stdin/stdout: %s\n", uv_strerror(status));
+        fprintf(stderr, "srcls: cannot use stdin/stdout: %s\n",
+                status == UV_ENOMEM ? "out of memory" : uv_strerror(status));
         s->exit_code = 1;
     } else {
         uv_run(s->loop, UV_RUN_DEFAULT); /* returns once every handle is closed */
@@ -419,6 +467,7 @@ int lsp_server_run(void)
         if (closed != 0)
             fprintf(stderr, "srcls: the event loop did not close: %s\n", uv_strerror(closed));
     }
+    free(libuv_reserve);
     return server_free(s);
 }
 

@@ -76,6 +76,11 @@ void lsp_symbols_request(struct lsp_server *s, struct lsp_request *req)
     arena_init(&arena);
     uint32_t count = 0;
     struct symbol *list = symbols_of(&d->analysis, d->registry, &s->settings, &arena, &count);
+    if (arena.failed) { /* a part of the outline is missing */
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
+        arena_free(&arena);
+        return;
+    }
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     write_symbols(&w, d, list, count);

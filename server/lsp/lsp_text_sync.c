@@ -64,6 +64,8 @@ static int apply_change(struct lsp_server *s, struct lsp_document *d, struct jso
         return lsp_document_set_text(d, whole, escaped);
     }
     struct json_str body = json_node_string(doc, text);
+    if (doc->arena.failed)
+        return -1; /* out of memory: the text was not decoded */
     struct text_position start, end;
     if (!lsp_position_read_range(doc, range, &start, &end)) {
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,

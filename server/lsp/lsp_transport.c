@@ -45,7 +45,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (nread > 0)
         lsp_transport_receive(t, buf->base, (size_t)nread);
     free(buf->base);
-    if (nread < 0) {
+    if (nread < 0 && nread != UV_ENOBUFS) { /* no buffer: the bytes wait in the pipe, read later */
         uv_read_stop(stream);
         end_of_input(t);
     }

@@ -503,6 +503,7 @@ static int run_check(const struct cli_options *o)
         return usage_error("--format takes text, json, sarif, github or gitlab (got '%s')", format);
     }
     reporter.quiet = o->quiet;
+    reporter.out_name = o->output_file;
     /* code frames: asked for, or on a terminal (not into a file) */
     reporter.show_source =
         o->show_source >= 0 ? o->show_source == 1 : out == stdout && isatty(STDOUT_FILENO);
@@ -555,14 +556,12 @@ int main(int argc, char **argv)
     o.paths = calloc((size_t)argc + 1, sizeof *o.paths);
     o.excludes = calloc((size_t)argc + 1, sizeof *o.excludes);
     o.envs = calloc((size_t)argc + 1, sizeof *o.envs);
-    if (o.paths == NULL || o.excludes == NULL || o.envs == NULL) {
-        free(o.paths);
-        free(o.excludes);
-        free(o.envs);
-        return 2;
-    }
     int status = 0;
-    enum parse_outcome outcome = parse_options(argc, argv, &o);
+    enum parse_outcome outcome = PARSE_FAILED;
+    if (o.paths == NULL || o.excludes == NULL || o.envs == NULL)
+        fputs("srcls: out of memory\n", stderr);
+    else
+        outcome = parse_options(argc, argv, &o);
     if (outcome == PARSE_RUN)
         outcome = check_combination(&o);
     switch (outcome) {

@@ -21,6 +21,7 @@ void arena_init(struct arena *arena)
 {
     arena->head = NULL;
     arena->total = 0;
+    arena->failed = false;
 }
 
 void arena_free(struct arena *arena)
@@ -48,11 +49,13 @@ void *arena_alloc(struct arena *arena, size_t size)
             want = block->size * 2 > (64u << 20) ? (64u << 20) : block->size * 2;
         if (want < size)
             want = size;
-        if (want > SIZE_MAX - sizeof(struct arena_block))
+        struct arena_block *fresh = want > SIZE_MAX - sizeof(struct arena_block)
+                                        ? NULL
+                                        : malloc(sizeof(struct arena_block) + want);
+        if (fresh == NULL) {
+            arena->failed = true;
             return NULL;
-        struct arena_block *fresh = malloc(sizeof(struct arena_block) + want);
-        if (fresh == NULL)
-            return NULL;
+        }
         fresh->used = 0;
         fresh->size = want;
         fresh->next = block;

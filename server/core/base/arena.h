@@ -3,6 +3,7 @@
 #ifndef SRCLS_ARENA_H
 #define SRCLS_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct arena_block;
@@ -10,6 +11,7 @@ struct arena_block;
 struct arena {
     struct arena_block *head;
     size_t total; /* bytes handed out, for limits and tests */
+    bool failed;  /* an allocation returned NULL: what was built from the arena may lack parts */
 };
 
 void arena_init(struct arena *arena);

@@ -277,6 +277,8 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     diag_list_sort(&a->diags);
     if (options && apply_baseline(a, options, 0, UINT32_MAX) != 0)
         status = -1;
+    if (a->arena.failed || a->doc.arena.failed) /* a message or a pointer missing */
+        status = -1;
     a->settled_arena = a->arena.total;
     a->settled_doc_arena = a->doc.arena.total;
     return status;
@@ -291,11 +293,12 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
     out->settings = options ? options->settings : NULL;
     out->values_unquoted = options && options->values_unquoted;
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
-    if (line_index_build(&out->lines, text, out->doc.len) != 0)
+    if (status != 0 || line_index_build(&out->lines, text, out->doc.len) != 0 ||
+        diagnose(out, options) != 0) {
+        analysis_free(out); /* half an analysis is never read */
         return -1;
-    if (diagnose(out, options) != 0)
-        status = -1;
-    return status;
+    }
+    return 0;
 }
 
 void analysis_free(struct analysis *analysis)

@@ -67,7 +67,8 @@ struct analysis {
     size_t settled_arena, settled_doc_arena;
 };
 
-/* Analyses `text` (which must outlive `out`). Returns 0, or -1 when memory ran out. */
+/* Analyses `text` (which must outlive `out`). Returns 0, or -1 when memory ran out (then `out`
+ * holds nothing: freeing it again does no harm). */
 int analysis_run(struct analysis *out, const char *text, size_t len,
                  const struct analysis_options *options);
 void analysis_free(struct analysis *analysis);

@@ -157,8 +157,9 @@ static int compare_entries(const void *a, const void *b)
                   ((const struct baseline_entry *)b)->line);
 }
 
-/* The string member `key` of the entry `node`, malloc'd; NULL when it has none (or memory). */
-static char *member(struct json_doc *doc, uint32_t node, const char *key)
+/* The string member `key` of the entry `node`, malloc'd; NULL when it has none, or (`*oom` set)
+ * when memory ran out. */
+static char *member(struct json_doc *doc, uint32_t node, const char *key, bool *oom)
 {
     uint32_t m = json_object_get(doc, node, key, strlen(key));
     if (m == JSON_NONE || json_node_at(doc, m)->kind != JSON_STRING)
@@ -170,6 +171,7 @@ static char *member(struct json_doc *doc, uint32_t node, const char *key)
             memcpy(copy, s.ptr, s.len);
         copy[s.len] = '\0';
     }
+    *oom |= copy == NULL;
     return copy;
 }
 
@@ -224,21 +226,24 @@ static bool read_entry(struct json_doc *doc, uint32_t node, unsigned index,
     *e = (struct baseline_entry){0};
     const char *why = NULL;
     char *hash = NULL;
+    bool oom = false;
     if (json_node_at(doc, node)->kind != JSON_OBJECT)
         why = "not an object";
-    else if ((e->path = member(doc, node, "file")) == NULL || e->path[0] == '\0')
+    else if ((e->path = member(doc, node, "file", &oom)) == NULL || e->path[0] == '\0')
         why = "\"file\" must be a non-empty string";
-    else if ((e->code = member(doc, node, "code")) == NULL || code_parse(e->code) < 0)
+    else if ((e->code = member(doc, node, "code", &oom)) == NULL || code_parse(e->code) < 0)
         why = "\"code\" must name a code";
-    else if ((e->pointer = member(doc, node, "pointer")) == NULL)
+    else if ((e->pointer = member(doc, node, "pointer", &oom)) == NULL)
         why = "\"pointer\" must be a string";
-    else if ((hash = member(doc, node, "hash")) == NULL)
+    else if ((hash = member(doc, node, "hash", &oom)) == NULL)
         why = "\"hash\" must be a string";
     else if (json_object_get(doc, node, JSON_LITERAL("element")) != JSON_NONE &&
-             (e->element = member(doc, node, "element")) == NULL)
+             (e->element = member(doc, node, "element", &oom)) == NULL)
         why = "\"element\" must be a string";
     else if ((e->line = canonical(e, hash)) == NULL)
         why = "out of memory";
+    if (oom)
+        why = "out of memory"; /* not a mistake of the file */
     if (why == NULL)
         e->rest = rest_of(e->line);
     free(hash);
@@ -254,8 +259,13 @@ int baseline_parse(struct baseline_index *b, const char *text, size_t len, char 
 {
     *b = (struct baseline_index){0};
     struct json_doc doc;
-    bool ok = json_parse(&doc, text, len, NULL) == 0 && doc.error_count == 0 &&
-              doc.root != JSON_NONE && json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
+    if (json_parse(&doc, text, len, NULL) != 0) {
+        snprintf(why, why_size, "out of memory"); /* no verdict on the file */
+        json_doc_free(&doc);
+        return -1;
+    }
+    bool ok = doc.error_count == 0 && doc.root != JSON_NONE &&
+              json_node_at(&doc, doc.root)->kind == JSON_OBJECT;
     uint32_t version = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("version")) : JSON_NONE;
     uint32_t list = ok ? json_object_get(&doc, doc.root, JSON_LITERAL("findings")) : JSON_NONE;
     int64_t number = 0;

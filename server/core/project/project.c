@@ -195,8 +195,10 @@ int project_kind_file_analyze(struct analysis *out, const char *text, size_t len
     if (out->doc.error_count > 0 || out->doc.root == JSON_NONE)
         return 0;
     struct schema_file *files = calloc(schema->file_count + 1, sizeof *files);
-    if (files == NULL)
+    if (files == NULL) {
+        analysis_free(out); /* as analysis_run leaves it when memory runs out */
         return -1;
+    }
     size_t count = 0, self = project_schema_index(schema, name);
     for (size_t i = 0; i < schema->file_count; i++) {
         if (i != self)
@@ -219,6 +221,8 @@ int project_kind_file_analyze(struct analysis *out, const char *text, size_t len
     schema_problems_free(&problems);
     free(files);
     diag_list_sort(&out->diags);
+    if (status != 0)
+        analysis_free(out); /* as analysis_run leaves it when memory runs out */
     return status;
 }
 

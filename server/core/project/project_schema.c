@@ -1,6 +1,8 @@
 /* project_schema: a project's own kind files, as the doors read them, and the registry built
  * from them (project_analyze_schema in project.c reads the directories). */
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,47 +68,44 @@ bool project_is_kind_file_name(const char *name)
            !(len > suffix && strcmp(name + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0);
 }
 
+/* `path` tidied into `out` (`size` bytes, no allocation: a question asked of every file of a
+ * scan cannot fail for memory); false when it is longer than any path the system opens. */
+static bool tidied(const char *path, char *out, size_t size)
+{
+    if ((size_t)snprintf(out, size, "%s", path) >= size)
+        return false;
+    tidy(out);
+    return true;
+}
+
 bool project_schema_has(const struct project_schema *schema, const char *path)
 {
     const char *base = strrchr(path, '/');
-    if (schema == NULL || !project_is_kind_file_name(base != NULL ? base + 1 : path))
+    char file[2 * PATH_MAX], dir[2 * PATH_MAX];
+    if (schema == NULL || !project_is_kind_file_name(base != NULL ? base + 1 : path) ||
+        !tidied(path, file, sizeof file))
         return false;
-    char *file = strdup(path);
-    if (file == NULL)
-        return false;
-    tidy(file);
     char *slash = strrchr(file, '/');
     bool found = false;
     for (uint32_t i = 0; slash != NULL && !found && i < schema->dir_count; i++) {
-        char *dir = strdup(schema->dirs[i]);
-        if (dir == NULL)
-            break;
-        tidy(dir);
+        if (!tidied(schema->dirs[i], dir, sizeof dir))
+            continue;
         *slash = '\0';
         found = strcmp(file, dir) == 0;
         *slash = '/';
-        free(dir);
     }
-    free(file);
     return found;
 }
 
 size_t project_schema_index(const struct project_schema *schema, const char *path)
 {
-    char *wanted = strdup(path);
+    char wanted[2 * PATH_MAX], name[2 * PATH_MAX];
     size_t found = SIZE_MAX;
-    if (wanted == NULL)
+    if (!tidied(path, wanted, sizeof wanted))
         return found;
-    tidy(wanted);
     for (size_t i = 0; found == SIZE_MAX && i < schema->file_count; i++) {
-        char *name = strdup(schema->files[i].name);
-        if (name == NULL)
-            break;
-        tidy(name);
-        if (strcmp(name, wanted) == 0)
+        if (tidied(schema->files[i].name, name, sizeof name) && strcmp(name, wanted) == 0)
             found = i;
-        free(name);
     }
-    free(wanted);
     return found;
 }

@@ -44,6 +44,10 @@ static void read_file(struct schema_loader *l, size_t i)
     struct schema_loaded_file *f = &l->files[i];
     f->stem = stem_of(l, file->name);
     l->current = file->name;
+    if (f->stem == NULL) {
+        l->failed = true; /* out of memory: no message */
+        return;
+    }
     size_t len = strlen(file->name), suffix = sizeof SCHEMA_JSON_SCHEMA_SUFFIX - 1;
     if (len > suffix && strcmp(file->name + len - suffix, SCHEMA_JSON_SCHEMA_SUFFIX) == 0) {
         f->role = SCHEMA_FILE_SKIP;
@@ -57,9 +61,10 @@ static void read_file(struct schema_loader *l, size_t i)
         strcmp(file->name, "job.json") != 0 && strcmp(file->name, "credentials.json") != 0) {
         schema__fail_file(l, "not a schema file (source.json, job.json, credentials.json, "
                              "groups/NAME.json, kinds/NN-NAME.json)");
-    } else if (json_parse(&f->doc, file->text, file->len, NULL) != 0 || f->doc.error_count > 0) {
-        schema__fail_syntax(l, &f->doc, "not valid JSON: %s",
-                            f->doc.error_count ? f->doc.errors[0].message : "out of memory");
+    } else if (json_parse(&f->doc, file->text, file->len, NULL) != 0) {
+        l->failed = true; /* out of memory, not a mistake of the file */
+    } else if (f->doc.error_count > 0) {
+        schema__fail_syntax(l, &f->doc, "not valid JSON: %s", f->doc.errors[0].message);
     } else if (f->doc.nodes[f->doc.root].kind != JSON_OBJECT) {
         schema__fail(l, &f->doc, f->doc.root, "a schema file holds one object");
     } else if (file->custom) {
@@ -239,6 +244,7 @@ int schema__load(struct schema_registry *registry, const struct schema_file *fil
     free(l.origins);
     free(l.names);
     free(l.by_name_pointer);
+    l.failed |= registry->arena.failed; /* out of memory: a part of the registry is missing */
     if (l.failed) {
         schema_registry_free(registry);
         return -1;
@@ -250,7 +256,10 @@ int schema_registry_load_at(struct schema_registry *registry, const struct schem
                             size_t count, struct schema_error *where, char *error,
                             size_t error_size)
 {
-    return schema__load(registry, files, count, where, error, error_size, NULL);
+    int status = schema__load(registry, files, count, where, error, error_size, NULL);
+    if (status != 0 && error_size > 0 && error[0] == '\0')
+        snprintf(error, error_size, "out of memory"); /* the one failure without a message */
+    return status;
 }
 
 int schema_registry_load(struct schema_registry *registry, const struct schema_file *files,
@@ -491,8 +500,10 @@ const char *schema_format_name(enum schema_format format)
 int schema_registry_load_embedded(struct schema_registry *registry, char *error, size_t error_size)
 {
     struct schema_file *files = calloc(schema_embedded_count + 1, sizeof *files);
-    if (files == NULL)
+    if (files == NULL) {
+        snprintf(error, error_size, "out of memory");
         return -1;
+    }
     for (unsigned i = 0; i < schema_embedded_count; i++) {
         files[i].name = schema_embedded_files[i].name;
         files[i].text = schema_embedded_files[i].text;

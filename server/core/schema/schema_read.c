@@ -261,7 +261,7 @@ void schema__remember_origin(struct schema_loader *l, const struct schema_condit
     struct schema_origin *grown =
         vector_grow(l->origins, &l->origin_capacity, l->origin_count + 1, sizeof *grown);
     if (grown == NULL) {
-        schema__fail_file(l, "out of memory");
+        l->failed = true; /* out of memory: no message, so no file is blamed for it */
         return;
     }
     l->origins = grown;
@@ -284,6 +284,10 @@ static bool read_values(struct schema_loader *l, struct json_doc *doc, uint32_t 
     }
     c->value_count = json_child_count(doc, m);
     c->values = arena_alloc(l->arena, (c->value_count + 1) * sizeof *c->values);
+    if (c->values == NULL) {
+        l->failed = true; /* out of memory: no message */
+        return false;
+    }
     uint32_t i = 0;
     for (uint32_t e = v->first_child; e != JSON_NONE; e = doc->nodes[e].next)
         schema__value(l, doc, e, &c->values[i++]);

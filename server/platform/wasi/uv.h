@@ -197,6 +197,13 @@ struct uv_loop_s {
     bool poll_unusable; /* poll() failed on the stream: wait for timers, then read blocking */
 };
 
+typedef void *(*uv_malloc_func)(size_t size);
+typedef void *(*uv_realloc_func)(void *ptr, size_t size);
+typedef void *(*uv_calloc_func)(size_t count, size_t size);
+typedef void (*uv_free_func)(void *ptr);
+/* Accepted and unused: this loop allocates nothing that could make it abort. */
+int uv_replace_allocator(uv_malloc_func malloc_func, uv_realloc_func realloc_func,
+                         uv_calloc_func calloc_func, uv_free_func free_func);
 uv_loop_t *uv_default_loop(void);
 int uv_run(uv_loop_t *loop, uv_run_mode mode);
 int uv_loop_close(uv_loop_t *loop);

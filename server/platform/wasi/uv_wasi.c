@@ -34,6 +34,16 @@ int uv__wasi_error(int err)
     return err > 0 ? -err : (err == 0 ? UV_EIO : err);
 }
 
+int uv_replace_allocator(uv_malloc_func malloc_func, uv_realloc_func realloc_func,
+                         uv_calloc_func calloc_func, uv_free_func free_func)
+{
+    (void)malloc_func;
+    (void)realloc_func;
+    (void)calloc_func;
+    (void)free_func;
+    return 0;
+}
+
 uv_loop_t *uv_default_loop(void)
 {
     if (default_loop.time == 0) {
