@@ -62,6 +62,99 @@ static const char *markdown_help(const struct code_info *c, const char *uri, str
     return b->failed ? c->explanation : b->buf;
 }
 
+static bool unreserved(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.' || c == '_' || c == '~' || c == '/';
+}
+
+/* `path` percent-encoded (RFC 3986: all but unreserved bytes and '/') after `prefix`. */
+static void encode(const char *prefix, const char *path, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "%s", prefix);
+    for (const unsigned char *c = (const unsigned char *)path; *c && n + 4 < size; c++) {
+        if (unreserved(*c))
+            out[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(out + n, size - n, "%%%02X", *c);
+    }
+    out[n < size ? n : size - 1] = '\0';
+}
+
+/* A rule of the security group: its tag and GitHub's "security-severity", so code scanning ranks
+ * its alerts as security alerts (a code without a number of its own ranks medium). */
+static void write_rule_properties(struct json_writer *w, const struct code_info *c)
+{
+    if (c->group == NULL || strcmp(c->group, CODE_GROUP_SECURITY) != 0)
+        return;
+    json_write_key(w, "properties");
+    json_write_object_begin(w);
+    json_write_key(w, "tags");
+    json_write_array_begin(w);
+    json_write_string(w, c->group);
+    json_write_array_end(w);
+    json_write_key(w, "security-severity");
+    json_write_string(w, c->security_severity != NULL ? c->security_severity : "5.0");
+    json_write_object_end(w);
+}
+
+static void write_rule(struct json_writer *w, const struct code_info *c,
+                       struct json_writer *markdown)
+{
+    json_write_object_begin(w);
+    json_write_key(w, "id");
+    json_write_string(w, c->name);
+    json_write_key(w, "shortDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->summary);
+    json_write_object_end(w);
+    json_write_key(w, "fullDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->explanation);
+    json_write_object_end(w);
+    char uri[512];
+    snprintf(uri, sizeof uri, "%s/rules.md#%s", SRCLS_DOCS_URL, c->name);
+    json_write_key(w, "helpUri");
+    json_write_string(w, uri);
+    json_write_key(w, "help");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->explanation);
+    json_write_key(w, "markdown");
+    json_write_string(w, markdown_help(c, uri, markdown));
+    json_write_object_end(w);
+    json_write_key(w, "defaultConfiguration");
+    json_write_object_begin(w);
+    json_write_key(w, "level");
+    json_write_string(w, sarif_level(c->severity));
+    json_write_object_end(w);
+    write_rule_properties(w, c);
+    json_write_object_end(w);
+}
+
+/* "originalUriBaseIds": %SRCROOT%, the directory srcls runs from (a file:// URI ending in '/'),
+ * the base of every relative artifact URI. */
+static void write_base_ids(struct json_writer *w)
+{
+    char cwd[PATH_MAX], uri[3 * PATH_MAX + 16];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return; /* no base to give: the relative URIs stay relative to where the log is read */
+    encode("file://", cwd, uri, sizeof uri - 1);
+    size_t n = strlen(uri);
+    if (n == 0 || uri[n - 1] != '/')
+        memcpy(uri + n, "/", 2);
+    json_write_bytes(w, ",\"originalUriBaseIds\":", strlen(",\"originalUriBaseIds\":"));
+    json_write_object_begin(w);
+    json_write_key(w, "%SRCROOT%");
+    json_write_object_begin(w);
+    json_write_key(w, "uri");
+    json_write_string(w, uri);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
+
 static void sarif_begin(struct reporter *self)
 {
     struct json_writer w, markdown;
@@ -81,64 +174,16 @@ static void sarif_begin(struct reporter *self)
     json_write_string(&w, SRCLS_DOCS_URL "/cli.md");
     json_write_key(&w, "rules");
     json_write_array_begin(&w);
-    for (int code = 0; code < CODE_COUNT; code++) {
-        const struct code_info *c = code_info((enum diag_code)code);
-        json_write_object_begin(&w);
-        json_write_key(&w, "id");
-        json_write_string(&w, c->name);
-        json_write_key(&w, "shortDescription");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->summary);
-        json_write_object_end(&w);
-        json_write_key(&w, "fullDescription");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->explanation);
-        json_write_object_end(&w);
-        char uri[512];
-        snprintf(uri, sizeof uri, "%s/rules.md#%s", SRCLS_DOCS_URL, c->name);
-        json_write_key(&w, "helpUri");
-        json_write_string(&w, uri);
-        json_write_key(&w, "help");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->explanation);
-        json_write_key(&w, "markdown");
-        json_write_string(&w, markdown_help(c, uri, &markdown));
-        json_write_object_end(&w);
-        json_write_key(&w, "defaultConfiguration");
-        json_write_object_begin(&w);
-        json_write_key(&w, "level");
-        json_write_string(&w, sarif_level(c->severity));
-        json_write_object_end(&w);
-        json_write_object_end(&w);
-    }
+    for (int code = 0; code < CODE_COUNT; code++)
+        write_rule(&w, code_info((enum diag_code)code), &markdown);
     json_write_array_end(&w);
     json_write_object_end(&w);
-    json_write_bytes(&w, "},\"columnKind\":\"utf16CodeUnits\",\"results\":[",
-                     strlen("},\"columnKind\":\"utf16CodeUnits\",\"results\":["));
+    json_write_bytes(&w, "}", 1);
+    write_base_ids(&w);
+    json_write_bytes(&w, ",\"columnKind\":\"utf16CodeUnits\",\"results\":[",
+                     strlen(",\"columnKind\":\"utf16CodeUnits\",\"results\":["));
     json_writer_free(&markdown);
     flush(self, &w);
-}
-
-static bool unreserved(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '.' || c == '_' || c == '~' || c == '/';
-}
-
-/* `path` percent-encoded (RFC 3986: all but unreserved bytes and '/') after `prefix`. */
-static void encode(const char *prefix, const char *path, char *out, size_t size)
-{
-    size_t n = (size_t)snprintf(out, size, "%s", prefix);
-    for (const unsigned char *c = (const unsigned char *)path; *c && n + 4 < size; c++) {
-        if (unreserved(*c))
-            out[n++] = (char)*c;
-        else
-            n += (size_t)snprintf(out + n, size - n, "%%%02X", *c);
-    }
-    out[n < size ? n : size - 1] = '\0';
 }
 
 /* The artifact of `path`: a URI relative to the current directory (with the %SRCROOT% base)

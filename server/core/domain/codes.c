@@ -261,6 +261,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "field and the safer value (TLS on), and the quick fix sets it." POSTURE_NOTE,
             .example = "{\"type\": \"SQL_SERVER\", \"config\": {\"useSsl\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "7.5",
         },
     [CODE_UNVERIFIED_CERTIFICATE] =
         {
@@ -276,6 +277,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "quick fix sets it." POSTURE_NOTE,
             .example = "{\"config\": {\"useSsl\": true, \"enableServerVerification\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "7.0",
         },
     [CODE_ANONYMOUS_ACCESS] =
         {
@@ -291,6 +293,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "quick fix: they need credentials only you have)." POSTURE_NOTE,
             .example = "{\"config\": {\"authenticationType\": \"ANONYMOUS\"}}",
             .group = POSTURE_GROUP,
+            .security_severity = "8.0",
         },
     [CODE_UNRESTRICTED_SCOPE] =
         {
@@ -308,6 +311,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "as all, at severity hint." POSTURE_NOTE,
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true}}",
             .group = POSTURE_GROUP,
+            .security_severity = "5.0",
         },
     [CODE_INLINE_SECRET] =
         {
@@ -324,6 +328,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "lives is yours to choose." POSTURE_NOTE,
             .example = "{\"config\": {\"password\": \"" SECRET_PLAIN_PREFIX "<secret>\"}}",
             .group = POSTURE_GROUP,
+            .security_severity = "9.0",
         },
     [CODE_RISKY_CHANGE] =
         {
@@ -350,6 +355,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "\": \"error\"} raises it with the posture codes. Secrets are never printed.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "6.0",
         },
     [CODE_UNSET_VARIABLE] =
         {
