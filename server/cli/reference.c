@@ -72,8 +72,9 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
 /* --explain GROUP: what the group is for, then each of its codes in a line. */
 static void explain_group(const char *group, FILE *out)
 {
-    fprintf(out, "%s (a group of codes: \"rules\": {\"%s\": SEVERITY} in srcls.json, --select "
-                 "%s and --ignore %s set them all)\n\n",
+    fprintf(out,
+            "%s (a group of codes: \"rules\": {\"%s\": SEVERITY} in srcls.json, --select "
+            "%s and --ignore %s set them all)\n\n",
             group, group, group, group);
     for (int i = 0; i < CODE_COUNT; i++) {
         const struct code_info *c = code_info((enum diag_code)i);
