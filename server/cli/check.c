@@ -385,48 +385,8 @@ static bool excluded(const struct check_options *options, const char *path, cons
     return check_glob_match(options->excludes, (size_t)options->exclude_count, path, name);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
                         bool explicit, bool included, unsigned depth);
-
-/* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
- * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
- * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
- * names read before it. */
-static int list_names(DIR *dir, char ***names, size_t *count)
-{
-    size_t cap = 0;
-    int error = 0;
-    *names = NULL;
-    *count = 0;
-    for (;;) {
-        errno = 0;
-        struct dirent *entry = readdir(dir);
-        if (entry == NULL) {
-            error = errno;
-            break;
-        }
-        const char *name = entry->d_name;
-        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
-            continue;
-        char **grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
-        if (grown != NULL)
-            *names = grown;
-        char *copy = grown != NULL ? strdup(name) : NULL;
-        if (copy == NULL) {
-            error = ENOMEM;
-            break;
-        }
-        (*names)[(*count)++] = copy;
-    }
-    if (*count > 1)
-        qsort(*names, *count, sizeof **names, compare_names);
-    return error;
-}
 
 /* Visits the entries of the directory open on `fd` (which it closes) in name order. A
  * directory that cannot be listed whole is reported, and what was listed is still checked. */
@@ -441,7 +401,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
     }
     char **names;
     size_t count_names;
-    int error = list_names(dir, &names, &count_names);
+    int error = visited_list_names(dir, &names, &count_names);
     if (error != 0)
         report_errno(walk, path, error);
     size_t base = strlen(path);
