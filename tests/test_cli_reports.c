@@ -81,12 +81,53 @@ static void test_explain_a_group_lists_its_codes(void **state)
     run_free(&r);
 }
 
+static const char *const formats[] = {"text", "json", "sarif", "github", "gitlab"};
+
+/* A named directory with no document (empty, or only other JSON): in every format a warning on
+ * stderr naming it, exit status 0; the text summary and the JSON summary count it. */
+static void test_a_path_with_nothing_to_check_is_a_warning(void **state)
+{
+    (void)state;
+    write_file("other/settings.json", "{\"a\": 1}\n");
+    write_file("other/notes.txt", "not JSON\n");
+    write_file("docs/a.source.json", "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"name\": \"s\", "
+                                     "\"config\": {\"credentialType\": \"NONE\", "
+                                     "\"whitelistedBuckets\": [\"b\"]}}\n");
+    assert_int_equal(system("mkdir empty"), 0);
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        for (int jobs = 1; jobs <= 2; jobs++) {
+            const char *n = jobs == 1 ? "1" : "2";
+            struct run r =
+                run_srcls(NULL, (const char *[]){"--check", "--format", formats[f], "--jobs", n,
+                                                 "empty", "docs", "other", NULL});
+            if (r.exit_status != 0)
+                fail_msg("%s: exit %d\n%s", formats[f], r.exit_status, r.err);
+            assert_string_equal(r.err, "srcls: warning: empty: nothing checked: no source or job "
+                                       "document in it\n"
+                                       "srcls: warning: other: nothing checked: no source or job "
+                                       "document in it\n");
+            if (strcmp(formats[f], "text") == 0)
+                assert_contains(r.out, "checked 1 file: 0 errors, 0 warnings, 0 information, 0 "
+                                       "hints (2 paths named held nothing to check)\n");
+            if (strcmp(formats[f], "json") == 0)
+                assert_contains(r.out, "\"nothingChecked\": 2}");
+            run_free(&r);
+        }
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "docs", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.err, "");
+    assert_null(strstr(r.out, "nothing"));
+    run_free(&r);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
         TEST(test_explain_suggests_the_nearest_code),
         TEST(test_explain_a_group_lists_its_codes),
+        TEST(test_a_path_with_nothing_to_check_is_a_warning),
     };
 #undef TEST
     return harness_status(cmocka_run_group_tests(tests, NULL, NULL));

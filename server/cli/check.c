@@ -39,6 +39,8 @@ struct walk {
     struct check_pool *pool; /* NULL: one thread does everything */
     bool handing_back;       /* in task_done: the pool is handing back a task */
     unsigned fixed_files, fixes_applied, unfixed_files;
+    unsigned *reported;   /* per path named: the files and paths reported from it (or NULL) */
+    int named, reporting; /* the path named being walked; the one of the task handed back */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -64,6 +66,8 @@ static void report_unreadable(struct walk *walk, const char *path, const char *m
     if (walk->pool != NULL && !walk->handing_back)
         check_pool_drain(walk->pool); /* the files before it are reported first */
     walk->summary.unreadable++;
+    if (walk->reported != NULL)
+        walk->reported[walk->handing_back ? walk->reporting : walk->named]++;
     walk->options->reporter->file(walk->options->reporter, &file);
 }
 
@@ -109,6 +113,7 @@ struct file_task {
     int read_error; /* 0, or the errno of the read (EFBIG: too large) */
     bool analysed;  /* analysis holds the text's analysis; otherwise memory ran out */
     bool ours;      /* reported: named explicitly, a document, or named like one */
+    int named;      /* the path named on the command line it was found under */
     struct analysis analysis;
     int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found */
     uint32_t fix_count;
@@ -267,6 +272,9 @@ static void task_done(void *context, void *task)
     struct walk *walk = context;
     struct file_task *t = task;
     walk->handing_back = true;
+    walk->reporting = t->named;
+    if (walk->reported != NULL && t->ours) /* a document, reported, diffed or not readable */
+        walk->reported[t->named]++;
     bool replaced = false;
     if (t->read_error == EFBIG) /* -1: it grew while being read */
         report_too_large(walk, t->path,
@@ -305,6 +313,7 @@ static void task_done(void *context, void *task)
 static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
+    task->named = walk->named;
     bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
     /* its srcls.json unreadable or wrong: said on stderr */
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
@@ -489,6 +498,20 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_regular_file(walk, fd, &st, path, explicit || included);
 }
 
+/* A path named that held nothing to check (a directory without a document, or only files
+ * excluded): a warning on stderr, and counted for the summary. Not an error: exit status 0. */
+static void check_report_nothing_checked(const struct check_options *options,
+                                         const unsigned *reported, struct report_summary *summary)
+{
+    for (int i = 0; reported != NULL && i < options->path_count; i++) {
+        if (reported[i] > 0)
+            continue;
+        summary->nothing_checked++;
+        fprintf(stderr, "srcls: warning: %s: nothing checked: no source or job document in it\n",
+                options->paths[i]);
+    }
+}
+
 /* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
  * failed (a full disk, a closed pipe) or a format could not build its output. */
 static int output_status(struct reporter *reporter)
@@ -506,7 +529,8 @@ static int output_status(struct reporter *reporter)
 
 int check_run(const struct check_options *options)
 {
-    struct walk walk = {.options = options};
+    struct walk walk = {.options = options,
+                        .reported = calloc((size_t)options->path_count + 1, sizeof(unsigned))};
     struct reporter *reporter = options->reporter;
     if (options->fix)
         file_replace_install_cleanup();
@@ -516,6 +540,7 @@ int check_run(const struct check_options *options)
     if (!options->diff)
         reporter->begin(reporter);
     for (int i = 0; i < options->path_count; i++) {
+        walk.named = i;
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);
         else
@@ -523,6 +548,7 @@ int check_run(const struct check_options *options)
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
+    check_report_nothing_checked(options, walk.reported, &walk.summary);
     check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
     if (!options->diff)                                /* "ignore" entries that silenced nothing */
         check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
@@ -546,6 +572,7 @@ int check_run(const struct check_options *options)
         fputc('\n', stderr);
     }
     free(walk.visited.slots);
+    free(walk.reported);
     ignored_free(&walk.ignored);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
         check_base_failed(options->base) || check_baseline_failed(options->baseline) ||

@@ -19,6 +19,7 @@ struct report_summary {
     unsigned files;
     unsigned errors, warnings, information, hints; /* --baseline: the new findings only */
     unsigned unreadable;
+    unsigned nothing_checked; /* paths named that held no source or job document */
     /* --baseline or --write-baseline: the entries of the baseline, how many of them matched a
      * finding of this run and how many are fixed (gone from a file checked, or their file
      * deleted); the fixed ones (absent, absent_count) */
