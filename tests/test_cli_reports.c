@@ -121,6 +121,30 @@ static void test_a_path_with_nothing_to_check_is_a_warning(void **state)
     run_free(&r);
 }
 
+/* A kind identifier in the wrong case: every format names the kind meant; --fix writes it. */
+static void test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it(void **state)
+{
+    (void)state;
+    static const char doc[] = "{\"type\": \"clouda_object_storage\", \"name\": \"s\", \"config\": "
+                              "{\"credentialType\": \"NONE\", \"whitelistedBuckets\": [\"b\"]}}\n";
+    write_file("a.source.json", doc);
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        struct run r = run_srcls(
+            NULL, (const char *[]){"--check", "--format", formats[f], "a.source.json", NULL});
+        assert_exit(&r, 0);
+        assert_contains(r.out, "the kind meant is ");
+        assert_contains(r.out, "CLOUDA_OBJECT_STORAGE");
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--fix", "a.source.json", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.err, "srcls: applied 1 fix in 1 file\n");
+    run_free(&r);
+    char *fixed = read_all("a.source.json");
+    assert_non_null(strstr(fixed, "\"type\": \"CLOUDA_OBJECT_STORAGE\""));
+    free(fixed);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -128,6 +152,7 @@ int main(void)
         TEST(test_explain_suggests_the_nearest_code),
         TEST(test_explain_a_group_lists_its_codes),
         TEST(test_a_path_with_nothing_to_check_is_a_warning),
+        TEST(test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it),
     };
 #undef TEST
     return harness_status(cmocka_run_group_tests(tests, NULL, NULL));

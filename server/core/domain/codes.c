@@ -64,7 +64,10 @@ static const struct code_info code_table[CODE_COUNT] = {
             .explanation =
                 "An unknown \"type\" is an error when the config keys identify no kind, a warning "
                 "when they do (the source is then checked as that kind; map the identifier in "
-                "srcls.json \"types\"). Without \"type\", config keys that fit several kinds "
+                "srcls.json \"types\"). A kind identifier in the wrong case "
+                "(\"clouda_object_storage\") is a warning that names the kind meant, checked as "
+                "it; its quick fix, which --fix applies, writes the identifier as it is spelt. "
+                "Without \"type\", config keys that fit several kinds "
                 "equally are a warning, and only what those kinds share is checked. Add the right "
                 "\"type\" (srcls --list-kinds).",
             .example = "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}",
