@@ -145,6 +145,59 @@ static void test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it(v
     free(fixed);
 }
 
+/* How each format writes the path of a file with findings: text's line start, json's and
+ * gitlab's "path", github's file=, sarif's artifact URI. */
+static void assert_path_in_every_format(const char *subdir, const char *named, const char *shown,
+                                        const char *uri)
+{
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        struct run_options options = {.subdir = subdir};
+        struct run r = run_srcls_with(
+            &options, (const char *[]){"--check", "--format", formats[f], named, NULL});
+        assert_exit(&r, 1);
+        char expected[512];
+        const char *format = formats[f];
+        if (strcmp(format, "text") == 0)
+            snprintf(expected, sizeof expected, "%s:4:3: error:", shown);
+        else if (strcmp(format, "json") == 0)
+            snprintf(expected, sizeof expected, "\"path\":\"%s\"", shown);
+        else if (strcmp(format, "gitlab") == 0)
+            snprintf(expected, sizeof expected, "\"path\":\"%s\"", shown);
+        else if (strcmp(format, "github") == 0)
+            snprintf(expected, sizeof expected, "::error file=%s,line=4,", shown);
+        else
+            snprintf(expected, sizeof expected, "\"artifactLocation\":{\"uri\":\"%s\"", uri);
+        if (strstr(r.out, expected) == NULL)
+            fail_msg("%s, --check %s from %s: no %s in:\n%.2000s", format, named, subdir, expected,
+                     r.out);
+        assert_null(strstr(r.out, "./x/"));
+        run_free(&r);
+    }
+}
+
+/* One rule for paths in every format: below the current directory relative to it without
+ * "./", however named (".", "./x", "x", absolute, "../proj/x"); outside it as named with its
+ * "." and ".." steps applied (SARIF: a file:// URI, absolute). */
+static void test_paths_are_written_the_same_way_in_every_format(void **state)
+{
+    (void)state;
+    char *bad = example("bad-object-storage.source.json");
+    write_file("proj/x/a.source.json", bad);
+    free(bad);
+    assert_int_equal(system("mkdir other"), 0);
+    char absolute[4096], uri[4200];
+    snprintf(absolute, sizeof absolute, "%s/proj/x", scratch_dir());
+    static const char *const below[] = {".", "./x", "x", "x/", "../proj/x", "./x/../x/."};
+    for (size_t i = 0; i < sizeof below / sizeof below[0]; i++)
+        assert_path_in_every_format("proj", below[i], "x/a.source.json", "x/a.source.json");
+    assert_path_in_every_format("proj", absolute, "x/a.source.json", "x/a.source.json");
+    snprintf(uri, sizeof uri, "file://%s/proj/x/a.source.json", scratch_dir());
+    assert_path_in_every_format("other", "../proj/x", "../proj/x/a.source.json", uri);
+    assert_path_in_every_format("other", "./../proj/./x", "../proj/x/a.source.json", uri);
+    snprintf(absolute, sizeof absolute, "%s/proj/x/a.source.json", scratch_dir());
+    assert_path_in_every_format("other", absolute, absolute, uri);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -153,6 +206,7 @@ int main(void)
         TEST(test_explain_a_group_lists_its_codes),
         TEST(test_a_path_with_nothing_to_check_is_a_warning),
         TEST(test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it),
+        TEST(test_paths_are_written_the_same_way_in_every_format),
     };
 #undef TEST
     return harness_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -45,6 +45,8 @@ struct reporter {
     void (*begin)(struct reporter *self);
     void (*file)(struct reporter *self, const struct checked_file *file);
     void (*end)(struct reporter *self, const struct report_summary *summary);
+    /* The format's own `file`, which report_select's `file` calls with the path as shown. */
+    void (*format_file)(struct reporter *self, const struct checked_file *file);
     FILE *out;
     bool color;
     bool quiet; /* --quiet: no summary line (text, github); the JSON formats are whole anyway */
@@ -57,6 +59,12 @@ struct reporter {
     unsigned deferred_count;
     void *state; /* a format's own (--statistics's counts); freed by its end */
 };
+
+/* `path` as every format shows it: relative to the current directory without "./" when the
+ * file is below it (its "." and ".." steps applied as cd does, or else through its real path),
+ * otherwise as named with those steps applied ("../x/a.json", or absolute); standard input's
+ * "<stdin>" as it is. Returns `path` or `buf`. */
+const char *report_path(const char *path, char *buf, size_t size);
 
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
  * when the name is unknown. */

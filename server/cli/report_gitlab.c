@@ -31,14 +31,6 @@ static unsigned long long hash(const char *const *parts, size_t count)
     return h;
 }
 
-/* Strips a leading "./" so that the path is the repository's. */
-static const char *repository_path(const char *path)
-{
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return path;
-}
-
 static void write_issue(struct reporter *self, struct json_writer *w, const char *path,
                         const char *code, const char *description, const char *severity,
                         unsigned line, const char *pointer, unsigned repeat)
@@ -78,7 +70,7 @@ static void gitlab_begin(struct reporter *self)
 
 static void gitlab_file(struct reporter *self, const struct checked_file *file)
 {
-    const char *path = repository_path(file->path);
+    const char *path = file->path; /* as report_path shows it: no "./" */
     struct json_writer w;
     json_writer_init(&w, 0);
     const struct analysis *a = file->analysis;

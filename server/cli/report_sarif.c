@@ -187,26 +187,20 @@ static void sarif_begin(struct reporter *self)
 }
 
 /* The artifact of `path`: a URI relative to the current directory (with the %SRCROOT% base)
- * when the file is below it, else a file:// URI of its absolute path (no base). True for the
- * relative form. */
+ * when the file is below it, else a file:// URI of its absolute path (no base), as report_path
+ * writes it. True for the relative form. */
 static bool artifact_uri(const char *path, char *out, size_t size)
 {
-    char cwd[PATH_MAX], full[PATH_MAX];
-    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    if (path[0] == '/' || strncmp(path, "../", 3) == 0 || strcmp(path, "..") == 0) {
-        if (platform_realpath(path, full) == NULL)
-            snprintf(full, sizeof full, "%s", path);
-        size_t n = have_cwd ? strlen(cwd) : 0;
-        if (!have_cwd || strncmp(full, cwd, n) != 0 || full[n] != '/') {
-            encode("file://", full, out, size);
-            return false;
-        }
-        path = full + n + 1;
+    char shown[PATH_MAX], full[PATH_MAX];
+    const char *relative = report_path(path, shown, sizeof shown);
+    if (relative[0] != '/' && strncmp(relative, "..", 2) != 0) {
+        encode("", relative, out, size);
+        return true;
     }
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    encode("", path, out, size);
-    return true;
+    if (relative[0] != '/' && platform_realpath(path, full) != NULL)
+        relative = full; /* above the current directory: its absolute path */
+    encode("file://", relative, out, size);
+    return false;
 }
 
 /* "artifactLocation": {"uri", "uriBaseId" when relative}. */
