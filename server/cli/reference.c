@@ -1,5 +1,6 @@
 /* reference: listings and generated Markdown from the registry and the code table. */
 #include "reference.h"
+#include "report.h"
 
 #include <string.h>
 
@@ -370,4 +371,16 @@ void reference_docs_completion_codes(FILE *out)
             fprintf(out, " %s", group);
     }
     fputs("\" # groups of codes\n", out);
+}
+
+void reference_docs_completion_formats(FILE *out)
+{
+    fputs("            local formats=\"", out);
+    for (size_t i = 0; report_format_name(i) != NULL; i++)
+        fprintf(out, "%s%s", i > 0 ? " " : "", report_format_name(i));
+    fputs("\"\n", out);
+    /* --list-kinds takes two of them */
+    fprintf(out,
+            "            [[ \" ${COMP_WORDS[*]} \" == *\" --list-kinds \"* ]] && formats=\"%s\"\n",
+            REFERENCE_LIST_KINDS_FORMATS);
 }

@@ -66,6 +66,10 @@ struct reporter {
  * "<stdin>" as it is. Returns `path` or `buf`. */
 const char *report_path(const char *path, char *buf, size_t size);
 
+/* The name of the `i`th format of --check ("text" first), or NULL past the last: the one list
+ * of them (help, --generate-docs completion-formats, the man page). */
+const char *report_format_name(size_t i);
+
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
  * when the name is unknown. */
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
