@@ -198,6 +198,44 @@ static void test_paths_are_written_the_same_way_in_every_format(void **state)
     assert_path_in_every_format("other", absolute, absolute, uri);
 }
 
+/* A srcls.json with a mistake: the mistake is a project-config finding at its line in every
+ * format, its path from the current directory; the srcls.json is not also listed "not
+ * checked"; the exit status stays 2 (the files it governs are not checked). */
+static void test_config_mistakes_are_findings_in_every_format(void **state)
+{
+    (void)state;
+    write_file("proj/srcls.json", "{\"rules\": {\n  \"unknown-field\": \"fatal\"\n}}\n");
+    write_file("proj/sub/a.source.json",
+               "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"name\": \"n\", "
+               "\"config\": {\"path\": \"/a\"}}\n");
+    static const char *const expected[] = {
+        "../srcls.json:2:3: error: the severity of \"unknown-field\" must be error, warning, "
+        "information, hint or off [project-config]",
+        "{\"path\":\"../srcls.json\",\"document\":\"unknown\",\"kind\":null,\"diagnostics\":[{"
+        "\"code\":\"project-config\",\"severity\":\"error\"",
+        "\"ruleId\":\"project-config\"",
+        "::error file=../srcls.json,line=2,endLine=2,col=3,",
+        "\"check_name\":\"project-config\"",
+    };
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        struct run_options options = {.subdir = "proj/sub"};
+        struct run r = run_srcls_with(
+            &options, (const char *[]){"--check", "--format", formats[f], ".", NULL});
+        assert_exit(&r, 2);
+        if (strstr(r.out, expected[f]) == NULL)
+            fail_msg("%s: no %s in:\n%s", formats[f], expected[f], r.out);
+        assert_contains(r.out, "not checked: its srcls.json has mistakes");
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "proj", NULL});
+    assert_exit(&r, 2);
+    assert_contains(r.out, "proj/srcls.json:2:3: error: the severity of \"unknown-field\"");
+    assert_contains(r.out, "proj/sub/a.source.json: error: not checked: its srcls.json has "
+                           "mistakes\n");
+    assert_null(strstr(r.out, "proj/srcls.json: error: not checked"));
+    run_free(&r);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -207,6 +245,7 @@ int main(void)
         TEST(test_a_path_with_nothing_to_check_is_a_warning),
         TEST(test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it),
         TEST(test_paths_are_written_the_same_way_in_every_format),
+        TEST(test_config_mistakes_are_findings_in_every_format),
     };
 #undef TEST
     return harness_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -319,7 +319,11 @@ static void check_task(struct walk *walk, struct file_task *task)
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
-        report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
+        if (walk->pool != NULL)
+            check_pool_drain(walk->pool); /* the files before it are reported first */
+        if (!check_configs_report_mistakes(walk->options->configs, nameless ? NULL : task->path,
+                                           walk->options->reporter, &walk->summary))
+            report_unreadable(walk, task->path, "not checked: its srcls.json has mistakes");
         task_free(task);
         return;
     }
