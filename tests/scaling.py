@@ -13,6 +13,7 @@ usage: scaling.py SRCLS_BINARY [SHAPE_SUBSTRING]"""
 import gc
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -96,7 +97,10 @@ def unterminated_strings(n):
 
 
 # (name, generator, n, formats)
-ALL_FORMATS = ["text", "json", "sarif", "github"]
+# every format of --check, from the one list of them in C (server/cli/report.c's table)
+ALL_FORMATS = re.search(r'local formats="([^"]*)"', subprocess.run(
+    [binary, "--generate-docs", "completion-formats"], capture_output=True, text=True,
+    check=True).stdout).group(1).split()
 SHAPES = [
     ("one long line, a diagnostic every few bytes (minified bulk)", lambda n: bulk(n, None), 1000,
      ALL_FORMATS),

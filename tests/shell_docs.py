@@ -32,12 +32,23 @@ def main():
                                 (["srcls", "--check", "--format", "sa"], "sarif"),
                                 (["srcls", "--select", "unknown-f"], "unknown-field"),
                                 (["srcls", "--select", "secu"], "security"),
-                                (["srcls", "--explain", "risky-c"], "risky-change")):
+                                (["srcls", "--explain", "risky-c"], "risky-change"),
+                                # after a comma: what is before it is kept
+                                (["srcls", "--select", "json-syntax,unknown-f"],
+                                 "json-syntax,unknown-field"),
+                                (["srcls", "--ignore", "a,b,secu"], "a,b,security"),
+                                (["srcls", "--check", "--format", "gi"], "github gitlab"),
+                                # --list-kinds takes text and json only
+                                (["srcls", "--list-kinds", "--format", "''"], "text json"),
+                                (["srcls", "--format", "''", "--list-kinds"], None)):
             script = 'source "%s"; COMP_WORDS=(%s); COMP_CWORD=%d; _srcls; printf "%%s\\n" ' \
-                     '"${COMPREPLY[@]}"' % (completion_path, " ".join(words), len(words) - 1)
+                     '"${COMPREPLY[@]}"' % (completion_path, " ".join(words),
+                                           len(words) - (2 if expected is None else 1))
             got = subprocess.run(["bash", "-c", script], capture_output=True, text=True).stdout
-            if expected not in got.split():
-                failures.append("completing %s gave %r, not %s" % (words, got, expected))
+            want = "text json" if expected is None else expected
+            if sorted(got.split()) != sorted(want.split()) and not (
+                    " " not in want and want in got.split()):
+                failures.append("completing %s gave %r, not %s" % (words, got, want))
     if shutil.which("groff"):
         render = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z",
                                  os.path.join(root, "docs", "man", "srcls.1")],

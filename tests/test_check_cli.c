@@ -355,7 +355,7 @@ static void test_srcls_json_include_and_exclude_shape_a_scan(void **state)
     write_file("scan/sub/gen/kept.source.json", broken); /* the gen glob is from scan/ only */
     write_file("scan/conf/app.conf", broken);
     write_file("scan/conf/notes.txt", "not json");
-    static const char *const from[][2] = {{"scan", "scan/"}, {"./scan", "./scan/"}};
+    static const char *const from[][2] = {{"scan", "scan/"}, {"./scan", "scan/"}};
     for (size_t k = 0; k < 2; k++) {
         struct run r = run_srcls(NULL, (const char *[]){"--check", from[k][0], NULL});
         assert_exit(&r, 1);

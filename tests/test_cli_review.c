@@ -96,22 +96,22 @@ static void test_text_reports_each_risky_change(void **state)
     skip_without_git();
     struct run r = review("repo", "text", "HEAD~1");
     assert_exit(&r, 0); /* warnings: a build that fails on errors still passes */
-    assert_non_null(strstr(r.out, "./a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
+    assert_non_null(strstr(r.out, "a.source.json:1:10: warning: \"name\" changed since HEAD~1 "
                                   "from \"s1\" to \"s2\""));
-    assert_non_null(strstr(r.out, "./a.source.json:1:70: warning: insecure-transport since "
+    assert_non_null(strstr(r.out, "a.source.json:1:70: warning: insecure-transport since "
                                   "HEAD~1: `secure` is false"));
     assert_non_null(strstr(r.out, "warning: inline-secret since HEAD~1: the secret "
                                   "\"accessSecret\" is written inline"));
-    assert_non_null(strstr(r.out, "./bulk.json:1:1: warning: the source \"one\" was removed "
+    assert_non_null(strstr(r.out, "bulk.json:1:1: warning: the source \"one\" was removed "
                                   "since HEAD~1"));
     /* "two" moved from index 1 to 0 but was already insecure: nothing new on it */
-    assert_null(strstr(r.out, "./bulk.json:1:72: warning"));
-    assert_non_null(strstr(r.out, "./bulk.json:1:72: information: `secure` is false"));
+    assert_null(strstr(r.out, "bulk.json:1:72: warning"));
+    assert_non_null(strstr(r.out, "bulk.json:1:72: information: `secure` is false"));
     /* unchanged, or inline at REF already: no risky-change */
     assert_null(strstr(r.out, "same.source.json:1:54: warning"));
     assert_null(strstr(r.out, "kept.source.json:1:140: warning"));
     /* a deleted document: an entry with the path and no place; a deleted non-document: none */
-    assert_non_null(strstr(r.out, "\n./gone.source.json: warning: the file was deleted since "
+    assert_non_null(strstr(r.out, "\ngone.source.json: warning: the file was deleted since "
                                   "HEAD~1, and with it the source \"gone\" [risky-change]\n"));
     assert_null(strstr(r.out, "package.json"));
     assert_non_null(strstr(r.out, "\nchecked 5 files: 0 errors, 5 warnings, "));
@@ -143,7 +143,7 @@ static void test_type_changed(void **state)
     write_file("typed/t.source.json",
                "{\"name\": \"t\", \"type\": \"SEARCH_INDEX\", \"config\": {}}\n");
     struct run r = review("typed", "text", "HEAD");
-    assert_non_null(strstr(r.out, "./t.source.json:1:23: warning: \"type\" changed since HEAD "
+    assert_non_null(strstr(r.out, "t.source.json:1:23: warning: \"type\" changed since HEAD "
                                   "from \"" STORAGE "\" to \"SEARCH_INDEX\": a different kind of "
                                   "source [risky-change]"));
     run_free(&r);
@@ -185,11 +185,11 @@ static void test_removal_widens(void **state)
                "{\"name\": \"q\", \"type\": \"TEAM_QUEUE\", \"config\": {\"group\": \"g\"}}\n");
     struct run r = review("widen", "text", "HEAD");
     assert_exit(&r, 0);
-    assert_non_null(strstr(r.out, "./w.source.json:1:48: warning: \"whitelistedBuckets\" removed "
+    assert_non_null(strstr(r.out, "w.source.json:1:48: warning: \"whitelistedBuckets\" removed "
                                   "since HEAD: an update (PUT) without `whitelistedBuckets` "
                                   "updates the source to include all buckets"));
-    assert_non_null(strstr(r.out, "./w.source.json:1:48: information: no `whitelistedBuckets`"));
-    assert_non_null(strstr(r.out, "./q.source.json:1:37: warning: \"topics\" removed since HEAD: "
+    assert_non_null(strstr(r.out, "w.source.json:1:48: information: no `whitelistedBuckets`"));
+    assert_non_null(strstr(r.out, "q.source.json:1:37: warning: \"topics\" removed since HEAD: "
                                   "without topics the queue reads every topic [risky-change]"));
     assert_int_equal(count_of(r.out, "[risky-change]"), 2);
     run_free(&r);
@@ -242,13 +242,13 @@ static void test_every_format(void **state)
     /* the format, two findings, and the deleted file (json: no range; sarif: no region) */
     static const char *const formats[][4] = {
         {"json", "\"code\":\"risky-change\"", "the source \\\"one\\\" was removed since HEAD~1",
-         "{\"path\":\"./gone.source.json\",\"document\":\"unknown\",\"kind\":null,\"diagnostics\":"
+         "{\"path\":\"gone.source.json\",\"document\":\"unknown\",\"kind\":null,\"diagnostics\":"
          "[{\"code\":\"risky-change\",\"severity\":\"warning\",\"message\":\"the file was deleted "
          "since HEAD~1, and with it the source \\\"gone\\\"\",\"pointer\":\"\"}]}"},
         {"sarif", "\"ruleId\":\"risky-change\"", "\"id\":\"risky-change\"",
          "{\"uri\":\"gone.source.json\",\"uriBaseId\":\"%SRCROOT%\"}}}]"},
-        {"github", "::warning file=./bulk.json,line=1,", "title=risky-change::the source",
-         "\n::warning file=./gone.source.json,title=risky-change::the file was deleted"},
+        {"github", "::warning file=bulk.json,line=1,", "title=risky-change::the source",
+         "\n::warning file=gone.source.json,title=risky-change::the file was deleted"},
         {"gitlab", "\"check_name\":\"risky-change\"", "was removed since HEAD~1",
          "{\"description\":\"the file was deleted since HEAD~1, and with it the source "
          "\\\"gone\\\"\",\"check_name\":\"risky-change\""},

@@ -4,7 +4,8 @@
 A region is the lines between one holding "BEGIN srcls --generate-docs WHAT" and the next
 holding "END srcls --generate-docs WHAT" (in a comment of the file's language); its text is
 exactly what `SRCLS --generate-docs WHAT` prints. Today: the code list of docs/man/srcls.1
-(man-codes) and of editors/shell/srcls.bash (completion-codes).
+(man-codes) and of editors/shell/srcls.bash (completion-codes), and the completion's --format
+values (completion-formats, from the format table of server/cli/report.c).
 
 usage: generated_regions.py SRCLS SOURCE_ROOT           rewrite the regions
        generated_regions.py --check SRCLS SOURCE_ROOT   exit 1, naming each stale file

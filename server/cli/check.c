@@ -41,6 +41,8 @@ struct walk {
     bool handing_back;       /* in task_done: the pool is handing back a task */
     bool env_said;           /* --env without "placeholders" said on stderr */
     unsigned fixed_files, fixes_applied, unfixed_files, hidden_fixes; /* hidden: unsafe */
+    unsigned *reported;   /* per path named: the files and paths reported from it (or NULL) */
+    int named, reporting; /* the path named being walked; the one of the task handed back */
 };
 
 static const char *file_type_name(mode_t mode)
@@ -62,6 +64,8 @@ static void report_unreadable(struct walk *walk, const char *path, const char *m
     if (walk->pool != NULL && !walk->handing_back)
         check_pool_drain(walk->pool); /* the files before it are reported first */
     walk->summary.unreadable++;
+    if (walk->reported != NULL)
+        walk->reported[walk->handing_back ? walk->reporting : walk->named]++;
     walk->options->reporter->file(walk->options->reporter, &file);
 }
 
@@ -107,6 +111,7 @@ struct file_task {
     int read_error; /* 0, or the errno of the read (EFBIG: too large) */
     bool analysed;  /* analysis holds the text's analysis; otherwise memory ran out */
     bool ours;      /* reported: named explicitly, a document, or named like one */
+    int named;      /* the path named on the command line it was found under */
     struct analysis analysis;
     int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found, */
     uint32_t fix_count, hidden_count; /* hidden_count the unsafe ones left out at the end */
@@ -270,6 +275,9 @@ static void task_done(void *context, void *task)
     walk->hidden_fixes += t->hidden_count;
     if (t->ours && walk->options->env != NULL)
         check_env_untemplated(t->target.settings, t->path, &walk->env_said);
+    walk->reporting = t->named;
+    if (walk->reported != NULL && t->ours) /* a document, reported, diffed or not readable */
+        walk->reported[t->named]++;
     bool replaced = false;
     if (t->read_error == EFBIG) /* -1: it grew while being read */
         report_too_large(walk, t->path,
@@ -308,12 +316,17 @@ static void task_done(void *context, void *task)
 static void check_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
+    task->named = walk->named;
     bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
     /* its srcls.json unreadable or wrong: said on stderr */
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
         if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
-        report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
+        if (walk->pool != NULL)
+            check_pool_drain(walk->pool); /* the files before it are reported first */
+        if (!check_configs_report_mistakes(walk->options->configs, nameless ? NULL : task->path,
+                                           walk->options->reporter, &walk->summary))
+            report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
         task_free(task);
         return;
     }
@@ -388,48 +401,8 @@ static bool excluded(const struct check_options *options, const char *path, cons
     return check_glob_match(options->excludes, (size_t)options->exclude_count, path, name);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
                         bool explicit, bool included, unsigned depth);
-
-/* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
- * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
- * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
- * names read before it. */
-static int list_names(DIR *dir, char ***names, size_t *count)
-{
-    size_t cap = 0;
-    int error = 0;
-    *names = NULL;
-    *count = 0;
-    for (;;) {
-        errno = 0;
-        struct dirent *entry = readdir(dir);
-        if (entry == NULL) {
-            error = errno;
-            break;
-        }
-        const char *name = entry->d_name;
-        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
-            continue;
-        char **grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
-        if (grown != NULL)
-            *names = grown;
-        char *copy = grown != NULL ? strdup(name) : NULL;
-        if (copy == NULL) {
-            error = ENOMEM;
-            break;
-        }
-        (*names)[(*count)++] = copy;
-    }
-    if (*count > 1)
-        qsort(*names, *count, sizeof **names, compare_names);
-    return error;
-}
 
 /* Visits the entries of the directory open on `fd` (which it closes) in name order. A
  * directory that cannot be listed whole is reported, and what was listed is still checked. */
@@ -444,7 +417,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
     }
     char **names;
     size_t count_names;
-    int error = list_names(dir, &names, &count_names);
+    int error = visited_list_names(dir, &names, &count_names);
     if (error != 0)
         report_errno(walk, path, error);
     size_t base = strlen(path);
@@ -532,6 +505,20 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_regular_file(walk, fd, &st, path, explicit || included);
 }
 
+/* A path named that held nothing to check (a directory without a document, or only files
+ * excluded): a warning on stderr, and counted for the summary. Not an error: exit status 0. */
+static void check_report_nothing_checked(const struct check_options *options,
+                                         const unsigned *reported, struct report_summary *summary)
+{
+    for (int i = 0; reported != NULL && i < options->path_count; i++) {
+        if (reported[i] > 0)
+            continue;
+        summary->nothing_checked++;
+        fprintf(stderr, "srcls: warning: %s: nothing checked: no source or job document in it\n",
+                options->paths[i]);
+    }
+}
+
 /* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
  * failed (a full disk, a closed pipe) or a format could not build its output. */
 static int output_status(struct reporter *reporter)
@@ -550,7 +537,8 @@ static int output_status(struct reporter *reporter)
 
 int check_run(const struct check_options *options)
 {
-    struct walk walk = {.options = options};
+    struct walk walk = {.options = options,
+                        .reported = calloc((size_t)options->path_count + 1, sizeof(unsigned))};
     struct reporter *reporter = options->reporter;
     if (options->fix)
         file_replace_install_cleanup();
@@ -561,6 +549,7 @@ int check_run(const struct check_options *options)
         reporter->begin(reporter);
     options->configs->base = options->base; /* --base: each srcls.json is reviewed too */
     for (int i = 0; i < options->path_count; i++) {
+        walk.named = i;
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);
         else
@@ -568,6 +557,7 @@ int check_run(const struct check_options *options)
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
+    check_report_nothing_checked(options, walk.reported, &walk.summary);
     check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
     if (!options->diff)                                /* "ignore" entries that silenced nothing */
         check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
@@ -592,6 +582,7 @@ int check_run(const struct check_options *options)
         fputc('\n', stderr);
     }
     free(walk.visited.slots);
+    free(walk.reported);
     ignored_free(&walk.ignored);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
         check_base_failed(options->base) || check_baseline_failed(options->baseline) ||

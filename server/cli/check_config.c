@@ -31,6 +31,10 @@ struct check_config {
     uint32_t include_count, exclude_count;
     char *baseline;      /* "baseline", absolute, or NULL (owned) */
     unsigned char *hits; /* per "ignore" entry, 1 when it matched a finding (owned) */
+    /* With mistakes: their analysis and its text (owned), reported once in the report */
+    struct analysis *mistakes;
+    char *mistakes_text;
+    bool mistakes_reported;
     size_t glob_cap;
     struct check_config *next;
 };
@@ -53,6 +57,10 @@ void check_configs_free(struct check_configs *configs)
         project_schema_free(&c->schema);
         free(c->baseline);
         free(c->hits);
+        if (c->mistakes != NULL)
+            analysis_free(c->mistakes);
+        free(c->mistakes);
+        free(c->mistakes_text);
         for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
             free(c->globs[i]);
         free(c->globs);
@@ -248,6 +256,13 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     if (c->usable && configs->base != NULL) /* --base: after the overlay, before any use */
         check_gate_config(configs->base, c->path, text, len, &own, configs->overlay, &c->settings,
                           c->baseline);
+    if (read == 0 && (c->mistakes = malloc(sizeof *c->mistakes)) != NULL) {
+        *c->mistakes = a; /* kept, with its text, for the report */
+        c->mistakes->settings = NULL;
+        c->mistakes_text = text;
+        a = (struct analysis){0};
+        text = NULL;
+    }
     size_t cwd = configs->cwd != NULL ? strlen(configs->cwd) : 0;
     configs->kind_dirs |= c->usable && c->schema.dir_count > 0;
     for (size_t i = 0; c->usable && i < c->schema.problems.count; i++) {
@@ -256,7 +271,8 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
             line += cwd + 1;
         fprintf(stderr, "srcls: %s (left out: the other kinds are loaded)\n", line);
     }
-    analysis_free(&a);
+    if (text != NULL)
+        analysis_free(&a);
     settings_free(&own);
     free(text);
 }
@@ -469,4 +485,33 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
         free(text);
         free(relative);
     }
+}
+
+bool check_configs_report_mistakes(struct check_configs *configs, const char *path,
+                                   struct reporter *reporter, struct report_summary *summary)
+{
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c = governing(configs, path, shown, sizeof shown);
+    if (c == NULL || c->mistakes == NULL)
+        return false;
+    char whole[2 * PATH_MAX], config[2 * PATH_MAX];
+    absolute(configs, path != NULL ? path : ".", whole, sizeof whole);
+    without_dots(whole);
+    absolute(configs, c->path, config, sizeof config);
+    without_dots(config);
+    bool itself = strcmp(whole, config) == 0;
+    if (c->mistakes_reported)
+        return itself;
+    c->mistakes_reported = true;
+    /* from the current directory ("../srcls.json" when found from "../x") */
+    char *full = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;
+    char *relative = full != NULL ? baseline_relative(configs->cwd, full) : NULL;
+    free(full);
+    struct checked_file file = {.path = relative != NULL ? relative : c->path,
+                                .analysis = c->mistakes};
+    summary->files++;
+    report_count(summary, c->mistakes, NULL);
+    reporter->file(reporter, &file);
+    free(relative);
+    return itself;
 }

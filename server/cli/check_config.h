@@ -76,6 +76,13 @@ struct report_summary;
 void check_configs_report_unused(struct check_configs *configs, const char *const *paths, int count,
                                  struct reporter *reporter, struct report_summary *summary);
 
+/* The mistakes of the srcls.json that governs `path` (NULL: the one of the current
+ * directory), if it has any, as a file of findings through `reporter` (counted in `summary`),
+ * once per srcls.json, its path from the current directory. True when `path` is that srcls.json
+ * itself (reported so: not a file left unchecked). */
+bool check_configs_report_mistakes(struct check_configs *configs, const char *path,
+                                   struct reporter *reporter, struct report_summary *summary);
+
 enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
                                    const char *name);
 

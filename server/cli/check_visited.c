@@ -1,9 +1,15 @@
-/* check_visited: the files and directories a `--check` walk has visited, by device and inode:
- * an open-addressing hash set that stays at most half full. */
+/* check_visited: what a `--check` walk visits — the names of a directory, in name order, and the
+ * files and directories already visited, by device and inode: an open-addressing hash set that
+ * stays at most half full. */
 #include "check_visited.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
 
 /* The first table: a power of two, as visited_slot needs. */
 #define CHECK_VISITED_FIRST_SLOTS 256
@@ -64,4 +70,44 @@ int visited_add(struct visited *v, const struct stat *st)
     if (visited_reserve(v) != 0)
         return -1;
     return visited_insert(v, st) ? 1 : 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
+ * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
+ * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
+ * names read before it. */
+int visited_list_names(DIR *dir, char ***names, size_t *count)
+{
+    size_t cap = 0;
+    int error = 0;
+    *names = NULL;
+    *count = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *entry = readdir(dir);
+        if (entry == NULL) {
+            error = errno;
+            break;
+        }
+        const char *name = entry->d_name;
+        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
+            continue;
+        char **grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
+        if (grown != NULL)
+            *names = grown;
+        char *copy = grown != NULL ? strdup(name) : NULL;
+        if (copy == NULL) {
+            error = ENOMEM;
+            break;
+        }
+        (*names)[(*count)++] = copy;
+    }
+    if (*count > 1)
+        qsort(*names, *count, sizeof **names, compare_names);
+    return error;
 }

@@ -1,7 +1,9 @@
-/* check_visited: the (device, inode) pairs a `--check` walk has visited. */
+/* check_visited: what a `--check` walk visits: the names of a directory, and the (device, inode)
+ * pairs already visited. */
 #ifndef SRCLS_CHECK_VISITED_H
 #define SRCLS_CHECK_VISITED_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -27,5 +29,11 @@ bool visited_insert(struct visited *v, const struct stat *st);
 /* Records the file of `st`. Returns 1 when it is new, 0 when it was already visited, -1 when
  * memory ran out. */
 int visited_add(struct visited *v, const struct stat *st);
+
+/* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
+ * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
+ * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
+ * names read before it. */
+int visited_list_names(DIR *dir, char ***names, size_t *count);
 
 #endif

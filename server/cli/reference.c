@@ -1,5 +1,6 @@
 /* reference: listings and generated Markdown from the registry and the code table. */
 #include "reference.h"
+#include "report.h"
 
 #include <string.h>
 
@@ -69,11 +70,55 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
     return status;
 }
 
+/* --explain GROUP: what the group is for, then each of its codes in a line. */
+static void explain_group(const char *group, FILE *out)
+{
+    fprintf(out,
+            "%s (a group of codes: \"rules\": {\"%s\": SEVERITY} in srcls.json, --select "
+            "%s and --ignore %s set them all)\n\n",
+            group, group, group, group);
+    for (int i = 0; i < CODE_COUNT; i++) {
+        const struct code_info *c = code_info((enum diag_code)i);
+        if (code_in_group((enum diag_code)i, group))
+            fprintf(out, "  %-24s %-11s %s\n", c->name, diag_severity_name(c->severity),
+                    c->summary);
+    }
+    fputs("\nsrcls --explain CODE explains each.\n", out);
+}
+
+/* The code or group nearest to `name` within the edits its length allows, or NULL. */
+static const char *nearest_code(const char *name)
+{
+    const char *best = NULL;
+    unsigned best_distance = suggest_edits_allowed(strlen(name)) + 1;
+    for (int i = 0; i < CODE_COUNT; i++) {
+        const struct code_info *c = code_info((enum diag_code)i);
+        const char *candidates[] = {c->name, c->group};
+        for (size_t k = 0; k < 2 && candidates[k] != NULL; k++) {
+            unsigned d = suggest_distance(name, strlen(name), candidates[k], strlen(candidates[k]));
+            if (d < best_distance) {
+                best = candidates[k];
+                best_distance = d;
+            }
+        }
+    }
+    return best;
+}
+
 int reference_explain(const char *name, FILE *out)
 {
+    if (code_group_known(name)) {
+        explain_group(name, out);
+        return 0;
+    }
     int code = code_parse(name);
     if (code < 0) {
-        fprintf(stderr, "srcls: unknown code '%s'; the codes are:", name);
+        const char *nearest = nearest_code(name);
+        if (nearest != NULL)
+            fprintf(stderr, "srcls: unknown code '%s'; did you mean '%s'? The codes are:", name,
+                    nearest);
+        else
+            fprintf(stderr, "srcls: unknown code '%s'; the codes are:", name);
         for (int i = 0; i < CODE_COUNT; i++)
             fprintf(stderr, " %s", code_name((enum diag_code)i));
         fputc('\n', stderr);
@@ -326,4 +371,16 @@ void reference_docs_completion_codes(FILE *out)
             fprintf(out, " %s", group);
     }
     fputs("\" # groups of codes\n", out);
+}
+
+void reference_docs_completion_formats(FILE *out)
+{
+    fputs("            local formats=\"", out);
+    for (size_t i = 0; report_format_name(i) != NULL; i++)
+        fprintf(out, "%s%s", i > 0 ? " " : "", report_format_name(i));
+    fputs("\"\n", out);
+    /* --list-kinds takes two of them */
+    fprintf(out,
+            "            [[ \" ${COMP_WORDS[*]} \" == *\" --list-kinds \"* ]] && formats=\"%s\"\n",
+            REFERENCE_LIST_KINDS_FORMATS);
 }

@@ -22,5 +22,10 @@ void reference_docs_rules(FILE *out);
  * each the text between the file's "BEGIN srcls --generate-docs WHAT" and "END" lines. */
 void reference_docs_man_codes(FILE *out);
 void reference_docs_completion_codes(FILE *out);
+/* The bash completion's --format values: the formats of --check, those of --list-kinds
+ * (REFERENCE_LIST_KINDS_FORMATS) after --list-kinds. */
+void reference_docs_completion_formats(FILE *out);
+/* The formats --list-kinds takes. */
+#define REFERENCE_LIST_KINDS_FORMATS "text json"
 
 #endif

@@ -1,27 +1,114 @@
-/* report: choosing an output format by name, and whether it has color; counting what is reported.
- */
+/* report: choosing an output format by name, and whether it has color; the path every format
+ * shows; counting what is reported. */
 #include "report.h"
 
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
+
+/* Applies the "." and ".." steps of `path` in place, as cd does ("//" is "/"): a ".." above a
+ * relative path's start stays, one above "/" goes. */
+static void apply_steps(char *path)
+{
+    bool absolute = path[0] == '/';
+    size_t out = 0, kept = 0; /* kept: the bytes of the leading "../" a relative path keeps */
+    for (const char *p = path; *p != '\0';) {
+        while (*p == '/')
+            p++;
+        const char *end = p;
+        while (*end != '\0' && *end != '/')
+            end++;
+        size_t len = (size_t)(end - p);
+        if (len == 2 && p[0] == '.' && p[1] == '.' && (absolute || out > kept)) {
+            while (out > kept && path[out - 1] != '/')
+                out--; /* the last step and its '/' (absolute) or the '/' after it (relative) */
+            if (out > kept)
+                out--;
+        } else if (len > 0 && !(len == 1 && p[0] == '.')) {
+            bool up = len == 2 && p[0] == '.' && p[1] == '.';
+            if (absolute || out > 0)
+                path[out++] = '/';
+            memmove(path + out, p, len);
+            out += len;
+            if (up)
+                kept = out;
+        }
+        p = end;
+    }
+    if (out == 0)
+        path[out++] = absolute ? '/' : '.';
+    path[out] = '\0';
+}
+
+/* What of `full` follows the directory `dir` and a '/', or NULL when it is not below `dir`. */
+static const char *below(const char *full, const char *dir)
+{
+    size_t n = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+    if (strncmp(full, dir, n) != 0 || full[n] != '/' || full[n + 1] == '\0')
+        return NULL;
+    return full + n + 1;
+}
+
+const char *report_path(const char *path, char *buf, size_t size)
+{
+    char cwd[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
+    if (strcmp(path, "<stdin>") == 0 || getcwd(cwd, sizeof cwd) == NULL)
+        return path;
+    int n = path[0] == '/' ? snprintf(full, sizeof full, "%s", path)
+                           : snprintf(full, sizeof full, "%s/%s", cwd, path);
+    if (n < 0 || (size_t)n >= sizeof full)
+        return path;
+    apply_steps(full);
+    const char *shown = below(full, cwd);
+    if (shown == NULL && platform_realpath(full, real) != NULL)
+        shown = below(real, cwd);
+    if (shown != NULL || path[0] == '/') {
+        snprintf(buf, size, "%s", shown != NULL ? shown : full);
+        return buf;
+    }
+    snprintf(buf, size, "%s", path); /* outside, named relative: as named, its steps applied */
+    apply_steps(buf);
+    return buf;
+}
+
+/* Every format's `file`: the path as report_path shows it. */
+static void file_as_shown(struct reporter *self, const struct checked_file *file)
+{
+    char buf[PATH_MAX];
+    struct checked_file shown = *file;
+    shown.path = report_path(file->path, buf, sizeof buf);
+    self->format_file(self, &shown);
+}
+
+/* The formats of --check, in the order help, the man page and the completion list them. */
+static const struct {
+    const char *name;
+    void (*init)(struct reporter *);
+} formats[] = {
+    {"text", report_text_init},     {"json", report_json_init},     {"sarif", report_sarif_init},
+    {"github", report_github_init}, {"gitlab", report_gitlab_init},
+};
+
+const char *report_format_name(size_t i)
+{
+    return i < sizeof formats / sizeof formats[0] ? formats[i].name : NULL;
+}
+
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color)
 {
-    static const struct {
-        const char *name;
-        void (*init)(struct reporter *);
-    } formats[] = {
-        {"text", report_text_init},     {"json", report_json_init},
-        {"sarif", report_sarif_init},   {"github", report_github_init},
-        {"gitlab", report_gitlab_init},
-    };
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         if (strcmp(name, formats[i].name) == 0) {
             memset(reporter, 0, sizeof *reporter);
             reporter->out = out;
             reporter->color = color;
             formats[i].init(reporter);
+            reporter->format_file = reporter->file;
+            reporter->file = file_as_shown;
             return true;
         }
     }

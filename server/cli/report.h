@@ -19,6 +19,7 @@ struct report_summary {
     unsigned files;
     unsigned errors, warnings, information, hints; /* --baseline: the new findings only */
     unsigned unreadable;
+    unsigned nothing_checked; /* paths named that held no source or job document */
     /* --baseline or --write-baseline: the entries of the baseline, how many of them matched a
      * finding of this run and how many are fixed (gone from a file checked, or their file
      * deleted); the fixed ones (absent, absent_count) */
@@ -45,6 +46,8 @@ struct reporter {
     void (*begin)(struct reporter *self);
     void (*file)(struct reporter *self, const struct checked_file *file);
     void (*end)(struct reporter *self, const struct report_summary *summary);
+    /* The format's own `file`, which report_select's `file` calls with the path as shown. */
+    void (*format_file)(struct reporter *self, const struct checked_file *file);
     FILE *out;
     const char *out_name; /* --output-file's path, for messages; NULL: standard output */
     bool color;
@@ -58,6 +61,16 @@ struct reporter {
     unsigned deferred_count;
     void *state; /* a format's own (--statistics's counts); freed by its end */
 };
+
+/* `path` as every format shows it: relative to the current directory without "./" when the
+ * file is below it (its "." and ".." steps applied as cd does, or else through its real path),
+ * otherwise as named with those steps applied ("../x/a.json", or absolute); standard input's
+ * "<stdin>" as it is. Returns `path` or `buf`. */
+const char *report_path(const char *path, char *buf, size_t size);
+
+/* The name of the `i`th format of --check ("text" first), or NULL past the last: the one list
+ * of them (help, --generate-docs completion-formats, the man page). */
+const char *report_format_name(size_t i);
 
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false
  * when the name is unknown. */

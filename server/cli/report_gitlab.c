@@ -3,7 +3,10 @@
  * code, the JSON Pointer and how many times that pair came before in the file, not the line),
  * `severity` (error: major, warning: minor, the rest: info) and `location.path` and
  * `location.lines.begin`. An unreadable path is an issue too (check_name `unreadable`). */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "domain/domain.h"
@@ -29,14 +32,6 @@ static unsigned long long hash(const char *const *parts, size_t count)
         h = (h ^ 0xff) * 1099511628211ull; /* a separator no text holds */
     }
     return h;
-}
-
-/* Strips a leading "./" so that the path is the repository's. */
-static const char *repository_path(const char *path)
-{
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return path;
 }
 
 static void write_issue(struct reporter *self, struct json_writer *w, const char *path,
@@ -76,9 +71,50 @@ static void gitlab_begin(struct reporter *self)
     fputs("[\n  ", self->out);
 }
 
+/* The diagnostics of `a` in order of code, pointer and place, for repeats_of (qsort has no
+ * context: the analysis being sorted is this one; the reporters run on one thread). */
+static const struct analysis *sorting;
+
+static int by_code_pointer(const void *x, const void *y)
+{
+    uint32_t i = *(const uint32_t *)x, k = *(const uint32_t *)y;
+    const struct diagnostic *a = &sorting->diags.items[i], *b = &sorting->diags.items[k];
+    if (a->code != b->code)
+        return a->code < b->code ? -1 : 1;
+    int pointer = strcmp(a->pointer, b->pointer);
+    return pointer != 0 ? pointer : (i > k) - (i < k);
+}
+
+/* Per diagnostic of `a`, how many with the same code at the same pointer come before it in the
+ * file (malloc'd; NULL when memory ran out or there is none): sorted, not compared pairwise, so
+ * that a file of many findings costs n log n, not n squared. */
+static unsigned *repeats_of(const struct analysis *a)
+{
+    uint32_t n = a->diags.count;
+    uint32_t *order = n > 0 ? malloc(n * sizeof *order) : NULL;
+    unsigned *repeats = order != NULL ? malloc(n * sizeof *repeats) : NULL;
+    if (repeats == NULL) {
+        free(order);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    sorting = a;
+    qsort(order, n, sizeof *order, by_code_pointer);
+    for (uint32_t j = 0; j < n; j++) {
+        const struct diagnostic *d = &a->diags.items[order[j]];
+        const struct diagnostic *before = j > 0 ? &a->diags.items[order[j - 1]] : NULL;
+        bool same =
+            before != NULL && before->code == d->code && strcmp(before->pointer, d->pointer) == 0;
+        repeats[order[j]] = same ? repeats[order[j - 1]] + 1 : 0;
+    }
+    free(order);
+    return repeats;
+}
+
 static void gitlab_file(struct reporter *self, const struct checked_file *file)
 {
-    const char *path = repository_path(file->path);
+    const char *path = file->path; /* as report_path shows it: no "./" */
     struct json_writer w;
     json_writer_init(&w, 0);
     const struct analysis *a = file->analysis;
@@ -86,18 +122,18 @@ static void gitlab_file(struct reporter *self, const struct checked_file *file)
         fprintf(stderr, "srcls: %s: %s\n", file->path, file->read_error);
         write_issue(self, &w, path, "unreadable", file->read_error, "blocker", 1, "", 0);
     }
-    for (uint32_t i = 0; a != NULL && i < a->diags.count; i++) {
+    unsigned *repeats = a != NULL ? repeats_of(a) : NULL;
+    if (a != NULL && a->diags.count > 0 && repeats == NULL)
+        w.failed = true; /* out of memory: the report is not whole */
+    for (uint32_t i = 0; repeats != NULL && i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
         if (file->baselined != NULL && file->baselined[i])
-            continue;        /* --baseline: only what is new */
-        unsigned repeat = 0; /* the same code at the same pointer earlier in the file */
-        for (uint32_t k = 0; k < i; k++)
-            repeat += a->diags.items[k].code == d->code &&
-                      strcmp(a->diags.items[k].pointer, d->pointer) == 0;
+            continue; /* --baseline: only what is new */
         struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF16);
         write_issue(self, &w, path, code_name(d->code), d->message, gitlab_severity(d->severity),
-                    at.line + 1, d->pointer, repeat);
+                    at.line + 1, d->pointer, repeats[i]);
     }
+    free(repeats);
     if (w.failed)
         self->failed = true;
     else if (w.len > 0)

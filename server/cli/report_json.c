@@ -121,6 +121,8 @@ static void json_end(struct reporter *self, const struct report_summary *s)
             "\"information\": %u, \"hints\": %u",
             self->files_seen ? "\n  " : "", s->files, s->errors, s->warnings, s->information,
             s->hints);
+    if (s->nothing_checked > 0) /* paths named that held no document */
+        fprintf(self->out, ", \"nothingChecked\": %u", s->nothing_checked);
     if (s->baseline) /* --baseline: the entries, matched and fixed */
         fprintf(self->out,
                 ", \"baseline\": {\"findings\": %u, \"unchanged\": %u, \"fixed\": %u, "

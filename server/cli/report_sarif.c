@@ -62,67 +62,6 @@ static const char *markdown_help(const struct code_info *c, const char *uri, str
     return b->failed ? c->explanation : b->buf;
 }
 
-static void sarif_begin(struct reporter *self)
-{
-    struct json_writer w, markdown;
-    json_writer_init(&w, 0);
-    json_writer_init(&markdown, 0);
-    json_write_bytes(&w,
-                     "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
-                     "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":",
-                     strlen("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
-                            "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"));
-    json_write_object_begin(&w);
-    json_write_key(&w, "name");
-    json_write_string(&w, "srcls");
-    json_write_key(&w, "version");
-    json_write_string(&w, SRCLS_VERSION);
-    json_write_key(&w, "informationUri");
-    json_write_string(&w, SRCLS_DOCS_URL "/cli.md");
-    json_write_key(&w, "rules");
-    json_write_array_begin(&w);
-    for (int code = 0; code < CODE_COUNT; code++) {
-        const struct code_info *c = code_info((enum diag_code)code);
-        json_write_object_begin(&w);
-        json_write_key(&w, "id");
-        json_write_string(&w, c->name);
-        json_write_key(&w, "shortDescription");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->summary);
-        json_write_object_end(&w);
-        json_write_key(&w, "fullDescription");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->explanation);
-        json_write_object_end(&w);
-        char uri[512];
-        snprintf(uri, sizeof uri, "%s/rules.md#%s", SRCLS_DOCS_URL, c->name);
-        json_write_key(&w, "helpUri");
-        json_write_string(&w, uri);
-        json_write_key(&w, "help");
-        json_write_object_begin(&w);
-        json_write_key(&w, "text");
-        json_write_string(&w, c->explanation);
-        json_write_key(&w, "markdown");
-        json_write_string(&w, markdown_help(c, uri, &markdown));
-        w.failed |= markdown.failed; /* the report says out of memory, not a shorter help */
-        json_write_object_end(&w);
-        json_write_key(&w, "defaultConfiguration");
-        json_write_object_begin(&w);
-        json_write_key(&w, "level");
-        json_write_string(&w, sarif_level(c->severity));
-        json_write_object_end(&w);
-        json_write_object_end(&w);
-    }
-    json_write_array_end(&w);
-    json_write_object_end(&w);
-    json_write_bytes(&w, "},\"columnKind\":\"utf16CodeUnits\",\"results\":[",
-                     strlen("},\"columnKind\":\"utf16CodeUnits\",\"results\":["));
-    json_writer_free(&markdown);
-    flush(self, &w);
-}
-
 static bool unreserved(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -142,27 +81,127 @@ static void encode(const char *prefix, const char *path, char *out, size_t size)
     out[n < size ? n : size - 1] = '\0';
 }
 
+/* A rule of the security group: its tag and GitHub's "security-severity", so code scanning ranks
+ * its alerts as security alerts (a code without a number of its own ranks medium). */
+static void write_rule_properties(struct json_writer *w, const struct code_info *c)
+{
+    if (c->group == NULL || strcmp(c->group, CODE_GROUP_SECURITY) != 0)
+        return;
+    json_write_key(w, "properties");
+    json_write_object_begin(w);
+    json_write_key(w, "tags");
+    json_write_array_begin(w);
+    json_write_string(w, c->group);
+    json_write_array_end(w);
+    json_write_key(w, "security-severity");
+    json_write_string(w, c->security_severity != NULL ? c->security_severity : "5.0");
+    json_write_object_end(w);
+}
+
+static void write_rule(struct json_writer *w, const struct code_info *c,
+                       struct json_writer *markdown)
+{
+    json_write_object_begin(w);
+    json_write_key(w, "id");
+    json_write_string(w, c->name);
+    json_write_key(w, "shortDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->summary);
+    json_write_object_end(w);
+    json_write_key(w, "fullDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->explanation);
+    json_write_object_end(w);
+    char uri[512];
+    snprintf(uri, sizeof uri, "%s/rules.md#%s", SRCLS_DOCS_URL, c->name);
+    json_write_key(w, "helpUri");
+    json_write_string(w, uri);
+    json_write_key(w, "help");
+    json_write_object_begin(w);
+    json_write_key(w, "text");
+    json_write_string(w, c->explanation);
+    json_write_key(w, "markdown");
+    json_write_string(w, markdown_help(c, uri, markdown));
+    w->failed |= markdown->failed; /* the report says out of memory, not a shorter help */
+    json_write_object_end(w);
+    json_write_key(w, "defaultConfiguration");
+    json_write_object_begin(w);
+    json_write_key(w, "level");
+    json_write_string(w, sarif_level(c->severity));
+    json_write_object_end(w);
+    write_rule_properties(w, c);
+    json_write_object_end(w);
+}
+
+/* "originalUriBaseIds": %SRCROOT%, the directory srcls runs from (a file:// URI ending in '/'),
+ * the base of every relative artifact URI. */
+static void write_base_ids(struct json_writer *w)
+{
+    char cwd[PATH_MAX], uri[3 * PATH_MAX + 16];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return; /* no base to give: the relative URIs stay relative to where the log is read */
+    encode("file://", cwd, uri, sizeof uri - 1);
+    size_t n = strlen(uri);
+    if (n == 0 || uri[n - 1] != '/')
+        memcpy(uri + n, "/", 2);
+    json_write_bytes(w, ",\"originalUriBaseIds\":", strlen(",\"originalUriBaseIds\":"));
+    json_write_object_begin(w);
+    json_write_key(w, "%SRCROOT%");
+    json_write_object_begin(w);
+    json_write_key(w, "uri");
+    json_write_string(w, uri);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
+
+static void sarif_begin(struct reporter *self)
+{
+    struct json_writer w, markdown;
+    json_writer_init(&w, 0);
+    json_writer_init(&markdown, 0);
+    json_write_bytes(&w,
+                     "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+                     "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":",
+                     strlen("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+                            "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"));
+    json_write_object_begin(&w);
+    json_write_key(&w, "name");
+    json_write_string(&w, "srcls");
+    json_write_key(&w, "version");
+    json_write_string(&w, SRCLS_VERSION);
+    json_write_key(&w, "informationUri");
+    json_write_string(&w, SRCLS_DOCS_URL "/cli.md");
+    json_write_key(&w, "rules");
+    json_write_array_begin(&w);
+    for (int code = 0; code < CODE_COUNT; code++)
+        write_rule(&w, code_info((enum diag_code)code), &markdown);
+    json_write_array_end(&w);
+    json_write_object_end(&w);
+    json_write_bytes(&w, "}", 1);
+    write_base_ids(&w);
+    json_write_bytes(&w, ",\"columnKind\":\"utf16CodeUnits\",\"results\":[",
+                     strlen(",\"columnKind\":\"utf16CodeUnits\",\"results\":["));
+    json_writer_free(&markdown);
+    flush(self, &w);
+}
+
 /* The artifact of `path`: a URI relative to the current directory (with the %SRCROOT% base)
- * when the file is below it, else a file:// URI of its absolute path (no base). True for the
- * relative form. */
+ * when the file is below it, else a file:// URI of its absolute path (no base), as report_path
+ * writes it. True for the relative form. */
 static bool artifact_uri(const char *path, char *out, size_t size)
 {
-    char cwd[PATH_MAX], full[PATH_MAX];
-    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    if (path[0] == '/' || strncmp(path, "../", 3) == 0 || strcmp(path, "..") == 0) {
-        if (platform_realpath(path, full) == NULL)
-            snprintf(full, sizeof full, "%s", path);
-        size_t n = have_cwd ? strlen(cwd) : 0;
-        if (!have_cwd || strncmp(full, cwd, n) != 0 || full[n] != '/') {
-            encode("file://", full, out, size);
-            return false;
-        }
-        path = full + n + 1;
+    char shown[PATH_MAX], full[PATH_MAX];
+    const char *relative = report_path(path, shown, sizeof shown);
+    if (relative[0] != '/' && strncmp(relative, "..", 2) != 0) {
+        encode("", relative, out, size);
+        return true;
     }
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    encode("", path, out, size);
-    return true;
+    if (relative[0] != '/' && platform_realpath(path, full) != NULL)
+        relative = full; /* above the current directory: its absolute path */
+    encode("file://", relative, out, size);
+    return false;
 }
 
 /* "artifactLocation": {"uri", "uriBaseId" when relative}. */

@@ -62,14 +62,16 @@ static void statistics_end(struct reporter *self, const struct report_summary *s
 
 bool report_statistics_init(struct reporter *reporter)
 {
+    void (*shown)(struct reporter *, const struct checked_file *) = reporter->file;
     report_text_init(reporter);
+    reporter->file = shown; /* report_select's: the path as every format shows it */
     struct statistics *st = calloc(1, sizeof *st);
     if (st == NULL)
         return false;
     st->text_end = reporter->end;
     reporter->state = st;
     reporter->begin = statistics_begin;
-    reporter->file = statistics_file;
+    reporter->format_file = statistics_file;
     reporter->end = statistics_end;
     return true;
 }

@@ -122,6 +122,11 @@ static void text_end(struct reporter *self, const struct report_summary *s)
         plural(out, s->unreadable, "path", "paths");
         fputs(" could not be read)", out);
     }
+    if (s->nothing_checked > 0) {
+        fputs(" (", out);
+        plural(out, s->nothing_checked, "path", "paths");
+        fputs(" named held nothing to check)", out);
+    }
     fputc('\n', out);
     if (s->baseline) {
         plural(out, s->baseline_entries, "finding", "findings");

@@ -231,6 +231,9 @@ bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, str
         id = json_object_get(doc, root, "id", 2);
         method = json_object_get(doc, root, "method", 6);
         req->params = json_object_get(doc, root, "params", 6);
+        /* "params": null is sent for methods without parameters (shutdown, exit): absent. */
+        if (req->params != JSON_NONE && doc->nodes[req->params].kind == JSON_NULL)
+            req->params = JSON_NONE;
     }
     if (id != JSON_NONE && doc->nodes[id].kind != JSON_NUMBER && doc->nodes[id].kind != JSON_STRING)
         id = JSON_NONE;

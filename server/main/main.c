@@ -41,13 +41,13 @@ static int run_reference(const char *action, const char *arg, const char *format
             return usage_error("%s", "--explain needs a CODE (see docs/rules.md)");
         return reference_explain(arg, stdout);
     }
-    /* what the code table alone generates */
-    static const struct {
+    static const struct { /* what the code and format tables alone generate */
         const char *what;
         void (*print)(FILE *out);
     } from_codes[] = {{"rules", reference_docs_rules},
                       {"man-codes", reference_docs_man_codes},
-                      {"completion-codes", reference_docs_completion_codes}};
+                      {"completion-codes", reference_docs_completion_codes},
+                      {"completion-formats", reference_docs_completion_formats}};
     for (size_t i = 0;
          strcmp(action, "generate-docs") == 0 && i < sizeof from_codes / sizeof *from_codes; i++) {
         if (strcmp(arg, from_codes[i].what) == 0) {
@@ -86,8 +86,7 @@ static int run_reference(const char *action, const char *arg, const char *format
     else if (strcmp(arg, "kinds") == 0)
         reference_docs_kinds(&registry, stdout);
     else
-        status = usage_error(
-            "--generate-docs takes kinds, rules, man-codes or completion-codes (got '%s')", arg);
+        status = usage_error("--generate-docs: no such WHAT '%s' (docs/cli.md)", arg);
     check_configs_free(&configs);
     schema_registry_free(&registry);
     return status;

@@ -138,6 +138,22 @@ describe('quick fixes', () => {
     assert.equal(actions.filter((a) => a.kind === FIX_ALL).length, 0, 'a guess is not applied by fix-all');
   });
 
+  test('a kind identifier in the wrong case: the message names the kind meant; the fix is safe (in fix-all)', T, async (t) => {
+    const text = '{"type": "clouda_object_storage", "name": "s", "config": {"credentialType": "NONE", "whitelistedBuckets": ["b"]}}';
+    const { uri, diagnostics, actions } = await actionsFor(t, text);
+    const d = diagnostics.find((x) => x.code === 'unknown-kind');
+    assert.ok(d, JSON.stringify(diagnostics));
+    assert.match(d.message, /the kind meant is "CLOUDA_OBJECT_STORAGE" \(Object storage A\)/);
+    const change = quickfix(actions, 'Change to "CLOUDA_OBJECT_STORAGE"');
+    assert.equal(change.isPreferred, true);
+    const at = text.indexOf('"clouda_object_storage"');
+    assert.deepEqual(offsetsOf(text, change, uri),
+      { range: rangeAt(text, at, at + '"clouda_object_storage"'.length), newText: '"CLOUDA_OBJECT_STORAGE"' });
+    const all = actions.filter((a) => a.kind === FIX_ALL);
+    assert.equal(all.length, 1, 'the case alone differs: fix-all applies it');
+    assert.equal(applied(text, all[0], uri), text.replace('clouda_object_storage', 'CLOUDA_OBJECT_STORAGE'));
+  });
+
   test('a number out of range: the bound it crosses', T, async (t) => {
     const text = '{"type": "DISTRIBUTED_FILESYSTEM", "config": {"hostname": "h", "port": 70000}}';
     const { uri, actions } = await actionsFor(t, text);

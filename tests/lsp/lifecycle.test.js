@@ -286,6 +286,19 @@ describe('shutdown and exit', () => {
     assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 1, signal: null });
   });
 
+  test('shutdown and exit with "params": null (raw) → result null, then code 0', T, async (t) => {
+    const raw = await startRaw(t);
+    await raw.initialize();
+    await raw.send({ jsonrpc: '2.0', id: 'bye', method: ShutdownRequest.method, params: null });
+    const res = await raw.response('bye');
+    assert.equal(res.error, undefined, `shutdown with null params: ${JSON.stringify(res.error)}`);
+    assert.equal(res.result, null);
+    await raw.send({ jsonrpc: '2.0', method: ExitNotification.method, params: null });
+    const exit = await raw.waitExit(2000);
+    assert.ok(exit, 'the server exits after exit');
+    assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null });
+  });
+
   test('exit before initialize → code 1', T, async (t) => {
     const raw = await startRaw(t);
     await raw.notify(ExitNotification.method);

@@ -42,6 +42,25 @@ describe('SARIF 2.1.0', () => {
     assert.equal(loc.uri, 'bad.source.json');
   });
 
+  test('security rules carry tags and security-severity; %SRCROOT% is the run directory', (t) => {
+    const root = fs.realpathSync(workspace(t));
+    fs.writeFileSync(path.join(root, 'bad.source.json'), BAD);
+    const run = sarif(['bad.source.json'], { cwd: root }).runs[0];
+    assert.deepEqual(run.originalUriBaseIds, { '%SRCROOT%': { uri: `file://${root}/` } });
+    const rules = run.tool.driver.rules;
+    const security = rules.filter((r) => r.properties && r.properties.tags);
+    assert.ok(security.some((r) => r.id === 'insecure-transport'), 'insecure-transport is tagged');
+    for (const r of security) {
+      assert.deepEqual(r.properties.tags, ['security'], r.id);
+      const sev = r.properties['security-severity'];
+      assert.match(sev, /^\d+\.\d$/, `${r.id}: ${sev}`);
+      assert.ok(Number(sev) >= 0 && Number(sev) <= 10, `${r.id}: ${sev}`);
+    }
+    assert.ok(!rules.find((r) => r.id === 'json-syntax').properties, 'json-syntax is not a security rule');
+    const loc = run.results[0].locations[0].physicalLocation.artifactLocation;
+    assert.deepEqual(loc, { uri: 'bad.source.json', uriBaseId: '%SRCROOT%' });
+  });
+
   test('--baseline: baselineState new, unchanged and absent, valid against the schema', (t) => {
     const root = workspace(t);
     fs.writeFileSync(path.join(root, 'bad.source.json'), BAD);

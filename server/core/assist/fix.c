@@ -238,14 +238,7 @@ const char *fix__value_json(const struct schema_field *field, struct arena *aren
 
 bool fix__equals_ignoring_case(struct json_str a, const char *b)
 {
-    size_t len = strlen(b);
-    if (a.len != len)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        if (tolower((unsigned char)a.ptr[i]) != tolower((unsigned char)b[i]))
-            return false;
-    }
-    return true;
+    return suggest_same_but_case(a, b);
 }
 
 static bool equals(struct json_str a, const char *b)

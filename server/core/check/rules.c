@@ -15,6 +15,7 @@
 #include "domain/domain.h"
 #include "kind_resolve.h"
 #include "rules_internal.h"
+#include "suggest.h"
 
 /* Kinds tied for an inference that a message names and a shared check uses. */
 #define MAX_TIED 32
@@ -260,9 +261,24 @@ static const struct schema_kind *kind_of_typed(struct rules *r, const struct sou
     const struct schema_kind *kind = kind_resolve_id(r->registry, r->settings, id);
     if (kind != NULL)
         return kind;
+    uint32_t ties;
+    const char *meant = suggest_kind(r->registry, id, &ties);
+    if (meant == NULL || ties > 0 || !suggest_same_but_case(id, meant))
+        meant = NULL; /* only an identifier that differs in case alone names the kind meant */
+    else
+        kind = kind_resolve_id(r->registry, r->settings, (struct json_str){meant, strlen(meant)});
     if (r->t->values_unquoted) /* `***` where the identifier would be */
         id = (struct json_str){"***", 3};
     int quoted = (int)(id.len > TYPE_IN_MESSAGE_MAX ? TYPE_IN_MESSAGE_MAX : id.len);
+    if (kind != NULL) { /* the case alone differs: the kind meant, which the fix writes */
+        rules__report_at_value(r, CODE_UNKNOWN_KIND, s->type, s->type_path,
+                               rules__printf(r,
+                                             "unknown type \"%.*s\": the kind identifiers are "
+                                             "case-sensitive; the kind meant is \"%s\" (%s), and "
+                                             "it is checked as that kind",
+                                             quoted, id.ptr, meant, kind->title));
+        return kind;
+    }
     const struct schema_kind *tied[MAX_TIED];
     if (kind_resolve_infer(r->doc, r->registry, s->config, tied, MAX_TIED) == 1) {
         kind = tied[0];

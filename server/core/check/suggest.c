@@ -65,6 +65,18 @@ static bool upper(const char *text, size_t len, char *out)
     return true;
 }
 
+bool suggest_same_but_case(struct json_str id, const char *name)
+{
+    size_t len = strlen(name);
+    if (id.len != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (tolower((unsigned char)id.ptr[i]) != tolower((unsigned char)name[i]))
+            return false;
+    }
+    return true;
+}
+
 const char *suggest_kind(const struct schema_registry *registry, struct json_str id, uint32_t *ties)
 {
     char key[SUGGEST_MAX_LENGTH + 1], name[SUGGEST_MAX_LENGTH + 1];

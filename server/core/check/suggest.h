@@ -26,6 +26,9 @@ unsigned suggest_edits_allowed(size_t len);
 const char *suggest_kind(const struct schema_registry *registry, struct json_str id,
                          uint32_t *ties);
 
+/* Whether `id` is `name` but for the case of its letters (ASCII). */
+bool suggest_same_but_case(struct json_str id, const char *name);
+
 /* The field of `schema` nearest to `key` within the edits its length allows (1 below 4
  * characters, 2 below 10, else 3), or NULL. With `only_missing`, only fields that the object
  * node `object` does not have count. */

@@ -64,7 +64,10 @@ static const struct code_info code_table[CODE_COUNT] = {
             .explanation =
                 "An unknown \"type\" is an error when the config keys identify no kind, a warning "
                 "when they do (the source is then checked as that kind; map the identifier in "
-                "srcls.json \"types\"). Without \"type\", config keys that fit several kinds "
+                "srcls.json \"types\"). A kind identifier in the wrong case "
+                "(\"clouda_object_storage\") is a warning that names the kind meant, checked as "
+                "it; its quick fix, which --fix applies, writes the identifier as it is spelt. "
+                "Without \"type\", config keys that fit several kinds "
                 "equally are a warning, and only what those kinds share is checked. Add the right "
                 "\"type\" (srcls --list-kinds).",
             .example = "{\"type\": \"MY_LAKE\", \"config\": {\"rootPath\": \"/\"}}",
@@ -264,6 +267,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "field and the safer value (TLS on), and the quick fix sets it." POSTURE_NOTE,
             .example = "{\"type\": \"SQL_SERVER\", \"config\": {\"useSsl\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "7.5",
         },
     [CODE_UNVERIFIED_CERTIFICATE] =
         {
@@ -279,6 +283,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "quick fix sets it." POSTURE_NOTE,
             .example = "{\"config\": {\"useSsl\": true, \"enableServerVerification\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "7.0",
         },
     [CODE_ANONYMOUS_ACCESS] =
         {
@@ -294,6 +299,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "quick fix: they need credentials only you have)." POSTURE_NOTE,
             .example = "{\"config\": {\"authenticationType\": \"ANONYMOUS\"}}",
             .group = POSTURE_GROUP,
+            .security_severity = "8.0",
         },
     [CODE_UNRESTRICTED_SCOPE] =
         {
@@ -311,6 +317,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "as all, at severity hint." POSTURE_NOTE,
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true}}",
             .group = POSTURE_GROUP,
+            .security_severity = "5.0",
         },
     [CODE_INLINE_SECRET] =
         {
@@ -327,6 +334,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "lives is yours to choose." POSTURE_NOTE,
             .example = "{\"config\": {\"password\": \"" SECRET_PLAIN_PREFIX "<secret>\"}}",
             .group = POSTURE_GROUP,
+            .security_severity = "9.0",
         },
     [CODE_RISKY_CHANGE] =
         {
@@ -362,6 +370,7 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "\": \"error\"} raises it with the posture codes. Secrets are never printed.",
             .example = "{\"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": false}}",
             .group = POSTURE_GROUP,
+            .security_severity = "6.0",
         },
     [CODE_UNSET_VARIABLE] =
         {
@@ -402,6 +411,7 @@ static const struct code_info code_table[CODE_COUNT] = {
             .example = "{\"type\": \"SERVICE_CATALOG_EXTERNAL_V1\", \"config\": "
                        "{\"personalAccessToken\": \"ghp_0123456789abcdefghijABCDEFGHIJ012345\"}}",
             .group = POSTURE_GROUP,
+            .security_severity = "9.0",
         },
 };
 

@@ -58,6 +58,9 @@ struct code_info {
     const char *example;     /* a document that shows it */
     bool unnecessary;        /* it marks text that has no effect (editors may fade it) */
     const char *group;       /* the group name that sets it with others ("security"), or NULL */
+    /* In the security group: GitHub's "security-severity" in SARIF, a number 0.0-10.0 written
+     * as a string (9.0 and up critical, 7.0 high, 4.0 medium, below low). */
+    const char *security_severity;
 };
 
 /* The row of `code`; `code` must be below CODE_COUNT. */
