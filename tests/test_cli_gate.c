@@ -240,9 +240,9 @@ static void test_turning_the_gate_and_tls_off_at_once_still_fails(void **state)
          SOURCE("false"));
     struct run r = review("tls", "text", NULL);
     assert_exit(&r, 1);
-    assert_int_equal(count_lines(r.out, "a.source.json:1:69: error: `secure` is false",
-                                 "[insecure-transport]"),
-                     1);
+    assert_int_equal(
+        count_lines(r.out, "a.source.json:1:69: error: `secure` is false", "[insecure-transport]"),
+        1);
     /* risky-change is in the security group: at REF's severity too */
     assert_int_equal(count_lines(r.out,
                                  "a.source.json:1:69: warning: insecure-transport since "
@@ -291,8 +291,7 @@ static void test_deleted_document_reported_without_off(void **state)
     assert_int_equal(git("deleted", "rm -q gone.source.json"), 0);
     struct run r = review("deleted", "text", NULL);
     assert_int_equal(
-        count_lines(r.out, "gone.source.json: warning: the file was deleted", "[risky-change]"),
-        1);
+        count_lines(r.out, "gone.source.json: warning: the file was deleted", "[risky-change]"), 1);
     run_free(&r);
 }
 
