@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""shell_docs: the man page (docs/man/srcls.1) and the bash completion (editors/shell/srcls.bash)
-cover every option `srcls --help` lists, their code lists are what srcls generates from its code
-table (tools/generated_regions.py), and the completion completes.
+"""shell_docs: the options srcls takes (the getopt table of server/main/main.c), the ones
+`srcls --help` lists, the man page (docs/man/srcls.1), docs/cli.md and the bash completion
+(editors/shell/srcls.bash) are the same set, each way; their code and format lists are what srcls
+generates from its tables (tools/generated_regions.py); and the completion completes.
 
 usage: shell_docs.py SOURCE_ROOT SRCLS_BINARY"""
 import os
@@ -22,11 +23,28 @@ def main():
     sys.path.insert(0, os.path.join(root, "tools"))
     import generated_regions
     failures += generated_regions.stale_files(binary, root)
-    for option in options:
-        if option.replace("-", "\\-") not in man:
-            failures.append("the man page lacks %s" % option)
-        if option not in completion:
-            failures.append("the bash completion lacks %s" % option)
+    main_c = open(os.path.join(root, "server", "main", "main.c"), encoding="utf-8").read()
+    table = re.search(r"long_options\[\]\s*=\s*\{(.*?)\n\};", main_c, re.S)
+    taken = set("--" + o for o in re.findall(r'\{"([a-z][a-z-]*)",', table.group(1))) \
+        if table else set()
+    if not taken:
+        failures.append("server/main/main.c: no long_options[] table found")
+    cli_md = open(os.path.join(root, "docs", "cli.md"), encoding="utf-8").read()
+    lists = {
+        "srcls --help": set(options),
+        "the man page": set(o.replace("\\-", "-") for o in re.findall(
+            r"(?<![\w-])(\\-\\-[a-z](?:[a-z]|\\-)*)", man)),
+        "docs/cli.md": set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", cli_md)),
+        "the bash completion": set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", completion)),
+    }
+    for where, named in sorted(lists.items()):
+        for option in sorted(taken - named):
+            failures.append("%s lacks %s" % (where, option))
+        # a document may name what is not an option of srcls (git's, npm's): only the
+        # completion and --help must not offer one srcls refuses
+        if where in ("srcls --help", "the bash completion"):
+            for option in sorted(named - taken):
+                failures.append("%s names %s, which srcls does not take" % (where, option))
     if shutil.which("bash"):
         for words, expected in ((["srcls", "--fail"], "--fail-on"),
                                 (["srcls", "--check", "--format", "sa"], "sarif"),
@@ -57,8 +75,8 @@ def main():
             failures.append("groff warns about the man page: %s" % render.stderr)
     for f in failures:
         print("FAIL: " + f)
-    print("%d options and the code lists checked in the man page and the completion%s" % (
-        len(options), "" if shutil.which("groff") else " (groff absent: not rendered)"))
+    print("%d options checked in --help, the man page, docs/cli.md and the completion, and the "
+          "code lists%s" % (len(taken), "" if shutil.which("groff") else " (groff absent: not rendered)"))
     return 1 if failures else 0
 
 

@@ -6,7 +6,7 @@ const char help_usage[] =
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
     "       srcls --list-kinds | --explain CODE | --export-json-schema DIR | --version | --help\n";
 
-const char help_options[] =
+const char help_actions[] =
     "srcls - language server and linter for query-engine source and job documents\n"
     "\n"
     "Usage:\n"
@@ -25,9 +25,14 @@ const char help_options[] =
     "  srcls --export-json-schema DIR   Write JSON Schema files (draft 2020-12) of every\n"
     "                                   kind, any source, bulk files and jobs into DIR\n"
     "                                   (created when missing), with index.json.\n"
+    "  srcls --generate-docs WHAT       Print a generated part of the docs: rules, kinds,\n"
+    "                                   man-codes, completion-codes or completion-formats\n"
+    "                                   (for contributors; docs/cli.md).\n"
     "  srcls --version                  Print the version.\n"
     "  srcls --help                     Print this help.\n"
-    "\n"
+    "\n";
+
+const char help_options[] =
     "Options for --check (an error without --check):\n"
     "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set, and\n"
     "                    wherever FORCE_COLOR is),\n"

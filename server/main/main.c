@@ -244,6 +244,7 @@ static enum parse_outcome parse_options(int argc, char **argv, struct cli_option
     while ((id = getopt_long(argc, argv, ":hVq", long_options, NULL)) != -1) {
         const char *arg = argv[optind - 1];
         if (id == 'h') {
+            fputs(help_actions, stdout);
             fputs(help_options, stdout);
             fputs(help_status, stdout);
             return PARSE_DONE;
