@@ -236,11 +236,36 @@ static void test_config_mistakes_are_findings_in_every_format(void **state)
     run_free(&r);
 }
 
+/* Under a srcls.json with a mistake, a file found in a directory is listed "not checked" only
+ * when it is a document (or named like one): other JSON files were never going to be checked,
+ * whatever the threads. A file named explicitly is always listed. */
+static void test_config_mistakes_list_only_documents_not_checked(void **state)
+{
+    (void)state;
+    write_file("proj/srcls.json", "{\"rules\": {\"unknown-field\": \"fatal\"}}\n");
+    write_file("proj/package.json", "{\"name\": \"x\", \"version\": \"1.0.0\"}\n");
+    write_file("proj/plain.json", "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {}}\n");
+    write_file("proj/b.source.json", "{}\n");
+    for (const char *jobs = "1"; jobs != NULL; jobs = jobs[0] == '1' ? "2" : NULL) {
+        struct run r = run_srcls(NULL, (const char *[]){"--check", "--jobs", jobs, "proj", NULL});
+        assert_exit(&r, 2);
+        assert_contains(r.out, "proj/plain.json: error: not checked: its srcls.json has mistakes");
+        assert_contains(r.out, "proj/b.source.json: error: not checked: its srcls.json has");
+        assert_null(strstr(r.out, "package.json"));
+        assert_contains(r.out, "(2 paths could not be read)");
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "proj/package.json", NULL});
+    assert_contains(r.out, "proj/package.json: error: not checked: its srcls.json has mistakes");
+    run_free(&r);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
         TEST(test_explain_suggests_the_nearest_code),
+        TEST(test_config_mistakes_list_only_documents_not_checked),
         TEST(test_explain_a_group_lists_its_codes),
         TEST(test_a_path_with_nothing_to_check_is_a_warning),
         TEST(test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it),

@@ -111,6 +111,7 @@ struct file_task {
     int read_error; /* 0, or the errno of the read (EFBIG: too large) */
     bool analysed;  /* analysis holds the text's analysis; otherwise memory ran out */
     bool ours;      /* reported: named explicitly, a document, or named like one */
+    bool refused;   /* its srcls.json has mistakes: "not checked" if it is ours, else nothing */
     int named;      /* the path named on the command line it was found under */
     struct analysis analysis;
     int collected; /* --fix: what fix_collect_safe said; fix_count the fixes it found, */
@@ -186,6 +187,8 @@ static void task_work(void *task)
     if (!t->analysed)
         return;
     t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
+    if (t->refused)
+        return;
     if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (main.c) */
         t->analysed = check_env_apply(t->options->env, &t->analysis, &options) == 0;
     else if (t->ours && (t->options->fix || t->options->diff))
@@ -272,6 +275,13 @@ static void task_done(void *context, void *task)
     struct walk *walk = context;
     struct file_task *t = task;
     walk->handing_back = true;
+    if (t->refused && (t->ours || !t->analysed)) /* a document, or one it cannot tell */
+        report_unreadable(walk, t->path, check_configs_refusal(walk->options->configs));
+    if (t->refused) {
+        walk->handing_back = false;
+        task_free(t);
+        return;
+    }
     walk->hidden_fixes += t->hidden_count;
     if (t->ours && walk->options->env != NULL)
         check_env_untemplated(t->target.settings, t->path, &walk->env_said);
@@ -324,11 +334,18 @@ static void check_task(struct walk *walk, struct file_task *task)
             task_print_fixed(walk, task);
         if (walk->pool != NULL)
             check_pool_drain(walk->pool); /* the files before it are reported first */
-        if (!check_configs_report_mistakes(walk->options->configs, nameless ? NULL : task->path,
-                                           walk->options->reporter, &walk->summary))
-            report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
-        task_free(task);
-        return;
+        bool itself = check_configs_report_mistakes(walk->options->configs,
+                                                    nameless ? NULL : task->path,
+                                                    walk->options->reporter, &walk->summary);
+        task->refused = !itself && !task->explicit && task->fd >= 0 &&
+                        !walk->options->configs->out_of_memory;
+        if (!task->refused) { /* the srcls.json itself is reported, not left unchecked */
+            if (!itself)
+                report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));
+            task_free(task);
+            return;
+        } /* else read with the built-in kinds alone, to learn whether it is a document */
+        task->target = (struct check_target){.registry = walk->options->configs->registry};
     }
     if (walk->pool != NULL) {
         check_pool_submit(walk->pool, task);
@@ -519,22 +536,6 @@ static void check_report_nothing_checked(const struct check_options *options,
     }
 }
 
-/* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
- * failed (a full disk, a closed pipe) or a format could not build its output. */
-static int output_status(struct reporter *reporter)
-{
-    errno = 0;
-    bool written = fflush(reporter->out) == 0 && !ferror(reporter->out);
-    if (written && !reporter->failed)
-        return 0;
-    fprintf(stderr, "srcls: cannot write %s: %s\n",
-            reporter->out_name ? reporter->out_name : "the report",
-            reporter->failed ? "out of memory"
-            : errno != 0     ? strerror(errno)
-                             : "write error");
-    return -1;
-}
-
 int check_run(const struct check_options *options)
 {
     struct walk walk = {.options = options,
@@ -565,7 +566,7 @@ int check_run(const struct check_options *options)
     check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
-    int status = output_status(reporter);
+    int status = report_flush(reporter);
     if (options->fix)
         file_replace_restore_signals();
     if (options->fix || options->diff) {

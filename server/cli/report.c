@@ -2,6 +2,7 @@
  * shows; counting what is reported. */
 #include "report.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -151,5 +152,19 @@ int report_color_mode(const char *when)
         return 0;
     if (strcmp(when, "auto") == 0)
         return color_wanted();
+    return -1;
+}
+
+int report_flush(struct reporter *reporter)
+{
+    errno = 0;
+    bool written = fflush(reporter->out) == 0 && !ferror(reporter->out);
+    if (written && !reporter->failed)
+        return 0;
+    fprintf(stderr, "srcls: cannot write %s: %s\n",
+            reporter->out_name ? reporter->out_name : "the report",
+            reporter->failed ? "out of memory"
+            : errno != 0     ? strerror(errno)
+                             : "write error");
     return -1;
 }

@@ -77,6 +77,9 @@ const char *report_format_name(size_t i);
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color);
 /* --color WHEN: 1 color, 0 none, -1 not a WHEN ("always", "never", "auto"). */
 int report_color_mode(const char *when);
+/* Flushes the report. 0, or -1 after saying on stderr why the report is not whole: a write
+ * failed (a full disk, a closed pipe) or a format could not build its output. */
+int report_flush(struct reporter *reporter);
 
 /* --statistics (text only): instead of each diagnostic, how many of each code, most first, then
  * the summary line. Returns false when memory ran out. */
