@@ -258,6 +258,18 @@ static void test_config_mistakes_list_only_documents_not_checked(void **state)
     struct run r = run_srcls(NULL, (const char *[]){"--check", "proj/package.json", NULL});
     assert_contains(r.out, "proj/package.json: error: not checked: its srcls.json has mistakes");
     run_free(&r);
+    /* --config FILE with a mistake: the same report, not only a line on stderr */
+    write_file("team.json", "{\"rules\": {\"unknown-fieldd\": \"error\"}}\n");
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        r = run_srcls(NULL, (const char *[]){"--check", "--config", "team.json", "--format",
+                                             formats[f], "proj", NULL});
+        assert_exit(&r, 2);
+        assert_contains(r.out, "team.json");
+        assert_contains(r.out, "unknown code");
+        assert_contains(r.out, "plain.json");
+        assert_null(strstr(r.out, "package.json"));
+        run_free(&r);
+    }
 }
 
 int main(void)

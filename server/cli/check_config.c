@@ -515,3 +515,11 @@ bool check_configs_report_mistakes(struct check_configs *configs, const char *pa
     free(relative);
     return itself;
 }
+
+bool check_configs_fixed_mistaken(struct check_configs *configs)
+{
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c =
+        configs->fixed_path != NULL ? governing(configs, NULL, shown, sizeof shown) : NULL;
+    return c != NULL && c->mistakes != NULL;
+}

@@ -35,6 +35,9 @@ void check_configs_free(struct check_configs *configs);
 /* What the report says of a file check_configs_for refused: its srcls.json has mistakes, or
  * memory ran out. */
 const char *check_configs_refusal(const struct check_configs *configs);
+/* Whether the --config FILE was read and has mistakes: the walk then reports them, and lists
+ * the documents it governs as not checked, as under a srcls.json found upwards. */
+bool check_configs_fixed_mistaken(struct check_configs *configs);
 /* How a file is checked: with its srcls.json's settings and registry (the built-in kinds with
  * the project's own), or as a kind file of a project's "schemas" (linted with the project's
  * other kind files: project_kind_file_analyze). */

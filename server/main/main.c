@@ -523,9 +523,11 @@ static int run_check(const struct cli_options *o)
     check_configs_init(&configs, &registry, &overlay, o->config_path);
     struct check_target target;
     int status = 2;
-    /* --config FILE governs every file: when it cannot be used, nothing is checked */
+    /* --config FILE governs every file: when it cannot be read, nothing is checked; its
+     * mistakes are reported with the documents it leaves unchecked */
     if (select_codes(o, &overlay) &&
-        (o->config_path == NULL || check_configs_for(&configs, NULL, &target)))
+        (o->config_path == NULL || check_configs_for(&configs, NULL, &target) ||
+         check_configs_fixed_mistaken(&configs)))
         status = run_walk(o, &reporter, &registry, &configs, jobs, (enum diag_severity)fail_on);
     if (o->output_file != NULL && fclose(out) != 0 && status != 2) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
