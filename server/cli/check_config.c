@@ -259,6 +259,9 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     if (read == 0 && (c->mistakes = malloc(sizeof *c->mistakes)) != NULL) {
         *c->mistakes = a; /* kept, with its text, for the report */
         c->mistakes->settings = NULL;
+        struct diag_list *found = &c->mistakes->diags; /* empty: a hint only while typing */
+        for (uint32_t i = 0; c->mistakes->doc.root == JSON_NONE && i < found->count; i++)
+            found->items[i].severity = DIAG_ERROR;
         c->mistakes_text = text;
         a = (struct analysis){0};
         text = NULL;
