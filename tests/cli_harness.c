@@ -263,6 +263,18 @@ void assert_exit(const struct run *r, int expected)
                  r->out, r->err);
 }
 
+void assert_has(const struct run *r, const char *part)
+{
+    if (strstr(r->out, part) == NULL)
+        fail_msg("\"%s\" not in the output:\n%s", part, r->out);
+}
+
+void assert_lacks(const struct run *r, const char *part)
+{
+    if (strstr(r->out, part) != NULL || strstr(r->err, part) != NULL)
+        fail_msg("\"%s\" unexpectedly in the output:\n%s%s", part, r->out, r->err);
+}
+
 unsigned harness_skipped;
 
 int harness_status(int failed)

@@ -65,5 +65,9 @@ void run_free(struct run *r);
 bool has_line(const char *output, const char *line);
 void assert_line(const struct run *r, const char *line);
 void assert_exit(const struct run *r, int expected);
+/* Fails unless `part` is in the run's standard output. */
+void assert_has(const struct run *r, const char *part);
+/* Fails if `part` is in the run's standard output or error (a secret, say). */
+void assert_lacks(const struct run *r, const char *part);
 
 #endif

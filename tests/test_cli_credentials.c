@@ -53,18 +53,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static void assert_has(const struct run *r, const char *part)
-{
-    if (strstr(r->out, part) == NULL)
-        fail_msg("\"%s\" not in the output:\n%s", part, r->out);
-}
-
-static void assert_lacks(const struct run *r, const char *part)
-{
-    if (strstr(r->out, part) != NULL || strstr(r->err, part) != NULL)
-        fail_msg("\"%s\" unexpectedly in the output:\n%s%s", part, r->out, r->err);
-}
-
 static void test_a_credential_is_reported_and_never_printed(void **state)
 {
     (void)state;

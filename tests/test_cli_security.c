@@ -58,18 +58,6 @@ static struct run check(const char *const *extra)
     return run_srcls(NULL, args);
 }
 
-static void assert_has(const struct run *r, const char *part)
-{
-    if (strstr(r->out, part) == NULL)
-        fail_msg("\"%s\" not in the output:\n%s", part, r->out);
-}
-
-static void assert_lacks(const struct run *r, const char *part)
-{
-    if (strstr(r->out, part) != NULL || strstr(r->err, part) != NULL)
-        fail_msg("\"%s\" unexpectedly in the output:\n%s%s", part, r->out, r->err);
-}
-
 static void test_posture_codes_are_information_by_default(void **state)
 {
     (void)state;
