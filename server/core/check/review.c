@@ -358,3 +358,33 @@ int review_compare(struct analysis *now, struct analysis *base, const char *base
         diag_list_sort(&now->diags);
     return status;
 }
+
+/* The NUL-terminated field at `*at` of `listing`, or NULL when it runs past `len`. */
+static const char *listing_field(const char *listing, size_t len, size_t *at)
+{
+    const char *field = listing + *at;
+    const char *end = *at < len ? memchr(field, '\0', len - *at) : NULL;
+    if (end == NULL)
+        return NULL;
+    *at = (size_t)(end - listing) + 1;
+    return field;
+}
+
+bool review_listing_next(const char *listing, size_t len, size_t *at, struct review_change *change)
+{
+    size_t next = *at;
+    const char *status = listing != NULL ? listing_field(listing, len, &next) : NULL;
+    const char *first = status != NULL ? listing_field(listing, len, &next) : NULL;
+    if (first == NULL || status[0] == '\0')
+        return false;
+    *change = (struct review_change){.status = status[0], .path = first};
+    if (status[0] == 'R' || status[0] == 'C') { /* the path at the base, then the path now */
+        const char *now = listing_field(listing, len, &next);
+        if (now == NULL)
+            return false;
+        change->old_path = status[0] == 'R' ? first : NULL;
+        change->path = now;
+    }
+    *at = next;
+    return true;
+}
