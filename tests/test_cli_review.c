@@ -396,6 +396,66 @@ static void test_moves_follow_git(void **state)
     run_free(&r);
 }
 
+#define NAS(name, path)                                                                            \
+    "{\"name\": \"" name                                                                           \
+    "\", \"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"" path "\"}}"
+
+/* duplicate-name: two sources of one bulk file named alike (but for case), an error on the
+ * later one with the earlier as related information, in text, JSON and SARIF. */
+static void test_duplicate_name_in_bulk(void **state)
+{
+    (void)state;
+    write_file("dups/bulk.json", "[" NAS("lake", "/a") ",\n " NAS("Lake", "/b") "]\n");
+    struct run_options options = {.subdir = "dups"};
+    struct run r = run_srcls_with(
+        &options, (const char *[]){"--check", "--no-show-source", "bulk.json", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "bulk.json:2:11: error: the name \"Lake\" is taken by an "
+                                  "earlier source of this file (index 0): the catalog and SQL "
+                                  "know a source by its name [duplicate-name]\n"
+                                  "bulk.json:1:11: note: the source at index 0 has the name "
+                                  "first\n"));
+    run_free(&r);
+    r = run_srcls_with(&options,
+                       (const char *[]){"--check", "--format", "json", "bulk.json", NULL});
+    assert_non_null(strstr(r.out, "\"related\":[{\"message\":\"the source at index 0 has the name "
+                                  "first\",\"range\":{\"start\":{\"line\":0,\"character\":10}"));
+    run_free(&r);
+    r = run_srcls_with(&options,
+                       (const char *[]){"--check", "--format", "sarif", "bulk.json", NULL});
+    assert_non_null(strstr(r.out, "\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{"
+                                  "\"artifactLocation\":{\"uri\":\"bulk.json\""));
+    assert_non_null(strstr(r.out, "\"ruleId\":\"duplicate-name\""));
+    run_free(&r);
+}
+
+/* --base: a source a bulk file held twice at REF is compared once: its type changed, or the
+ * source removed, is one finding, not one per copy. */
+static void test_base_reports_a_duplicated_source_once(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("dupbase/bulk.json",
+               "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " SOURCE(
+                   "twice", STORAGE, "true", KEEP) ",\n " NAS("gone", "/g") ",\n " NAS("gone",
+                                                                                       "/h") "]\n");
+    assert_int_equal(git("dupbase", "init -q"), 0);
+    assert_int_equal(git("dupbase", "add ."), 0);
+    assert_int_equal(git("dupbase", "commit -q -m base"), 0);
+    write_file("dupbase/bulk.json", "[" NAS("twice", "/t") "]\n");
+    struct run r = review("dupbase", "text", "HEAD");
+    const char *changed =
+        "warning: \"type\" changed since HEAD from \"" STORAGE "\" to \"NETWORK_ATTACHED_STORAGE\"";
+    const char *removed = "warning: the source \"gone\" was removed since HEAD";
+    const char *at = strstr(r.out, changed);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, changed));
+    at = strstr(r.out, removed);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, removed));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +467,8 @@ int main(void)
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_git_dying_mid_run_exits_2),
         cmocka_unit_test(test_moves_follow_git),
+        cmocka_unit_test(test_duplicate_name_in_bulk),
+        cmocka_unit_test(test_base_reports_a_duplicated_source_once),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }
