@@ -96,6 +96,13 @@ def unterminated_strings(n):
     return ("{" + ", ".join('"k%d": "v\\q' % i for i in range(n)) + "}").encode()
 
 
+def duplicate_names(n):
+    """A pretty bulk whose every name is taken twice, the second time in other case: a
+    duplicate-name with related information on every other source (one hash-table pass)."""
+    return json.dumps([{"name": ("SRC-%d" if i % 2 else "src-%d") % (i // 2), "type": NAS,
+                        "config": {"path": "/%d" % i}} for i in range(n)], indent=1).encode()
+
+
 # (name, generator, n, formats)
 # every format of --check, from the one list of them in C (server/cli/report.c's table)
 ALL_FORMATS = re.search(r'local formats="([^"]*)"', subprocess.run(
@@ -105,6 +112,7 @@ SHAPES = [
     ("one long line, a diagnostic every few bytes (minified bulk)", lambda n: bulk(n, None), 1000,
      ALL_FORMATS),
     ("many lines (pretty bulk)", lambda n: bulk(n, 2), 1000, ALL_FORMATS),
+    ("every source name taken twice (bulk)", duplicate_names, 1000, ALL_FORMATS),
     ("many unknown keys on one line", lambda n: unknown_keys(n, None), 1500, ALL_FORMATS),
     ("many keys, one per line", lambda n: unknown_keys(n, 1), 1500, ["text", "json"]),
     ("deep nesting within the depth limit", nested_within_limit, 30000, ["text"]),

@@ -336,6 +336,126 @@ static void test_git_dying_mid_run_exits_2(void **state)
     run_free(&r);
 }
 
+/* A source on several lines, so that git's rename detection sees a one-line edit as a move. */
+#define LONG_SOURCE(name, secure)                                                                  \
+    "{\n  \"name\": \"" name "\",\n  \"type\": \"" STORAGE "\",\n  \"config\": {\n"                \
+    "    \"secure\": " secure ",\n    \"accessKey\": \"k\",\n"                                     \
+    "    \"accessSecret\": \"" KEEP "\",\n    \"whitelistedBuckets\": [\n"                         \
+    "      \"raw\",\n      \"events\",\n      \"archive\",\n      \"staging\",\n"                  \
+    "      \"exports\",\n      \"reports\",\n      \"audit\",\n      \"backups\"\n    ]\n  }\n}\n"
+
+/* Moves: git's rename detection. A move git sees (git mv, committed or staged) is compared with
+ * the old path's version and is no deletion; a plain mv that git was not told of, and a move
+ * rewritten beyond git's similarity threshold, are a deletion and a new file, as git says. */
+static void test_moves_follow_git(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("moves/m1.source.json", LONG_SOURCE("m1", "true"));
+    write_file("moves/m2.source.json", LONG_SOURCE("m2", "true"));
+    write_file("moves/m3.source.json", LONG_SOURCE("m3", "true"));
+    write_file("moves/m4.source.json", LONG_SOURCE("m4", "true"));
+    assert_int_equal(git("moves", "init -q"), 0);
+    assert_int_equal(git("moves", "add ."), 0);
+    assert_int_equal(git("moves", "commit -q -m base"), 0);
+    /* committed: moved with git mv into a folder, TLS turned off in the same commit */
+    write_file("moves/team/README", "the team's sources\n");
+    assert_int_equal(git("moves", "mv m1.source.json team/n1.source.json"), 0);
+    write_file("moves/team/n1.source.json", LONG_SOURCE("m1", "false"));
+    assert_int_equal(git("moves", "commit -q -a -m move"), 0);
+    /* not committed: git mv then edited (the move is staged) */
+    assert_int_equal(git("moves", "mv m2.source.json n2.source.json"), 0);
+    write_file("moves/n2.source.json", LONG_SOURCE("m2", "false"));
+    /* a plain mv git was not told of, edited */
+    char from[4096], to[4096];
+    snprintf(from, sizeof from, "%s/moves/m3.source.json", scratch_dir());
+    snprintf(to, sizeof to, "%s/moves/n3.source.json", scratch_dir());
+    assert_int_equal(rename(from, to), 0);
+    write_file("moves/n3.source.json", LONG_SOURCE("m3", "false"));
+    /* git mv, rewritten beyond git's similarity threshold */
+    assert_int_equal(git("moves", "mv m4.source.json n4.source.json"), 0);
+    write_file("moves/n4.source.json", "{\"name\": \"m4\", \"type\": \"" STORAGE "\", \"config\": "
+                                       "{\"secure\": false, \"whitelistedBuckets\": [\"b\"]}}\n");
+
+    struct run r = review("moves", "text", "HEAD~1");
+    assert_exit(&r, 0);
+    assert_non_null(strstr(r.out, "./team/n1.source.json:5:15: warning: insecure-transport since "
+                                  "HEAD~1: `secure` is false"));
+    assert_non_null(strstr(r.out, "./n2.source.json:5:15: warning: insecure-transport since "
+                                  "HEAD~1: `secure` is false"));
+    assert_null(strstr(r.out, "m1.source.json"));
+    assert_null(strstr(r.out, "m2.source.json"));
+    /* the plain mv and the rewrite: the old path deleted, the new one not compared */
+    assert_non_null(strstr(r.out, "\n./m3.source.json: warning: the file was deleted since "
+                                  "HEAD~1, and with it the source \"m3\" [risky-change]\n"));
+    assert_non_null(strstr(r.out, "\n./m4.source.json: warning: the file was deleted since "
+                                  "HEAD~1, and with it the source \"m4\" [risky-change]\n"));
+    assert_null(strstr(r.out, "n3.source.json:5:15: warning"));
+    assert_null(strstr(r.out, "n4.source.json:1:70: warning"));
+    assert_non_null(strstr(r.out, "./n4.source.json:1:70: information: `secure` is false"));
+    run_free(&r);
+}
+
+#define NAS(name, path)                                                                            \
+    "{\"name\": \"" name                                                                           \
+    "\", \"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"" path "\"}}"
+
+/* duplicate-name: two sources of one bulk file named alike (but for case), an error on the
+ * later one with the earlier as related information, in text, JSON and SARIF. */
+static void test_duplicate_name_in_bulk(void **state)
+{
+    (void)state;
+    write_file("dups/bulk.json", "[" NAS("lake", "/a") ",\n " NAS("Lake", "/b") "]\n");
+    struct run_options options = {.subdir = "dups"};
+    struct run r = run_srcls_with(
+        &options, (const char *[]){"--check", "--no-show-source", "bulk.json", NULL});
+    assert_exit(&r, 1);
+    assert_non_null(strstr(r.out, "bulk.json:2:11: error: the name \"Lake\" is taken by an "
+                                  "earlier source of this file (index 0): the catalog and SQL "
+                                  "know a source by its name [duplicate-name]\n"
+                                  "bulk.json:1:11: note: the source at index 0 has the name "
+                                  "first\n"));
+    run_free(&r);
+    r = run_srcls_with(&options,
+                       (const char *[]){"--check", "--format", "json", "bulk.json", NULL});
+    assert_non_null(strstr(r.out, "\"related\":[{\"message\":\"the source at index 0 has the name "
+                                  "first\",\"range\":{\"start\":{\"line\":0,\"character\":10}"));
+    run_free(&r);
+    r = run_srcls_with(&options,
+                       (const char *[]){"--check", "--format", "sarif", "bulk.json", NULL});
+    assert_non_null(strstr(r.out, "\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{"
+                                  "\"artifactLocation\":{\"uri\":\"bulk.json\""));
+    assert_non_null(strstr(r.out, "\"ruleId\":\"duplicate-name\""));
+    run_free(&r);
+}
+
+/* --base: a source a bulk file held twice at REF is compared once: its type changed, or the
+ * source removed, is one finding, not one per copy. */
+static void test_base_reports_a_duplicated_source_once(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("dupbase/bulk.json",
+               "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " SOURCE(
+                   "twice", STORAGE, "true", KEEP) ",\n " NAS("gone", "/g") ",\n " NAS("gone",
+                                                                                       "/h") "]\n");
+    assert_int_equal(git("dupbase", "init -q"), 0);
+    assert_int_equal(git("dupbase", "add ."), 0);
+    assert_int_equal(git("dupbase", "commit -q -m base"), 0);
+    write_file("dupbase/bulk.json", "[" NAS("twice", "/t") "]\n");
+    struct run r = review("dupbase", "text", "HEAD");
+    const char *changed =
+        "warning: \"type\" changed since HEAD from \"" STORAGE "\" to \"NETWORK_ATTACHED_STORAGE\"";
+    const char *removed = "warning: the source \"gone\" was removed since HEAD";
+    const char *at = strstr(r.out, changed);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, changed));
+    at = strstr(r.out, removed);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, removed));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +466,9 @@ int main(void)
         cmocka_unit_test(test_every_format),
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_git_dying_mid_run_exits_2),
+        cmocka_unit_test(test_moves_follow_git),
+        cmocka_unit_test(test_duplicate_name_in_bulk),
+        cmocka_unit_test(test_base_reports_a_duplicated_source_once),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

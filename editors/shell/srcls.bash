@@ -15,7 +15,7 @@ _srcls() {
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
         --explain|--select|--ignore)
             # BEGIN srcls --generate-docs completion-codes (from the code table: tools/generated_regions.py)
-            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential"
+            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential duplicate-name"
             [ "$prev" = --explain ] || codes="$codes security" # groups of codes
             # END srcls --generate-docs completion-codes
             # after a comma (--select a,b): complete the last code, keep what is before it

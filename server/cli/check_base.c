@@ -31,12 +31,23 @@ struct path_list {
     size_t count, cap;
 };
 
+/* A path that differs from REF (relative to the top), and the path it was moved from. */
+struct changed_path {
+    const char *path;
+    const char *old_path; /* NULL unless git saw a move */
+};
+
+struct changed_list {
+    struct changed_path *items;
+    size_t count, cap;
+};
+
 struct check_base {
     char *ref;                /* as written on the command line, for messages */
     char *commit;             /* its commit id */
     char *toplevel;           /* the work tree's top directory, real path */
     char *listing;            /* git diff --name-status -z: status and path, NUL-separated */
-    struct path_list changed; /* the paths (relative to toplevel) that differ from REF, sorted */
+    struct changed_list changed; /* what differs from REF, sorted by path */
     struct path_list deleted; /* those of them deleted since REF, in git's order */
     pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
@@ -47,7 +58,7 @@ struct check_base {
 
 static int compare(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const struct changed_path *)a)->path, ((const struct changed_path *)b)->path);
 }
 
 /* git's output for `argv` with the trailing newline removed, or NULL (status says why). */
@@ -99,29 +110,40 @@ static bool push(struct path_list *list, const char *path)
     return true;
 }
 
-/* Lists what differs between REF and the work tree (renames as a deletion and an addition). */
+static bool push_changed(struct changed_list *list, const struct changed_path *entry)
+{
+    struct changed_path *grown =
+        vector_grow(list->items, &list->cap, list->count + 1, sizeof *grown);
+    if (grown == NULL)
+        return false;
+    list->items = grown;
+    list->items[list->count++] = *entry;
+    return true;
+}
+
+/* Lists what differs between REF and the work tree, with git's rename detection: a file moved
+ * (git mv, or a move git sees in the index) is compared with its old path's version, and its
+ * old path is no deletion. A move beyond git's similarity threshold is a deletion and a new
+ * file, as git says. */
 static bool list_changed(struct check_base *base)
 {
     int status;
     size_t len = 0;
-    char *argv[] = {"git",          "-C", base->toplevel, "diff", "--name-status",
-                    "--no-renames", "-z", base->commit,   "--",   NULL};
+    char *argv[] = {"git", "-C", base->toplevel, "diff", "--name-status",
+                    "-M",  "-z", base->commit,   "--",   NULL};
     base->listing = check_git_output(argv, &len, &status);
     if (status != 0) {
         fprintf(stderr, "srcls: --base %s: git diff failed\n", base->ref);
         return false;
     }
-    for (size_t at = 0; at < len;) {
-        size_t status_len = strlen(base->listing + at);
-        const char *path = base->listing + at + status_len + 1;
-        if (at + status_len + 1 >= len)
-            break;
-        if (!push(&base->changed, path) ||
-            (strcmp(base->listing + at, "D") == 0 && !push(&base->deleted, path))) {
+    struct review_change change;
+    for (size_t at = 0; review_listing_next(base->listing, len, &at, &change);) {
+        struct changed_path entry = {.path = change.path, .old_path = change.old_path};
+        if (!push_changed(&base->changed, &entry) ||
+            (change.status == 'D' && !push(&base->deleted, change.path))) {
             fputs("srcls: out of memory\n", stderr);
             return false;
         }
-        at += status_len + 1 + strlen(path) + 1;
     }
     if (base->changed.count > 0) /* qsort's array may not be NULL, even empty */
         qsort(base->changed.items, base->changed.count, sizeof *base->changed.items, compare);
@@ -359,17 +381,20 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
         return;
     char *rel = relative(base, path);
-    const char *key = rel;
-    if (rel == NULL || base->changed.count == 0 ||
-        bsearch(&key, base->changed.items, base->changed.count, sizeof *base->changed.items,
-                compare) == NULL) {
+    struct changed_path key = {.path = rel};
+    const struct changed_path *found = rel != NULL && base->changed.count > 0
+                                           ? bsearch(&key, base->changed.items, base->changed.count,
+                                                     sizeof *base->changed.items, compare)
+                                           : NULL;
+    if (found == NULL) {
         free(rel);
         return; /* outside the work tree, or unchanged since the base */
     }
+    const char *at_base = found->old_path != NULL ? found->old_path : rel; /* moved: from there */
     char *text;
     struct analysis old;
     struct analysis_options options = {.registry = now->registry, .settings = now->settings};
-    if (analyse_at_base(base, rel, path, &options, &old, &text) > 0) {
+    if (analyse_at_base(base, at_base, path, &options, &old, &text) > 0) {
         if (review_compare(now, &old, base->ref) != 0)
             compare_failed(base, path);
         analysis_free(&old);

@@ -1,8 +1,9 @@
 /* check_base: `srcls --check --base REF` — each document checked is compared with its version
  * at REF, read from git's objects by ONE `git cat-file --batch` per run, started when the
  * first changed document needs it. What changed since REF is asked once (`git diff
- * --name-status REF`): a document git does not list costs a lookup in that list and nothing
- * more. The comparison itself is the core's (review). */
+ * --name-status -M REF`, read by the core's review_listing_next): a document git does not list
+ * costs a lookup in that list and nothing more; a document git lists as moved is compared with
+ * its old path's version. The comparison itself is the core's (review). */
 #ifndef SRCLS_CHECK_BASE_H
 #define SRCLS_CHECK_BASE_H
 

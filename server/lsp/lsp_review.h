@@ -2,8 +2,10 @@
  * git revision, "HEAD" or "origin/main"), each open document on disk is compared with its version
  * at that revision and the risky-change diagnostics of `srcls --check --base` are added to its
  * own. Git runs as a child process through libuv (uv_spawn; its output read on the loop, which
- * never waits for it): `git rev-parse` finds the repository, `git cat-file --batch` reads the
- * revision's commit and the document's blob in one process. The base text is kept per document
+ * never waits for it): `git rev-parse` finds the repository, `git diff -M` whether the document
+ * was moved since the revision (git's rename detection; its listing read by the core's
+ * review_listing_next, as the CLI's), `git cat-file --batch` reads the revision's commit and the
+ * document's blob (at its old path for a move) in one process. The base text is kept per document
  * with its blob id, and analysed again only when the blob or the settings changed. When HEAD
  * moves (a commit, a checkout, a reset), every document is read again: the server watches the
  * git directory (HEAD, packed-refs) and the directory of the ref HEAD points to with

@@ -49,7 +49,8 @@ struct lsp_review_watch {
 };
 
 enum step {
-    STEP_REPOSITORY, /* git rev-parse: the git directories */
+    STEP_REPOSITORY, /* git rev-parse: the git directories and the document's folder's prefix */
+    STEP_MOVES,      /* git diff -M: whether the document was moved since the revision */
     STEP_BLOB,       /* git cat-file --batch: the revision's commit and the document's blob */
 };
 
@@ -60,6 +61,8 @@ struct lsp_review_run {
     enum step step;
     uint64_t generation;
     char *uri, *dir, *name; /* the document's URI, its directory and file name */
+    char *prefix;           /* its directory's path from the work tree's top ("" or "a/b/") */
+    char *moved_from;       /* its path at the revision (from the top) when git saw a move */
     uv_process_t process;
     uv_pipe_t in, out;
     uv_write_t write;
@@ -201,6 +204,8 @@ static void free_run(struct lsp_review_run *run)
     free(run->uri);
     free(run->dir);
     free(run->name);
+    free(run->prefix);
+    free(run->moved_from);
     free(run->input);
     free(run->output);
     free(run);
@@ -264,6 +269,36 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
     review->hooks.changed(review->hooks.context, run->uri);
 }
 
+/* rev-parse's third line, --show-prefix: the document's folder from the top (empty at it). */
+static void take_prefix(struct lsp_review_run *run)
+{
+    char *line = strchr(run->output, '\n');
+    line = line != NULL ? strchr(line + 1, '\n') : NULL;
+    if (line == NULL)
+        return;
+    line++;
+    size_t len = strcspn(line, "\n");
+    free(run->prefix);
+    run->prefix = strndup(line, len);
+}
+
+/* git diff -M's listing (read by the core's review_listing_next, as the CLI's is): when the
+ * document's path is the new path of a move, its path at the revision. */
+static void take_move(struct lsp_review_run *run)
+{
+    if (run->prefix == NULL)
+        return;
+    size_t prefix_len = strlen(run->prefix), at = 0;
+    struct review_change change;
+    while (review_listing_next(run->output, run->len, &at, &change)) {
+        if (change.old_path != NULL && strncmp(change.path, run->prefix, prefix_len) == 0 &&
+            strcmp(change.path + prefix_len, run->name) == 0) {
+            run->moved_from = strdup(change.old_path);
+            return;
+        }
+    }
+}
+
 static void finish(struct lsp_review_run *run)
 {
     struct lsp_review *review = run->review;
@@ -284,7 +319,12 @@ static void finish(struct lsp_review_run *run)
     } else if (run->step == STEP_REPOSITORY && run->exit_code != 0) {
         problem(review, "%s: %s is not in a git work tree: no review diagnostics", KEY, run->dir);
     } else if (run->step == STEP_REPOSITORY) {
+        take_prefix(run);
         watch_repository(review, run);
+        start_step(review, run, STEP_MOVES);
+    } else if (run->step == STEP_MOVES) {
+        if (run->exit_code == 0) /* else no such revision: the next step says so */
+            take_move(run);
         start_step(review, run, STEP_BLOB);
     } else if (run->exit_code != 0) {
         problem(review, "%s: git cat-file failed in %s (exit %lld)", KEY, run->dir,
@@ -398,12 +438,15 @@ static void start_step(struct lsp_review *review, struct lsp_review_run *from, e
     run->uri = strdup(from->uri);
     run->dir = strdup(from->dir);
     run->name = strdup(from->name);
+    run->prefix = from->prefix != NULL ? strdup(from->prefix) : NULL;
+    run->moved_from = from->moved_from != NULL ? strdup(from->moved_from) : NULL;
     if (step == STEP_BLOB) {
-        size_t size = 2 * strlen(review->base) + strlen(run->name) + 16;
+        const char *path = run->moved_from != NULL ? run->moved_from : run->name;
+        size_t size = 2 * strlen(review->base) + strlen(path) + 16;
         run->input = malloc(size);
-        if (run->input != NULL)
-            snprintf(run->input, size, "%s^{commit}\n%s:./%s\n", review->base, review->base,
-                     run->name);
+        if (run->input != NULL) /* a move's path is from the top; the document's, from here */
+            snprintf(run->input, size, "%s^{commit}\n%s:%s%s\n", review->base, review->base,
+                     run->moved_from != NULL ? "" : "./", path);
     } else {
         run->input = strdup("");
     }
@@ -414,9 +457,11 @@ static void start_step(struct lsp_review *review, struct lsp_review_run *from, e
         free_run(run);
         return;
     }
-    static char *rev_parse[] = {"git", "rev-parse", "--absolute-git-dir", "--git-common-dir", NULL};
+    static char *rev_parse[] = {
+        "git", "rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-prefix", NULL};
     static char *cat_file[] = {"git", "cat-file", "--batch", NULL};
-    spawn(run, step == STEP_BLOB ? cat_file : rev_parse);
+    char *diff[] = {"git", "diff", "--name-status", "-M", "-z", review->base, "--", NULL};
+    spawn(run, step == STEP_BLOB ? cat_file : step == STEP_MOVES ? diff : rev_parse);
 }
 
 void lsp_review_fetch(struct lsp_review *review, const char *uri)

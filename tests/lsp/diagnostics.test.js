@@ -137,6 +137,36 @@ describe('published diagnostics', () => {
     assertMatchesCli(pub.diagnostics, text, 'peer.source.json');
   });
 
+  test(
+      'duplicate-name in a bulk document: on the later source, relatedInformation on the first; edits keep it right',
+      T, async (t) => {
+          const client = await startClient(t);
+          const nas = (name, p) =>
+              JSON.stringify({name, type : 'NETWORK_ATTACHED_STORAGE', config : {path : p}});
+          const text = '[\n' + nas('lake', '/a') + ',\n' + nas('other', '/b') + ',\n' +
+                       nas('Lake', '/c') + '\n]\n';
+          const uri = tmpUri('sources.json');
+          const pub = await client.openAndSettle(uri, text);
+          const dup = byCode(pub.diagnostics, 'duplicate-name');
+          assert.equal(dup.length, 1, JSON.stringify(pub.diagnostics));
+          assert.equal(dup[0].severity, DiagnosticSeverity.Error);
+          assert.equal(dup[0].data.pointer, '/2/name');
+          assert.deepEqual(dup[0].range, rangeOf(text, '"Lake"'));
+          const rel = dup[0].relatedInformation;
+          assert.ok(Array.isArray(rel) && rel.length === 1, 'relatedInformation');
+          assert.equal(rel[0].location.uri, uri);
+          assert.deepEqual(rel[0].location.range, rangeOf(text, '"lake"'));
+          assertMatchesCli(pub.diagnostics, text, 'sources.json');
+          // renamed: no duplicate any more; named like the first again: reported again
+          const renamed = text.replace('"Lake"', '"river"');
+          client.change(uri, 2, [ {range : rangeOf(text, '"Lake"'), text : '"river"'} ]);
+          assert.deepEqual(byCode((await client.settled(uri, 2)).diagnostics, 'duplicate-name'),
+                           []);
+          client.change(uri, 3, [ {range : rangeOf(renamed, '"other"'), text : '"LAKE"'} ]);
+          const again = byCode((await client.settled(uri, 3)).diagnostics, 'duplicate-name');
+          assert.deepEqual(again.map((d) => d.data.pointer), [ '/1/name' ]);
+      });
+
   test('every example in docs/examples gets the same diagnostics as --check', T, async (t) => {
     const client = await startClient(t);
     const names = fs.readdirSync(EXAMPLES).filter((n) => n.endsWith('.json')).sort();

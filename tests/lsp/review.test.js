@@ -105,6 +105,20 @@ describe('srcls.reviewBase', { skip: WASM ? false : (!HAVE_GIT && 'git is not in
     await client.waitForPublish(uri, (q) => risky(q).length === 0, { from });
   });
 
+  test('a document moved since the revision is compared with its old path\'s version', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    fs.mkdirSync(path.join(root, 'team'));
+    git(root, 'mv', 'a.source.json', 'team/moved.source.json'); // staged: git sees the move
+    fs.writeFileSync(path.join(root, 'team', 'moved.source.json'), source(false));
+    const client = await startClient(t, { initializationOptions: { srcls: { reviewBase: 'HEAD' } } });
+    const uri = 'file://' + path.join(root, 'team', 'moved.source.json');
+    await client.open(uri, source(false));
+    const found = risky(await client.waitForPublish(uri, (p) => risky(p).length > 0));
+    assert.deepEqual(found.map((d) => d.data.pointer), ['/config/secure']);
+    assert.match(found[0].message, /^insecure-transport since HEAD: /);
+    assert.deepEqual(shown(client), []);
+  });
+
   test('a revision that names no commit: one message, shown once, no diagnostic invented', { ...T, skip: WASM }, async (t) => {
     const root = repository(t);
     fs.writeFileSync(path.join(root, 'b.source.json'), source(true));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "duplicate_names.h"
 #include "domain/domain.h"
 #include "json/json.h"
 #include "rules.h"
@@ -270,6 +271,8 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
         check_rules(a, options, JSON_NONE, 0) != 0)
         status = -1;
+    if (duplicate_names_check(a, &a->duplicate_names) != 0)
+        status = -1;
     if (list_elements(a) != 0) /* before the baseline's entries, which name bulk sources */
         status = -1;
     if (options && options->settings)
@@ -478,8 +481,8 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     static const struct analysis_options syntax_only = {0};
     if (options == NULL)
         options = &syntax_only;
-    if (arenas_overgrown(a))
-        return 0;
+    if (arenas_overgrown(a) || (a->document == DOCUMENT_BULK && a->duplicate_names))
+        return 0; /* a name's duplicates are elsewhere in the file: a whole analysis */
     a->registry = options->registry;
     a->settings = options->settings;
     if (len >= JSON_NONE)
@@ -500,5 +503,8 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
     if (options->baseline != NULL && name_shared(a, index, splice.new_nodes - splice.old_nodes))
         return 0; /* the other element's findings take the same entries: a whole analysis */
-    return recheck_element(a, options, &splice, element, index, old_end, delta);
+    int status = recheck_element(a, options, &splice, element, index, old_end, delta);
+    if (status == 1 && duplicate_names_shared(&a->doc, a->elements, a->element_count, index))
+        return 0; /* its name is now another's: both are reported, a whole analysis */
+    return status;
 }

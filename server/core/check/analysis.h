@@ -61,6 +61,8 @@ struct analysis {
     /* A bulk document: the node of each element, in order (owned), for updates. */
     uint32_t *elements;
     uint32_t element_count;
+    /* Two of its sources share a name (duplicate-name): an update takes a whole analysis. */
+    bool duplicate_names;
     /* The arenas' sizes after the last whole analysis: what updates add beyond them is mostly
      * garbage (messages of diagnostics since replaced), so past a bound an update gives way to
      * a whole analysis, which starts them afresh. */

@@ -278,13 +278,30 @@ struct named_element {
     uint32_t element;
 };
 
+/* By name, then (for two elements of one name) in document order; an element JSON_NONE (a
+ * name looked for) equals every element of its name. */
 static int compare_names(const void *a, const void *b)
 {
-    const struct json_str *x = &((const struct named_element *)a)->name;
-    const struct json_str *y = &((const struct named_element *)b)->name;
+    const struct named_element *p = a, *q = b;
+    const struct json_str *x = &p->name, *y = &q->name;
     if (x->len != y->len)
         return x->len < y->len ? -1 : 1;
-    return x->len == 0 ? 0 : memcmp(x->ptr, y->ptr, x->len);
+    int c = x->len == 0 ? 0 : memcmp(x->ptr, y->ptr, x->len);
+    if (c != 0 || p->element == JSON_NONE || q->element == JSON_NONE || p->element == q->element)
+        return c;
+    return p->element < q->element ? -1 : 1;
+}
+
+/* The first element (in document order) of `named` (sorted) called `name`, or NULL. */
+static const struct named_element *first_named(const struct named_element *named, size_t count,
+                                               struct json_str name)
+{
+    struct named_element wanted = {name, JSON_NONE};
+    const struct named_element *found =
+        count > 0 ? bsearch(&wanted, named, count, sizeof *named, compare_names) : NULL;
+    while (found != NULL && found > named && compare_names(found - 1, &wanted) == 0)
+        found--;
+    return found;
 }
 
 /* The named elements of the bulk array of `a`, sorted by name (malloc'd; NULL when memory ran
@@ -314,19 +331,21 @@ static int changed_bulk(struct analysis *now, struct analysis *base, const char 
     const struct json_node *array = json_node_at(&now->doc, now->doc.root);
     if (array == NULL)
         return 0;
-    size_t named_count;
+    size_t named_count, base_count;
     struct named_element *named = elements_by_name(now, &named_count);
-    if (named == NULL)
+    struct named_element *at_base = named != NULL ? elements_by_name(base, &base_count) : NULL;
+    if (at_base == NULL) {
+        free(named);
         return -1;
+    }
     int status = 0;
     for (uint32_t old = base->doc.nodes[base->doc.root].first_child;
          old != JSON_NONE && status == 0; old = base->doc.nodes[old].next) {
         struct named_element wanted = {member_string(&base->doc, old, ENVELOPE_NAME), JSON_NONE};
-        if (wanted.name.ptr == NULL)
-            continue;
-        const struct named_element *found =
-            named_count > 0 ? bsearch(&wanted, named, named_count, sizeof *named, compare_names)
-                            : NULL;
+        if (wanted.name.ptr == NULL ||
+            first_named(at_base, base_count, wanted.name)->element != old)
+            continue; /* a later source of a name the base had twice: compared once, the first */
+        const struct named_element *found = first_named(named, named_count, wanted.name);
         struct json_str name = wanted.name;
         if (found != NULL) {
             status = changed_identity(now, found->element, base, old, base_name);
@@ -340,6 +359,7 @@ static int changed_bulk(struct analysis *now, struct analysis *base, const char 
         }
     }
     free(named);
+    free(at_base);
     return status != 0 ? -1 : 0;
 }
 
@@ -357,4 +377,34 @@ int review_compare(struct analysis *now, struct analysis *base, const char *base
     if (now->diags.count > first)
         diag_list_sort(&now->diags);
     return status;
+}
+
+/* The NUL-terminated field at `*at` of `listing`, or NULL when it runs past `len`. */
+static const char *listing_field(const char *listing, size_t len, size_t *at)
+{
+    const char *field = listing + *at;
+    const char *end = *at < len ? memchr(field, '\0', len - *at) : NULL;
+    if (end == NULL)
+        return NULL;
+    *at = (size_t)(end - listing) + 1;
+    return field;
+}
+
+bool review_listing_next(const char *listing, size_t len, size_t *at, struct review_change *change)
+{
+    size_t next = *at;
+    const char *status = listing != NULL ? listing_field(listing, len, &next) : NULL;
+    const char *first = status != NULL ? listing_field(listing, len, &next) : NULL;
+    if (first == NULL || status[0] == '\0')
+        return false;
+    *change = (struct review_change){.status = status[0], .path = first};
+    if (status[0] == 'R' || status[0] == 'C') { /* the path at the base, then the path now */
+        const char *now = listing_field(listing, len, &next);
+        if (now == NULL)
+            return false;
+        change->old_path = status[0] == 'R' ? first : NULL;
+        change->path = now;
+    }
+    *at = next;
+    return true;
 }

@@ -15,4 +15,18 @@
  * Returns 0, or -1 when memory ran out. */
 int review_compare(struct analysis *now, struct analysis *base, const char *base_name);
 
+/* One entry of what changed since the base, as `git diff --name-status -z -M BASE` lists it:
+ * its status letter ('M', 'A', 'D', 'T', 'R' for a move git's rename detection found, ...),
+ * the path now, and for a move the path at the base (else NULL). Pointers into the listing. */
+struct review_change {
+    char status;
+    const char *path;
+    const char *old_path;
+};
+
+/* Reads the entry at `*at` of `listing` (`len` bytes: "STATUS\0PATH\0", a move
+ * "RSCORE\0OLD\0NEW\0") into `change` and moves `*at` past it; false at the end, or at a
+ * truncated entry. The one reader of git's listing, for the CLI and the editor alike. */
+bool review_listing_next(const char *listing, size_t len, size_t *at, struct review_change *change);
+
 #endif

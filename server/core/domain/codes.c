@@ -413,6 +413,22 @@ static const struct code_info code_table[CODE_COUNT] = {
             .group = POSTURE_GROUP,
             .security_severity = "9.0",
         },
+    [CODE_DUPLICATE_NAME] =
+        {
+            .name = "duplicate-name",
+            .severity = DIAG_ERROR,
+            .summary = "two sources have the same name",
+            .explanation =
+                "A source's \"name\" is how users find it in the catalog and refer to it in "
+                "SQL, so two sources must not share one. Names compare as written except for "
+                "ASCII case (SQL resolves an unquoted name without regard to case, so \"Sales\" "
+                "and \"sales\" clash); spaces count. Within one bulk file it is an error on each "
+                "later source's name, with the first source of that name as related "
+                "information. Rename one of the sources, or remove the copy.",
+            .example = "[{\"name\": \"lake\", \"type\": \"NETWORK_ATTACHED_STORAGE\", "
+                       "\"config\": {\"path\": \"/a\"}}, {\"name\": \"Lake\", \"type\": "
+                       "\"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"/b\"}}]",
+        },
 };
 
 const struct code_info *code_info(enum diag_code code)

@@ -1,0 +1,123 @@
+/* duplicate_names: duplicate-name within one bulk document (see duplicate_names.h). */
+#include "duplicate_names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "domain/domain.h"
+#include "json/json.h"
+
+static unsigned char lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+bool duplicate_names_equal(struct json_str a, struct json_str b)
+{
+    if (a.len != b.len)
+        return false;
+    for (size_t i = 0; i < a.len; i++) {
+        if (lower((unsigned char)a.ptr[i]) != lower((unsigned char)b.ptr[i]))
+            return false;
+    }
+    return true;
+}
+
+uint64_t duplicate_names_hash(struct json_str name)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < name.len; i++)
+        h = (h ^ lower((unsigned char)name.ptr[i])) * 1099511628211u;
+    return h;
+}
+
+/* The "name" string node of the bulk element `element`, or JSON_NONE. */
+static uint32_t name_node(struct json_doc *doc, uint32_t element)
+{
+    if (doc->nodes[element].kind != JSON_OBJECT)
+        return JSON_NONE;
+    uint32_t node = json_object_get(doc, element, JSON_LITERAL(ENVELOPE_NAME));
+    return node != JSON_NONE && doc->nodes[node].kind == JSON_STRING ? node : JSON_NONE;
+}
+
+/* Reports the name `node` (of element `index`) as a duplicate of `first`. */
+static int report(struct analysis *a, uint32_t node, uint32_t index, uint32_t first,
+                  uint32_t first_index)
+{
+    struct json_doc *doc = &a->doc;
+    struct json_str name = json_node_string(doc, node);
+    struct diagnostic d = {
+        .code = CODE_DUPLICATE_NAME,
+        .severity = code_info(CODE_DUPLICATE_NAME)->severity,
+        .start = doc->nodes[node].start,
+        .end = doc->nodes[node].end,
+        .related_start = doc->nodes[first].start,
+        .related_end = doc->nodes[first].end,
+        .related_message =
+            arena_printf(&a->arena, "the source at index %u has the name first", first_index),
+        .message = arena_printf(&a->arena,
+                                "the name \"%.*s\" is taken by an earlier source of this file "
+                                "(index %u): the catalog and SQL know a source by its name",
+                                (int)name.len, name.ptr, first_index),
+        .pointer = arena_printf(&a->arena, "/%u/" ENVELOPE_NAME, index),
+        .node = node,
+    };
+    if (d.related_message == NULL || d.message == NULL || d.pointer == NULL)
+        return -1;
+    return diag_list_add(&a->diags, &d);
+}
+
+int duplicate_names_check(struct analysis *a, bool *found)
+{
+    *found = false;
+    struct json_doc *doc = &a->doc;
+    if (a->document != DOCUMENT_BULK)
+        return 0;
+    uint32_t count = json_child_count(doc, doc->root);
+    size_t size = 16;
+    while (size < 2 * (size_t)count)
+        size *= 2;
+    struct slot {
+        struct json_str name;
+        uint32_t node, index; /* node JSON_NONE: empty */
+    } *table = malloc(size * sizeof *table);
+    if (table == NULL)
+        return -1;
+    for (size_t i = 0; i < size; i++)
+        table[i].node = JSON_NONE;
+    int status = 0;
+    uint32_t index = 0;
+    for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
+         e = doc->nodes[e].next, index++) {
+        uint32_t node = name_node(doc, e);
+        if (node == JSON_NONE)
+            continue;
+        struct json_str name = json_node_string(doc, node);
+        size_t at = (size_t)duplicate_names_hash(name) & (size - 1);
+        while (table[at].node != JSON_NONE && !duplicate_names_equal(table[at].name, name))
+            at = (at + 1) & (size - 1);
+        if (table[at].node == JSON_NONE) {
+            table[at] = (struct slot){name, node, index};
+            continue;
+        }
+        *found = true;
+        status = report(a, node, index, table[at].node, table[at].index);
+    }
+    free(table);
+    return status;
+}
+
+bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
+                            uint32_t index)
+{
+    uint32_t mine = index < count ? name_node(doc, elements[index]) : JSON_NONE;
+    if (mine == JSON_NONE)
+        return false;
+    struct json_str name = json_node_string(doc, mine);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t other = i != index ? name_node(doc, elements[i]) : JSON_NONE;
+        if (other != JSON_NONE && duplicate_names_equal(json_node_string(doc, other), name))
+            return true;
+    }
+    return false;
+}
