@@ -379,20 +379,20 @@ static void test_moves_follow_git(void **state)
 
     struct run r = review("moves", "text", "HEAD~1");
     assert_exit(&r, 0);
-    assert_non_null(strstr(r.out, "./team/n1.source.json:5:15: warning: insecure-transport since "
+    assert_non_null(strstr(r.out, "team/n1.source.json:5:15: warning: insecure-transport since "
                                   "HEAD~1: `secure` is false"));
-    assert_non_null(strstr(r.out, "./n2.source.json:5:15: warning: insecure-transport since "
+    assert_non_null(strstr(r.out, "n2.source.json:5:15: warning: insecure-transport since "
                                   "HEAD~1: `secure` is false"));
     assert_null(strstr(r.out, "m1.source.json"));
     assert_null(strstr(r.out, "m2.source.json"));
     /* the plain mv and the rewrite: the old path deleted, the new one not compared */
-    assert_non_null(strstr(r.out, "\n./m3.source.json: warning: the file was deleted since "
+    assert_non_null(strstr(r.out, "\nm3.source.json: warning: the file was deleted since "
                                   "HEAD~1, and with it the source \"m3\" [risky-change]\n"));
-    assert_non_null(strstr(r.out, "\n./m4.source.json: warning: the file was deleted since "
+    assert_non_null(strstr(r.out, "\nm4.source.json: warning: the file was deleted since "
                                   "HEAD~1, and with it the source \"m4\" [risky-change]\n"));
     assert_null(strstr(r.out, "n3.source.json:5:15: warning"));
     assert_null(strstr(r.out, "n4.source.json:1:70: warning"));
-    assert_non_null(strstr(r.out, "./n4.source.json:1:70: information: `secure` is false"));
+    assert_non_null(strstr(r.out, "n4.source.json:1:70: information: `secure` is false"));
     run_free(&r);
 }
 

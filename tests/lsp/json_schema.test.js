@@ -166,6 +166,9 @@ function classify(result, ajvValid, srclsValid, value, validate) {
   if (unsaid.length !== errors.length) return null;
   if (codes.has('unknown-kind')) return 'unknown-kind: a type that names no kind and a config that identifies none';
   if (codes.has('duplicate-key')) return 'duplicate-key: JSON Schema sees the parsed value';
+  if (codes.has('duplicate-name')) {
+    return 'duplicate-name: two sources of a bulk file with one name (uniqueItems compares whole elements, not one member of each)';
+  }
   if (unsaid.some((d) => d.code === 'type-mismatch')) {
     return 'type-mismatch on 1.0 for an integer: JSON Schema sees a number\'s value, not how it is written';
   }
@@ -336,6 +339,9 @@ const KNOWN = [
     text: '{"type": "CLOUDA_OBJECT_STORAGE", "config": {"maxCacheSpacePct": 50.0}}' },
   { why: 'a duplicate key', srcls: false, ajv: true,
     text: '{"type": "NETWORK_ATTACHED_STORAGE", "config": {"path": "/a", "path": "/b"}}' },
+  { why: 'two sources of a bulk file named alike but for case', srcls: false, ajv: true,
+    text: '[{"name": "lake", "type": "NETWORK_ATTACHED_STORAGE", "config": {"path": "/a"}}, ' +
+      '{"name": "Lake", "type": "NETWORK_ATTACHED_STORAGE", "config": {"path": "/b"}}]' },
   { why: 'a type that names no kind, the kind inferred from config', srcls: false, ajv: true,
     text: '{"type": "MY_NAS", "config": {"path": 1}}' },
   { why: 'a type that names no kind, config keys that identify none', srcls: false, ajv: true,
