@@ -334,11 +334,11 @@ static void check_task(struct walk *walk, struct file_task *task)
             task_print_fixed(walk, task);
         if (walk->pool != NULL)
             check_pool_drain(walk->pool); /* the files before it are reported first */
-        bool itself = check_configs_report_mistakes(walk->options->configs,
-                                                    nameless ? NULL : task->path,
-                                                    walk->options->reporter, &walk->summary);
-        task->refused = !itself && !task->explicit && task->fd >= 0 &&
-                        !walk->options->configs->out_of_memory;
+        bool itself =
+            check_configs_report_mistakes(walk->options->configs, nameless ? NULL : task->path,
+                                          walk->options->reporter, &walk->summary);
+        task->refused =
+            !itself && !task->explicit && task->fd >= 0 && !walk->options->configs->out_of_memory;
         if (!task->refused) { /* the srcls.json itself is reported, not left unchecked */
             if (!itself)
                 report_unreadable(walk, task->path, check_configs_refusal(walk->options->configs));

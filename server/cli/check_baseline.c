@@ -37,7 +37,7 @@ struct baseline_set {
     size_t checked_count, checked_cap;
     bool broken; /* could not be read (said once): its files' findings are all new */
     unsigned unrecorded; /* entries of findings never baselined (baseline_recorded): said */
-    bool out_of_memory; /* ... for want of memory: no verdict on the file */
+    bool out_of_memory;  /* ... for want of memory: no verdict on the file */
 };
 
 struct check_baseline {
@@ -54,9 +54,9 @@ struct check_baseline {
     /* --write-baseline: the file there before (read at the end) and the paths checked,
      * relative to its directory: its entries of other files that still exist are kept */
     struct baseline_set previous;
-    bool previous_broken; /* there, but not a baseline (said): written anew */
+    bool previous_broken;        /* there, but not a baseline (said): written anew */
     bool previous_out_of_memory; /* ... for want of memory: not written at all */
-    unsigned left_out;    /* --write-baseline: findings never baselined (baseline_recorded) */
+    unsigned left_out; /* --write-baseline: findings never baselined (baseline_recorded) */
     struct report_absent *absent;
     unsigned absent_count;
     size_t absent_cap;
