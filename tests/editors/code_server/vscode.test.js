@@ -642,10 +642,15 @@ test('the baseline\'s findings as hints (or shown), an ignore entry added by a q
   // VS Code opens srcls.json with the entry, not saved: a tab marked changed, its problem listed.
   await waitInPage('srcls.json changed in a tab', () => [...document.querySelectorAll('.tab.dirty')]
     .some((t) => (t.getAttribute('aria-label') || '').startsWith('srcls.json')));
-  rows = await problems('**/team/srcls.json', (m) => withCode(m, 'project-config').length > 0);
-  assert.deepEqual(rows.map((r) => [r.severity, codeOf(r)]), [['error', 'project-config']],
-    `the empty reason flagged: ${rows.map((r) => r.text[0])}`);
-  assert.match(rows[0].text[0], /^"reason" must be a non-empty string: why the finding is accepted/);
+  // The workspace reviews against HEAD (srcls.reviewBase): an entry added weakens the gate.
+  rows = await problems('**/team/srcls.json', (m) => withCode(m, 'project-config').length > 0 &&
+    withCode(m, 'risky-change').length > 0);
+  assert.deepEqual(rows.map((r) => [r.severity, codeOf(r)]).sort(),
+    [['error', 'project-config'], ['warning', 'risky-change']],
+    `the empty reason flagged, the entry reviewed: ${rows.map((r) => r.text[0])}`);
+  assert.match(withCode(rows, 'project-config')[0].text[0],
+    /^"reason" must be a non-empty string: why the finding is accepted/);
+  assert.match(withCode(rows, 'risky-change')[0].text[0], /^"ignore" entry added or widened since HEAD/);
   await openFile('team/srcls.json');
   const shown = JSON.parse(await editorShows('the entry in srcls.json', '"/config/poolSize"'));
   assert.deepEqual(shown.ignore.slice(1), [{ files: 'legacy.source.json', pointer: '/config/poolSize',
