@@ -20,6 +20,7 @@
 
 #define UV_EOF (-4095)
 #define UV_ENOMEM (-ENOMEM)
+#define UV_ENOBUFS (-ENOBUFS)
 #define UV_EINVAL (-EINVAL)
 #define UV_EPIPE (-EPIPE)
 #define UV_EIO (-EIO)

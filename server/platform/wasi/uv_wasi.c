@@ -405,8 +405,8 @@ static void read_stream(uv_stream_t *stream)
 {
     uv_buf_t buf = {NULL, 0};
     stream->alloc_cb((uv_handle_t *)stream, SUGGESTED_READ, &buf);
-    if (buf.base == NULL || buf.len == 0) {
-        stream->read_cb(stream, UV_ENOMEM, &buf);
+    if (buf.base == NULL || buf.len == 0) { /* libuv's word for it: the bytes wait */
+        stream->read_cb(stream, UV_ENOBUFS, &buf);
         return;
     }
     ssize_t n;
