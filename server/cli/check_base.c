@@ -323,7 +323,7 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
     if (base->failed)
         return -1;
     char *rel = relative(base, path);
-    const char *key = rel;
+    struct changed_path key = {.path = rel};
     int found = rel == NULL || base->changed.count == 0 ||
                         bsearch(&key, base->changed.items, base->changed.count,
                                 sizeof *base->changed.items, compare) == NULL
