@@ -115,8 +115,9 @@ static int read_schemas(struct analysis *a, const char *config_dir,
         int read = reader->read_dir(reader->context, dir, schema, why, sizeof why);
         /* each directory's files in name order, whatever order the door met them in: kinds
          * without a number are numbered in that order */
-        qsort(schema->files + before, schema->file_count - before, sizeof *schema->files,
-              by_file_name);
+        if (schema->file_count > before) /* none: files may still be NULL */
+            qsort(schema->files + before, schema->file_count - before, sizeof *schema->files,
+                  by_file_name);
         if (read == 0)
             continue;
         readable = false;
