@@ -43,13 +43,13 @@ struct changed_list {
 };
 
 struct check_base {
-    char *ref;                /* as written on the command line, for messages */
-    char *commit;             /* its commit id */
-    char *toplevel;           /* the work tree's top directory, real path */
-    char *listing;            /* git diff --name-status -z: status and path, NUL-separated */
+    char *ref;                   /* as written on the command line, for messages */
+    char *commit;                /* its commit id */
+    char *toplevel;              /* the work tree's top directory, real path */
+    char *listing;               /* git diff --name-status -z: status and path, NUL-separated */
     struct changed_list changed; /* what differs from REF, sorted by path */
-    struct path_list deleted; /* those of them deleted since REF, in git's order */
-    pid_t batch_pid;          /* git cat-file --batch, or 0 before the first changed document */
+    struct path_list deleted;    /* those of them deleted since REF, in git's order */
+    pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
     struct check_gate *gate;  /* srcls.json and baseline files reviewed (check_gate.h) */

@@ -35,7 +35,7 @@ struct baseline_set {
     struct baseline_index index; /* its entries, sorted */
     char **checked;              /* the paths checked (relative to read_dir), for the fixed count */
     size_t checked_count, checked_cap;
-    bool broken; /* could not be read (said once): its files' findings are all new */
+    bool broken;         /* could not be read (said once): its files' findings are all new */
     unsigned unrecorded; /* entries of findings never baselined (baseline_recorded): said */
     bool out_of_memory;  /* ... for want of memory: no verdict on the file */
 };
@@ -45,7 +45,7 @@ struct check_baseline {
     struct check_configs *configs; /* the srcls.json of each file (a gone file's too) */
     bool named;                    /* --baseline: sets[0], for every file */
     bool no_config;                /* --no-baseline: no srcls.json's "baseline" */
-    char *cwd;       /* absolute, normalised */
+    char *cwd;                     /* absolute, normalised */
     char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
     struct baseline_set *sets;
     size_t set_count, set_cap;
