@@ -154,7 +154,7 @@ static struct exception exceptions[] = {
      "string R: ANONYMOUS (no authentication), MASTER (master database user credentials or "
      "secret resource), CLOUDA_PROFILE.",
      "R, but MASTER may use a secret resource instead, and ANONYMOUS uses no user: required "
-     "only with MASTER when no secretResourceUrl is given (PRODUCT.md, 'Required \"for\" a "
+     "only with MASTER when no secretResourceUrl is given (docs/readings.md, 'Required \"for\" a "
      "value')",
      0},
     {2, "password", "required",

@@ -280,7 +280,7 @@ static void test_every_kind_has_its_cases_and_an_example(void **state)
 static void test_registry_has_every_kind_of_the_reference(void **state)
 {
     (void)state;
-    /* PRODUCT.md's table: 25 kinds, 26 type identifiers (more kinds may follow). */
+    /* The kind table (docs/kinds.md): 25 kinds, 26 type identifiers (more kinds may follow). */
     static const char *const types[] = {"CLOUDA_SEARCH_SERVICE",
                                         "CLOUDA_WAREHOUSE",
                                         "CLOUDA_OBJECT_STORAGE",

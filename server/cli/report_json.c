@@ -1,4 +1,5 @@
-/* report_json: PRODUCT.md's JSON output, one object on stdout, streamed file by file. */
+/* report_json: the JSON output (docs/cli.md, "Formats"), one object on stdout, streamed file by
+ * file. */
 #include <string.h>
 
 #include "domain/domain.h"

@@ -15,9 +15,10 @@
 const struct schema_kind *kind_resolve_id(const struct schema_registry *registry,
                                           const struct settings *settings, struct json_str id);
 
-/* The kinds whose fields fit the keys of the object `config` best (PRODUCT.md: a kind scores
- * +1 for each key it defines, -1 for each it does not). Returns how many tie for the best
- * score, writing the first `capacity` of them to `best`; 0 when no kind defines any key. */
+/* The kinds whose fields fit the keys of the object `config` best (docs/readings.md, "Kind
+ * inference": a kind scores +1 for each key it defines, -1 for each it does not). Returns how
+ * many tie for the best score, writing the first `capacity` of them to `best`; 0 when no kind
+ * defines any key. */
 uint32_t kind_resolve_infer(struct json_doc *doc, const struct schema_registry *registry,
                             uint32_t config, const struct schema_kind **best, uint32_t capacity);
 

@@ -16,9 +16,9 @@ enum diag_severity {
     DIAG_HINT,
 };
 
-/* The diagnostic codes: the stable contract of PRODUCT.md. Each has one row in the table of
- * codes.c (name, default severity, texts), in this order; code_name() gives the name the
- * doors print ("json-syntax"). */
+/* The diagnostic codes: a stable contract (docs/rules.md is generated from them). Each has one
+ * row in the table of codes.c (name, default severity, texts), in this order; code_name()
+ * gives the name the doors print ("json-syntax"). */
 enum diag_code {
     CODE_JSON_SYNTAX,
     CODE_DUPLICATE_KEY,
