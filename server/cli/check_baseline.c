@@ -63,6 +63,19 @@ struct check_baseline {
     bool used, failed; /* used: a baseline was read or is written */
 };
 
+/* Writes to stderr the names of the codes no baseline records ("json-syntax, ..."), as
+ * baseline_recorded says: the two messages that name them never drift from it. */
+static void print_unrecorded_codes(void)
+{
+    const char *separator = "";
+    for (int code = 0; code < CODE_COUNT; code++) {
+        if (!baseline_recorded((enum diag_code)code)) {
+            fprintf(stderr, "%s%s", separator, code_name((enum diag_code)code));
+            separator = ", ";
+        }
+    }
+}
+
 /* The directory of `path`, absolute and normalised, or NULL. */
 static char *directory_of(const char *cwd, const char *path)
 {
@@ -163,12 +176,14 @@ static struct baseline_set *set_for(struct check_baseline *b, const char *path)
     set->broken = !read_file(set);
     set->index.gone = entry_gone;
     set->index.gone_context = set->read_dir;
-    if (set->unrecorded > 0)
+    if (set->unrecorded > 0) {
         fprintf(stderr,
                 "srcls: baseline %s: %u entr%s of findings that mean a document was not checked "
-                "(json-syntax, unknown-document, unknown-kind) match nothing: such findings "
-                "are always reported\n",
+                "(",
                 set->read_path, set->unrecorded, set->unrecorded == 1 ? "y" : "ies");
+        print_unrecorded_codes();
+        fputs(") match nothing: such findings are always reported\n", stderr);
+    }
     b->used = true;
     return set;
 }
@@ -500,12 +515,15 @@ int check_baseline_end(struct check_baseline *b, int status)
             fprintf(stderr, " (%ld of files or codes not checked in this run, kept)", kept);
         fputs("\n", stderr);
     }
-    if (b->left_out > 0)
+    if (b->left_out > 0) {
         fprintf(stderr,
-                "srcls: --write-baseline %s: left out %u finding%s of what was not checked "
-                "(json-syntax, unknown-document, unknown-kind, and the other findings of a "
-                "document with a syntax error): never baselined, always reported\n",
+                "srcls: --write-baseline %s: left out %u finding%s of what was not checked (",
                 b->write_path, b->left_out, b->left_out == 1 ? "" : "s");
+        print_unrecorded_codes();
+        fputs(", and the other findings of a document with a syntax error): never baselined, "
+              "always reported\n",
+              stderr);
+    }
     free(temporary);
     return error == 0 ? status : 2;
 }
