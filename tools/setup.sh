@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # The build needs a compiler, meson, ninja, pkg-config, libuv and cmocka; the test suite also
 # runs the language-server tests under node, the plugin test in Neovim, and the Mason package
-# definition against its schema (python3-yaml, python3-jsonschema).
-packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev neovim valgrind python3 unzip git
+# definition against its schema (python3-yaml, python3-jsonschema); strace counts the system
+# calls per file of --check (tests/syscalls.py).
+packages=(gcc meson ninja-build pkg-config libuv1-dev libcmocka-dev neovim valgrind strace python3 unzip git
   python3-yaml python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do

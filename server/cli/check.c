@@ -419,7 +419,7 @@ static bool excluded(const struct check_options *options, const char *path, cons
 }
 
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
-                        bool explicit, bool included, unsigned depth);
+                        bool explicit, bool included, unsigned depth, enum visited_type type);
 
 /* Visits the entries of the directory open on `fd` (which it closes) in name order. A
  * directory that cannot be listed whole is reported, and what was listed is still checked. */
@@ -432,7 +432,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         report_errno(walk, path, saved);
         return;
     }
-    char **names;
+    struct visited_name *names;
     size_t count_names;
     int error = visited_list_names(dir, &names, &count_names);
     if (error != 0)
@@ -440,21 +440,22 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
     size_t base = strlen(path);
     bool slash = base > 0 && path[base - 1] == '/';
     for (size_t i = 0; i < count_names; i++) {
-        size_t size = base + 1 + strlen(names[i]) + 1;
+        size_t size = base + 1 + strlen(names[i].name) + 1;
         char *child = malloc(size);
         if (child != NULL) {
-            snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i]);
+            snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i].name);
             enum check_scan scan = CHECK_SCAN_EXCLUDED;
-            if (!excluded(walk->options, child, names[i]) && !ignored_has(&walk->ignored, child))
-                scan = check_configs_scan(walk->options->configs, child, names[i]);
+            if (!excluded(walk->options, child, names[i].name) &&
+                !ignored_has(&walk->ignored, child))
+                scan = check_configs_scan(walk->options->configs, child, names[i].name);
             if (scan != CHECK_SCAN_EXCLUDED)
-                check_entry(walk, dirfd(dir), names[i], child, false, scan == CHECK_SCAN_INCLUDED,
-                            depth + 1);
+                check_entry(walk, dirfd(dir), names[i].name, child, false,
+                            scan == CHECK_SCAN_INCLUDED, depth + 1, names[i].type);
             free(child);
         } else {
             report_unreadable(walk, path, "cannot read: out of memory");
         }
-        free(names[i]);
+        free(names[i].name);
     }
     free(names);
     closedir(dir);
@@ -469,14 +470,16 @@ static bool wanted(mode_t mode, const char *name, bool explicit, bool included)
     return S_ISREG(mode) && (included || check_ends_with(name, ".json"));
 }
 
-/* Checks `name` in the directory `at`, shown as `path`. An explicit path is followed if it is
- * a symbolic link; an entry found in a scan is not. */
+/* Checks `name` (of the `type` its directory's listing said) in the directory `at`, shown as
+ * `path`. An explicit path is followed if it is a symbolic link; an entry of a scan is not. */
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
-                        bool explicit, bool included, unsigned depth)
+                        bool explicit, bool included, unsigned depth, enum visited_type type)
 {
-    /* A first look without opening anything: opening a FIFO or a device can block or act. */
-    struct stat st;
-    if (fstatat(at, name, &st, explicit ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+    /* A first look without opening anything: opening a FIFO or a device can block or act (the
+     * listing's word for a regular file or a directory is that look, open_entry confirms it). */
+    struct stat st = {.st_mode = type == VISITED_FILE ? S_IFREG : S_IFDIR};
+    if (type == VISITED_UNKNOWN &&
+        fstatat(at, name, &st, explicit ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
         report_errno(walk, path, errno);
         return;
     }
@@ -554,7 +557,8 @@ int check_run(const struct check_options *options)
         if (strcmp(options->paths[i], "-") == 0)
             check_stdin(&walk);
         else
-            check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, false, 0);
+            check_entry(&walk, AT_FDCWD, options->paths[i], options->paths[i], true, false, 0,
+                        VISITED_UNKNOWN);
     }
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;

@@ -53,6 +53,10 @@ char *read_descriptor(int fd, size_t expected, size_t *len)
         if (got == 0)
             break;
         n += (size_t)got;
+        /* a regular file gave the size fstat said and less than asked: that was all of it (no
+         * read to see its end) */
+        if (expected > 0 && n == expected && n < cap)
+            break;
         if (n > limit) {
             errno = EFBIG;
             goto fail;
@@ -67,23 +71,15 @@ fail:;
     return NULL;
 }
 
-/* Makes `fd` blocking again: it was opened non-blocking only so that the open itself could
- * not wait on a FIFO. */
-static int clear_nonblock(int fd)
-{
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0)
-        return -1;
-    return fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-}
-
 int open_entry(int at, const char *name, bool follow, struct stat *st)
 {
     int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
     int fd = openat(at, name, flags);
     if (fd < 0)
         return -1;
-    if (fstat(fd, st) != 0 || (S_ISREG(st->st_mode) && clear_nonblock(fd) != 0)) {
+    /* O_NONBLOCK stays: it means nothing to a regular file on Linux, and a read that would
+     * block anyway waits in read_descriptor's poll */
+    if (fstat(fd, st) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;

@@ -13,9 +13,10 @@
 #define CHECK_MAX_INPUT_SIZE JSON_DEFAULT_MAX_SIZE
 
 /* Reads `fd` to its end into a malloc'd buffer the caller frees. `expected` (the size fstat
- * gave, or 0 for a stream) sizes the first allocation, so a regular file is read with one; a
- * file that grows meanwhile is still read whole. NULL with errno set on failure, EFBIG when
- * there is more than CHECK_MAX_INPUT_SIZE bytes: reading stops there. */
+ * gave, or 0 for a stream) sizes the first allocation, so a regular file is read with one
+ * allocation and one read (a read that gives `expected` bytes of the `expected` + 1 asked is
+ * its end); a file that grows meanwhile is still read whole. NULL with errno set on failure, EFBIG
+ * when there is more than CHECK_MAX_INPUT_SIZE bytes: reading stops there. */
 char *read_descriptor(int fd, size_t expected, size_t *len);
 /* strerror, but ENOMEM is "out of memory": the one way the command line says it. */
 const char *check_strerror(int error);

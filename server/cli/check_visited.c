@@ -1,6 +1,7 @@
 /* check_visited: what a `--check` walk visits — the names of a directory, in name order, and the
  * files and directories already visited, by device and inode: an open-addressing hash set that
  * stays at most half full. */
+#define _DEFAULT_SOURCE /* d_type and DT_REG, DT_DIR (glibc hides them under strict POSIX) */
 #include "check_visited.h"
 
 #include <dirent.h>
@@ -74,14 +75,26 @@ int visited_add(struct visited *v, const struct stat *st)
 
 static int compare_names(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const struct visited_name *)a)->name, ((const struct visited_name *)b)->name);
+}
+
+static enum visited_type type_of(const struct dirent *entry)
+{
+#ifdef DT_REG
+    return entry->d_type == DT_REG   ? VISITED_FILE
+           : entry->d_type == DT_DIR ? VISITED_DIRECTORY
+                                     : VISITED_UNKNOWN;
+#else
+    (void)entry;
+    return VISITED_UNKNOWN;
+#endif
 }
 
 /* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
  * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
  * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
  * names read before it. */
-int visited_list_names(DIR *dir, char ***names, size_t *count)
+int visited_list_names(DIR *dir, struct visited_name **names, size_t *count)
 {
     size_t cap = 0;
     int error = 0;
@@ -97,7 +110,7 @@ int visited_list_names(DIR *dir, char ***names, size_t *count)
         const char *name = entry->d_name;
         if (name[0] == '.' || strcmp(name, "node_modules") == 0)
             continue;
-        char **grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
+        struct visited_name *grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
         if (grown != NULL)
             *names = grown;
         char *copy = grown != NULL ? strdup(name) : NULL;
@@ -105,7 +118,7 @@ int visited_list_names(DIR *dir, char ***names, size_t *count)
             error = ENOMEM;
             break;
         }
-        (*names)[(*count)++] = copy;
+        (*names)[(*count)++] = (struct visited_name){copy, type_of(entry)};
     }
     if (*count > 1)
         qsort(*names, *count, sizeof **names, compare_names);

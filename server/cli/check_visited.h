@@ -30,10 +30,19 @@ bool visited_insert(struct visited *v, const struct stat *st);
  * memory ran out. */
 int visited_add(struct visited *v, const struct stat *st);
 
+/* What a directory listing says an entry is, when it says (d_type): a walk need not look at a
+ * regular file or a directory before opening it. */
+enum visited_type { VISITED_UNKNOWN, VISITED_FILE, VISITED_DIRECTORY };
+
+struct visited_name {
+    char *name; /* malloc'd */
+    enum visited_type type;
+};
+
 /* Reads the names of `dir` that a scan visits, skipping hidden entries (among them srcls's own
- * temporary files) and node_modules, into `*names` (malloc'd strings in a malloc'd array, which
- * the caller frees) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
+ * temporary files) and node_modules, into `*names` (a malloc'd array, which the caller frees
+ * with each name) in name order. Returns 0, or an errno value (ENOMEM, or readdir's) with the
  * names read before it. */
-int visited_list_names(DIR *dir, char ***names, size_t *count);
+int visited_list_names(DIR *dir, struct visited_name **names, size_t *count);
 
 #endif

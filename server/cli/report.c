@@ -55,10 +55,46 @@ static const char *below(const char *full, const char *dir)
     return full + n + 1;
 }
 
+/* The working directory, read once: srcls never changes it while it reports (a read per file
+ * was a system call per file). NULL when it cannot be read. */
+static const char *working_directory(void)
+{
+    static char cwd[PATH_MAX];
+    static int state; /* 0: not read yet, 1: read, -1: unreadable */
+    if (state == 0)
+        state = getcwd(cwd, sizeof cwd) != NULL ? 1 : -1;
+    return state > 0 ? cwd : NULL;
+}
+
+/* `full` (absolute, its steps applied) with the symbolic links of its directory resolved, into
+ * `real` (PATH_MAX bytes). The last directory resolved is kept: the files of one directory cost
+ * one realpath, not one each (a readlink per component per file). */
+static bool resolve(const char *full, char *real)
+{
+    static char last_dir[PATH_MAX], last_real[PATH_MAX];
+    const char *slash = strrchr(full, '/');
+    size_t dir_len = (size_t)(slash - full);
+    if (dir_len == 0 || dir_len >= sizeof last_dir)
+        return platform_realpath(full, real) != NULL;
+    if (strlen(last_dir) != dir_len || memcmp(last_dir, full, dir_len) != 0) {
+        char dir[PATH_MAX];
+        memcpy(dir, full, dir_len);
+        dir[dir_len] = '\0';
+        if (platform_realpath(dir, last_real) == NULL) {
+            last_dir[0] = '\0';
+            return false;
+        }
+        memcpy(last_dir, dir, dir_len + 1);
+    }
+    int n = snprintf(real, PATH_MAX, "%s%s", strcmp(last_real, "/") == 0 ? "" : last_real, slash);
+    return n > 0 && n < PATH_MAX;
+}
+
 const char *report_path(const char *path, char *buf, size_t size)
 {
-    char cwd[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
-    if (strcmp(path, "<stdin>") == 0 || getcwd(cwd, sizeof cwd) == NULL)
+    char full[PATH_MAX], real[PATH_MAX];
+    const char *cwd = strcmp(path, "<stdin>") == 0 ? NULL : working_directory();
+    if (cwd == NULL)
         return path;
     int n = path[0] == '/' ? snprintf(full, sizeof full, "%s", path)
                            : snprintf(full, sizeof full, "%s/%s", cwd, path);
@@ -66,7 +102,7 @@ const char *report_path(const char *path, char *buf, size_t size)
         return path;
     apply_steps(full);
     const char *shown = below(full, cwd);
-    if (shown == NULL && platform_realpath(full, real) != NULL)
+    if (shown == NULL && resolve(full, real))
         shown = below(real, cwd);
     if (shown != NULL || path[0] == '/') {
         snprintf(buf, size, "%s", shown != NULL ? shown : full);

@@ -114,6 +114,35 @@ def bench_check(args):
     table("Benchmark 1: %d files, %.1f MB, %d with a planted mistake; %d rounds, order rotated"
           % (n, size / 1e6, mistakes, args.rounds),
           ["command", "median ms", "best ms", "time / srcls", "files reported"], rows)
+    syscalls_per_file(runs, n)
+
+
+def syscalls_per_file(runs, n):
+    """System calls per file of read_files and srcls (--jobs 1 and default), by strace -f -c;
+    futex (threads waiting on each other) counted apart."""
+    if subprocess.run(["sh", "-c", "command -v strace"], stdout=subprocess.DEVNULL).returncode:
+        print("\n(strace is not installed: no system-call counts)")
+        return
+    rows = []
+    reader, srcls = runs["read_files (open+read only)"], runs["srcls --check"]
+    for name, cmd in (("read_files (open+read only)", reader),
+                      ("srcls --check --jobs 1", srcls[:2] + ["--jobs", "1"] + srcls[2:]),
+                      ("srcls --check", srcls)):
+        out = "/tmp/srcls-bench.strace"
+        subprocess.run(["strace", "-f", "-c", "-o", out] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        calls = {}
+        for line in open(out):
+            f = line.split()
+            if len(f) >= 5 and re.match(r"^[0-9.]+$", f[0]) and f[-1] != "total":
+                calls[f[-1]] = int(f[3])
+        os.unlink(out)
+        other = sum(v for k, v in calls.items() if k != "futex")
+        rows.append((name, "%.2f" % (other / n), "%.2f" % (calls.get("futex", 0) / n)))
+    floor = float(rows[0][1])
+    rows = [r + ("%.2f" % (float(r[1]) / floor),) for r in rows]
+    table("System calls per file (strace -f -c), %d files" % n,
+          ["command", "per file (futex apart)", "futex per file", "/ read_files"], rows)
 
 
 # ---------------------------------------------------------------- 6. baseline
