@@ -13,12 +13,17 @@
 #   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
 #                                       stderr; `--version`, `--check` (compared as above) and
 #                                       the language-server suite against it
+# With the argument action, after publishing, only this instead: action.yml's steps run as a
+# runner runs them (tests/npm/action_runner.py: inputs, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) in a
+# git repository holding a bad and a good document: the step fails with annotations on the bad
+# one, the job summary counts by code, SARIF and the outputs are written; the good one passes;
+# args with --format and a version not published fail with an annotation saying so.
 # With the argument pre-commit, after publishing, only this instead: `pre-commit try-repo`
 # (Debian's pre-commit) runs the language: node hook srcls-node of .pre-commit-hooks.yaml from this checkout
 # on a git repository holding a bad and a good document, npm pointed at the registry: pre-commit
 # installs srcls from it (the top package.json's dependency, @srcls/linux-x64 with it), the hook
 # fails on the bad document, naming it, and passes the good one.
-#   tests/npm/registry.sh [install|pre-commit]
+#   tests/npm/registry.sh [install|pre-commit|action]
 #                               env: SRCLS_CLI_BINARY (the native binary; default build/'s),
 #                               SRCLS_WASM (default: the newer of dist/'s and build-wasm/'s)
 # Exits 77 (meson: SKIP), saying why, without node 20, `npm ci` in tests/npm and tests/lsp, or a
@@ -120,6 +125,62 @@ if [ "$mode" = pre-commit ]; then
   cat "$work/out"
   [ "$status" -eq 0 ] || fail "the hook on the good document alone: status $status, not 0"
   echo "pre-commit: all passed"
+  exit 0
+fi
+
+if [ "$mode" = action ]; then
+  echo "== the GitHub Action: action.yml's steps run as a runner runs them (tests/npm/action_runner.py)"
+  project=$work/project
+  mkdir -p "$project/sources"
+  cp "$root/docs/examples/01-search-service.source.json" "$project/sources/good.source.json"
+  cp "$root/docs/examples/bad-object-storage.source.json" "$project/sources/bad.source.json"
+  (cd "$project" && git init -q . && git add sources)
+  act() { python3 "$here/action_runner.py" "$root" "$project" "$@"; }
+  status=0
+  act "$work/run-bad" sarif-file=results/srcls.sarif >"$work/out" 2>&1 || status=$?
+  cat "$work/out"
+  [ "$status" -eq 1 ] || fail "the action on a bad and a good document: status $status, not 1"
+  grep -q "^::error file=sources/bad.source.json,line=[0-9]*," "$work/out" ||
+    fail "no annotation on sources/bad.source.json"
+  ! grep -q "file=sources/good.source.json" "$work/out" || fail "an annotation on the good document"
+  ! grep -q "running the WebAssembly build" "$work/out" || fail "the action ran the WebAssembly build"
+  grep -q "^## srcls: [1-9][0-9]* errors\?, " "$work/run-bad/summary.md" ||
+    fail "the job summary does not count the errors: $(head -3 "$work/run-bad/summary.md")"
+  grep -q '^| `secret-not-encoded` | error | 1 |$' "$work/run-bad/summary.md" ||
+    fail "the job summary has no row for secret-not-encoded"
+  grep -q "^| sources/bad.source.json | [0-9]* | error | " "$work/run-bad/summary.md" ||
+    fail "the job summary lists no finding of sources/bad.source.json"
+  python3 - "$project/results/srcls.sarif" <<'PY' || fail "the SARIF file"
+import json, sys
+sarif = json.load(open(sys.argv[1]))
+run = sarif["runs"][0]
+assert run["tool"]["driver"]["name"] == "srcls", run["tool"]["driver"]["name"]
+files = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]}
+assert files == {"sources/bad.source.json"}, files
+PY
+  grep -q "^errors=[1-9][0-9]*$" "$work/run-bad/outputs" || fail "outputs: $(cat "$work/run-bad/outputs")"
+  grep -q "^sarif-file=results/srcls.sarif$" "$work/run-bad/outputs" || fail "outputs: no sarif-file"
+  echo "a bad document: status 1, annotations, summary, SARIF and outputs written"
+
+  status=0
+  act "$work/run-good" "args=--check sources/good.source.json" >"$work/out" 2>&1 || status=$?
+  [ "$status" -eq 0 ] || { cat "$work/out"; fail "the action on the good document: status $status, not 0"; }
+  ! grep -q "^::" "$work/out" || fail "annotations on the good document: $(grep "^::" "$work/out")"
+  grep -q "^## srcls: 0 errors, 0 warnings, 0 information, 0 hints in 1 file$" "$work/run-good/summary.md" ||
+    fail "the good document's summary: $(head -1 "$work/run-good/summary.md")"
+  grep -q "^errors=0$" "$work/run-good/outputs" || fail "outputs: $(cat "$work/run-good/outputs")"
+  echo "a good document: status 0, summary written"
+
+  status=0
+  act "$work/run-format" "args=--check --format sarif ." >"$work/out" 2>&1 || status=$?
+  [ "$status" -eq 2 ] && grep -q "^::error title=srcls action::args take no --format" "$work/out" ||
+    { cat "$work/out"; fail "args with --format: status $status"; }
+  status=0
+  act "$work/run-version" version=0.0.0-none >"$work/out" 2>&1 || status=$?
+  [ "$status" -eq 2 ] && grep -q "^::error title=srcls action::npm install srcls@0.0.0-none failed" "$work/out" ||
+    { cat "$work/out"; fail "a version that is not published: status $status"; }
+  echo "args with --format, and an unpublished version: status 2, said as an annotation"
+  echo "action: all passed"
   exit 0
 fi
 
