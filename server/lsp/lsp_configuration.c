@@ -47,7 +47,6 @@ static void read_review_base(struct lsp_server *s, struct json_doc *doc, uint32_
     lsp_review_set(&s->documents.review, NULL, 0);
 }
 
-/* Reads settings given as {"srcls": {...}} or as the inner object itself. */
 /* "hint" (the default), "hide" or "show": a finding the baseline holds. */
 static void read_baseline_findings(struct lsp_server *s, struct json_doc *doc, uint32_t node)
 {
@@ -67,6 +66,25 @@ static void read_baseline_findings(struct lsp_server *s, struct json_doc *doc, u
             KEY_BASELINE_FINDINGS);
 }
 
+/* The keys of srcls.json that only srcls.json sets (a project's files and baseline, not a
+ * person's editor): given in the editor's settings they are said to do nothing, not taken
+ * silently. */
+static void note_project_only(struct lsp_server *s, struct json_doc *doc, uint32_t node)
+{
+    static const char *const keys[] = {SETTINGS_KEY_INCLUDE, SETTINGS_KEY_EXCLUDE,
+                                       SETTINGS_KEY_SCHEMAS, SETTINGS_KEY_BASELINE};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        if (lsp_jsonrpc_get(doc, node, keys[k]) != JSON_NONE)
+            lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING,
+                            "srcls settings: \"%s\" is read from srcls.json only, not from the "
+                            "editor's settings: it does nothing here (the editor takes \"rules\", "
+                            "\"types\", \"placeholders\", \"ignore\", \"%s\", \"%s\" and "
+                            "\"%s\")",
+                            keys[k], KEY_MAX_DIAGNOSTICS, KEY_REVIEW_BASE, KEY_BASELINE_FINDINGS);
+    }
+}
+
+/* Reads settings given as {"srcls": {...}} or as the inner object itself. */
 static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t node)
 {
     uint32_t inner = lsp_jsonrpc_get(doc, node, "srcls");
@@ -78,6 +96,7 @@ static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t n
     settings_read_door(&s->settings, doc, node, door_keys, problems, sizeof problems);
     if (problems[0] != '\0')
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING, "srcls settings: %s", problems);
+    note_project_only(s, doc, node);
     read_max_diagnostics(s, doc, node);
     read_review_base(s, doc, node);
     read_baseline_findings(s, doc, node);

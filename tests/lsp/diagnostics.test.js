@@ -685,6 +685,19 @@ describe('result ids, unchanged publishes and srcls.maxDiagnostics', () => {
     assert.equal(pub.diagnostics.length, pushed.diagnostics.length);
   });
 
+  test('a srcls.json-only key in the editor\'s settings (include, baseline) is said to do nothing', T, async (t) => {
+    const client = await startClient(t, {
+      initializationOptions: { srcls: { include: ['*.json'], baseline: 'b.json', rules: {} } },
+    });
+    await client.openAndSettle(BAD_URI, BAD);
+    const warnings = client.notifications
+      .filter((m) => m.method === 'window/logMessage' && m.params.type === 2)
+      .map((m) => m.params.message);
+    assert.deepEqual(warnings.filter((w) => /is read from srcls.json only/.test(w)).map((w) => w.split('"')[1]),
+      ['include', 'baseline']);
+    assert.ok(warnings.every((w) => !/unknown setting/.test(w)), warnings.join('\n'));
+  });
+
   test('maxDiagnostics 10 publishes and pulls the first 10 in document order, and logs the rest once', T, async (t) => {
     const client = await startClient(t, { initializationOptions: { srcls: { maxDiagnostics: 10 } } });
     const pub = await client.openAndSettle(MANY_URI, MANY);
