@@ -130,7 +130,7 @@ static void test_every_jobs_count_gives_the_same_report(void **state)
     run_free(&r);
 }
 
-/* "rules" and --select apply to it: "off" silences it, "error" raises it. */
+/* "rules", "ignore" and --select apply to it: "off" silences it, "error" raises it. */
 static void test_settings_apply(void **state)
 {
     (void)state;
@@ -145,6 +145,15 @@ static void test_settings_apply(void **state)
     r = check_in("raised", (const char *[]){"--check", "--no-show-source", ".", NULL});
     assert_exit(&r, 1);
     assert_has(&r, "b.json:2:11: error: the name \"Lake\" is taken by a source of another file");
+    run_free(&r);
+    write_pair("ignored"); /* an "ignore" entry silences it, and is not reported as unused */
+    write_file("ignored/srcls.json",
+               "{\"ignore\": [{\"files\": \"b.json\", \"codes\": [\"duplicate-name\"], "
+               "\"reason\": \"the copy is retired next week\"}]}\n");
+    r = check_in("ignored", (const char *[]){"--check", "--no-show-source", ".", NULL});
+    assert_exit(&r, 0);
+    assert_lacks(&r, "duplicate-name");
+    assert_lacks(&r, "project-config");
     run_free(&r);
     write_pair("select");
     r = check_in("select", (const char *[]){"--check", "--select", "unknown-field", ".", NULL});
