@@ -3,7 +3,6 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +10,17 @@
 #include "json/json.h"
 
 struct check_names_slot {
-    struct json_str name;               /* in the arena; ptr NULL: empty */
-    const struct diag_elsewhere *first; /* where the name was first seen */
-    unsigned file;                      /* the last file that held it */
+    struct json_str name;         /* in the arena; ptr NULL: empty */
+    struct diag_elsewhere *first; /* where the name was first seen */
+    unsigned file;                /* the last file that held it */
+    bool shown; /* first->path is as reported (made so when the name is first taken again) */
 };
 
 /* What one file's visit needs. */
 struct visit {
     struct check_names *names;
-    const char *shown; /* as reported, copied into the arena once a name of the file is kept */
-    char buf[PATH_MAX];
+    const char *path; /* as named, copied into the arena once a name of the file is kept */
+    bool copied;
 };
 
 /* The slot of `name`: its own, or the empty one where it goes. */
@@ -52,17 +52,19 @@ static int make_room(struct check_names *names)
     return 0;
 }
 
-/* The place of `node` in `a`, with the file's path as reported, in the arena; NULL when memory
+/* The place of `node` in `a`, with the file's path as named, in the arena; NULL when memory
  * ran out. */
 static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint32_t node)
 {
     struct arena *arena = &v->names->arena;
-    if (v->shown == v->buf)
-        v->shown = arena_strndup(arena, v->buf, strlen(v->buf));
+    if (!v->copied) {
+        v->path = arena_strndup(arena, v->path, strlen(v->path));
+        v->copied = true;
+    }
     struct diag_elsewhere *place = arena_alloc(arena, sizeof *place);
-    if (place == NULL || v->shown == NULL)
+    if (place == NULL || v->path == NULL)
         return NULL;
-    place->path = v->shown;
+    place->path = v->path;
     const struct json_node *n = &a->doc.nodes[node];
     for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
         place->start[e] = line_index_position(&a->lines, n->start, (enum position_encoding)e);
@@ -83,13 +85,21 @@ static int visit_name(void *context, struct analysis *a, uint32_t node, uint32_t
         if (slot->file == names->file)
             return 0;
         slot->file = names->file;
+        if (!slot->shown) { /* as every format shows a path: only for a name taken again */
+            char buf[PATH_MAX];
+            const char *shown = report_path(slot->first->path, buf, sizeof buf);
+            slot->first->path = arena_strndup(&names->arena, shown, strlen(shown));
+            slot->shown = slot->first->path != NULL;
+            if (!slot->shown)
+                return -1;
+        }
         return duplicate_names_report_elsewhere(a, node, index, slot->first);
     }
-    const struct diag_elsewhere *first = place_of(v, a, node);
+    struct diag_elsewhere *first = place_of(v, a, node);
     char *copy = first != NULL ? arena_strndup(&names->arena, name.ptr, name.len) : NULL;
     if (copy == NULL)
         return -1;
-    *slot = (struct check_names_slot){{copy, name.len}, first, names->file};
+    *slot = (struct check_names_slot){{copy, name.len}, first, names->file, false};
     names->used++;
     return 0;
 }
@@ -100,11 +110,7 @@ void check_names_add(struct check_names *names, struct reporter *reporter, const
     if (target->schema != NULL || a->doc.error_count > 0)
         return; /* a kind file; a document whose names cannot be trusted */
     names->file++;
-    struct visit v = {.names = names};
-    const char *shown = report_path(path, v.buf, sizeof v.buf);
-    if (shown != v.buf) /* `path` itself: into the buffer, copied with it when needed */
-        snprintf(v.buf, sizeof v.buf, "%s", shown);
-    v.shown = v.buf;
+    struct visit v = {.names = names, .path = path};
     uint32_t first = a->diags.count;
     struct analysis_options options = {.settings = target->settings, .path = target->path};
     if (duplicate_names_each(a, visit_name, &v) != 0)

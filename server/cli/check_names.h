@@ -1,8 +1,9 @@
 /* check_names: duplicate-name across the files of one `--check` run. The walk hands each file
  * over in the report's order (submission order, the same for every --jobs); a table keeps, per
- * source name, where it was first seen (the path as reported, and the place in every column
- * unit), so a later file's source of that name is a warning with that place as related
- * information. Memory per name, not per file: the earlier file's text is gone by then. */
+ * source name, where it was first seen (the file's path, made as every format shows it once the
+ * name is taken again, and the place in every column unit), so a later file's source of that
+ * name is a warning with that place as related information. Memory per name, not per file: the
+ * earlier file's text is gone by then. */
 #ifndef SRCLS_CHECK_NAMES_H
 #define SRCLS_CHECK_NAMES_H
 
