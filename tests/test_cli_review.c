@@ -456,6 +456,39 @@ static void test_base_reports_a_duplicated_source_once(void **state)
     run_free(&r);
 }
 
+/* --base: a bulk file that holds two sources of one name now and at REF (a duplicate-name): a
+ * change to one copy is reported once — the second copy's type changed (it was not reported at
+ * all), both copies turned insecure (it was reported once per copy). */
+static void test_base_reports_a_change_to_a_duplicated_source_once(void **state)
+{
+    (void)state;
+    skip_without_git();
+    write_file("dupcopy/bulk.json",
+               "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " SOURCE(
+                   "twice", STORAGE, "true",
+                   KEEP) ",\n " SOURCE("pair", STORAGE, "true",
+                                       KEEP) ",\n " SOURCE("pair", STORAGE, "true", KEEP) "]\n");
+    assert_int_equal(git("dupcopy", "init -q"), 0);
+    assert_int_equal(git("dupcopy", "add ."), 0);
+    assert_int_equal(git("dupcopy", "commit -q -m base"), 0);
+    write_file(
+        "dupcopy/bulk.json",
+        "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " NAS("twice", "/t") ",\n " SOURCE(
+            "pair", STORAGE, "false", KEEP) ",\n " SOURCE("pair", STORAGE, "false", KEEP) "]\n");
+    struct run r = review("dupcopy", "text", "HEAD");
+    const char *changed =
+        "warning: \"type\" changed since HEAD from \"" STORAGE "\" to \"NETWORK_ATTACHED_STORAGE\"";
+    const char *insecure = "warning: insecure-transport since HEAD";
+    const char *at = strstr(r.out, changed);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, changed));
+    assert_non_null(strstr(r.out, "bulk.json:2:28: warning: \"type\" changed"));
+    at = strstr(r.out, insecure);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, insecure));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -469,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_moves_follow_git),
         cmocka_unit_test(test_duplicate_name_in_bulk),
         cmocka_unit_test(test_base_reports_a_duplicated_source_once),
+        cmocka_unit_test(test_base_reports_a_change_to_a_duplicated_source_once),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -18,6 +18,7 @@
 
 #include "check_env.h"
 #include "check_ignored.h"
+#include "check_names.h"
 #include "check_pool.h"
 #include "check_read.h"
 #include "check_visited.h"
@@ -37,6 +38,7 @@ struct walk {
     struct report_summary summary;
     struct visited visited;
     struct ignored ignored;  /* what git ignores below the directories named */
+    struct check_names names; /* each source name of the run and where it was first seen */
     struct check_pool *pool; /* NULL: one thread does everything */
     bool handing_back;       /* in task_done: the pool is handing back a task */
     bool env_said;           /* --env without "placeholders" said on stderr */
@@ -306,6 +308,7 @@ static void task_done(void *context, void *task)
         report_unreadable(walk, t->path, "fixed, but cannot be checked again: out of memory");
     else if (t->ours) { /* after a fix, what is left */
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
+        check_names_add(&walk->names, walk->options->reporter, t->path, reported, &t->target);
         check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
         unsigned char *in_baseline =
             check_baseline_match(walk->options->baseline, t->path, reported, &t->target);
@@ -589,6 +592,7 @@ int check_run(const struct check_options *options)
     free(walk.visited.slots);
     free(walk.reported);
     ignored_free(&walk.ignored);
+    check_names_free(&walk.names);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
         check_base_failed(options->base) || check_baseline_failed(options->baseline) ||
         walk.ignored.unavailable > 0)

@@ -21,15 +21,19 @@ static void json_begin(struct reporter *self)
     fputs("{\n  \"version\": 1,\n  \"files\": [", self->out);
 }
 
-static void write_position(struct json_writer *w, const struct line_index *lines, uint32_t offset)
+static void write_text_position(struct json_writer *w, struct text_position pos)
 {
-    struct text_position pos = line_index_position(lines, offset, POSITION_UTF16);
     json_write_object_begin(w);
     json_write_key(w, "line");
     json_write_int(w, pos.line);
     json_write_key(w, "character");
     json_write_int(w, pos.character);
     json_write_object_end(w);
+}
+
+static void write_position(struct json_writer *w, const struct line_index *lines, uint32_t offset)
+{
+    write_text_position(w, line_index_position(lines, offset, POSITION_UTF16));
 }
 
 static void write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
@@ -41,6 +45,36 @@ static void write_range(struct json_writer *w, const struct line_index *lines, u
     json_write_key(w, "end");
     write_position(w, lines, end);
     json_write_object_end(w);
+}
+
+/* "related": the place in this file, or in another one (with its "path"). */
+static void write_related(struct json_writer *w, const struct analysis *a,
+                          const struct diagnostic *d)
+{
+    const struct diag_elsewhere *other = d->related_elsewhere;
+    if (d->related_message == NULL || (other == NULL && d->related_start == UINT32_MAX))
+        return;
+    json_write_key(w, "related");
+    json_write_array_begin(w);
+    json_write_object_begin(w);
+    json_write_key(w, "message");
+    json_write_string(w, d->related_message);
+    if (other != NULL) {
+        json_write_key(w, "path");
+        json_write_string(w, other->path);
+        json_write_key(w, "range");
+        json_write_object_begin(w);
+        json_write_key(w, "start");
+        write_text_position(w, other->start[POSITION_UTF16]);
+        json_write_key(w, "end");
+        write_text_position(w, other->end[POSITION_UTF16]);
+        json_write_object_end(w);
+    } else {
+        json_write_key(w, "range");
+        write_range(w, &a->lines, d->related_start, d->related_end);
+    }
+    json_write_object_end(w);
+    json_write_array_end(w);
 }
 
 static void json_file(struct reporter *self, const struct checked_file *file)
@@ -96,17 +130,7 @@ static void json_file(struct reporter *self, const struct checked_file *file)
             json_write_key(&w, "range");
             write_range(&w, &a->lines, d->start, d->end);
         }
-        if (d->related_message != NULL && d->related_start != UINT32_MAX) {
-            json_write_key(&w, "related");
-            json_write_array_begin(&w);
-            json_write_object_begin(&w);
-            json_write_key(&w, "message");
-            json_write_string(&w, d->related_message);
-            json_write_key(&w, "range");
-            write_range(&w, &a->lines, d->related_start, d->related_end);
-            json_write_object_end(&w);
-            json_write_array_end(&w);
-        }
+        write_related(&w, a, d);
         json_write_object_end(&w);
     }
     json_write_array_end(&w);

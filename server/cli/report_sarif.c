@@ -220,12 +220,10 @@ static void write_artifact(struct json_writer *w, const char *path)
     json_write_object_end(w);
 }
 
-/* "region" of bytes [start, end) in UTF-16 columns, 1-based. */
-static void write_region(struct json_writer *w, const struct analysis *a, uint32_t from,
-                         uint32_t to)
+/* "region" from `start` to `end` (0-based, UTF-16 columns), written 1-based. */
+static void write_positions(struct json_writer *w, struct text_position start,
+                            struct text_position end)
 {
-    struct text_position start = line_index_position(&a->lines, from, POSITION_UTF16);
-    struct text_position end = line_index_position(&a->lines, to, POSITION_UTF16);
     json_write_key(w, "region");
     json_write_object_begin(w);
     json_write_key(w, "startLine");
@@ -237,6 +235,14 @@ static void write_region(struct json_writer *w, const struct analysis *a, uint32
     json_write_key(w, "endColumn");
     json_write_int(w, end.character + 1);
     json_write_object_end(w);
+}
+
+/* "region" of bytes [start, end) in UTF-16 columns, 1-based. */
+static void write_region(struct json_writer *w, const struct analysis *a, uint32_t from,
+                         uint32_t to)
+{
+    write_positions(w, line_index_position(&a->lines, from, POSITION_UTF16),
+                    line_index_position(&a->lines, to, POSITION_UTF16));
 }
 
 /* 64-bit arithmetic on every platform: the same fingerprint from the WebAssembly build (whose
@@ -290,7 +296,8 @@ static void sarif_unreadable(struct reporter *self, const struct checked_file *f
     json_write_object_end(w);
 }
 
-/* "relatedLocations": where a duplicate key was first defined. */
+/* "relatedLocations": where a duplicate key was first defined, or a duplicate name first taken
+ * (in this file, or in another: its own artifact). */
 static void write_related(struct json_writer *w, const char *path, const struct analysis *a,
                           const struct diagnostic *d)
 {
@@ -301,8 +308,12 @@ static void write_related(struct json_writer *w, const char *path, const struct 
     json_write_int(w, 1);
     json_write_key(w, "physicalLocation");
     json_write_object_begin(w);
-    write_artifact(w, path);
-    write_region(w, a, d->related_start, d->related_end);
+    const struct diag_elsewhere *other = d->related_elsewhere;
+    write_artifact(w, other != NULL ? other->path : path);
+    if (other != NULL)
+        write_positions(w, other->start[POSITION_UTF16], other->end[POSITION_UTF16]);
+    else
+        write_region(w, a, d->related_start, d->related_end);
     json_write_object_end(w);
     json_write_key(w, "message");
     json_write_object_begin(w);
@@ -349,7 +360,8 @@ static void sarif_file(struct reporter *self, const struct checked_file *file)
         json_write_object_end(&w);
         json_write_object_end(&w);
         json_write_array_end(&w);
-        if (d->related_message != NULL && d->related_start != UINT32_MAX)
+        if (d->related_message != NULL &&
+            (d->related_start != UINT32_MAX || d->related_elsewhere != NULL))
             write_related(&w, file->path, a, d);
         json_write_key(&w, "properties");
         json_write_object_begin(&w);

@@ -25,14 +25,18 @@ static void text_begin(struct reporter *self)
     (void)self;
 }
 
-static void print_location(struct reporter *self, const char *path, const struct line_index *lines,
-                           uint32_t offset)
+static void print_position(struct reporter *self, const char *path, struct text_position pos)
 {
-    struct text_position pos = line_index_position(lines, offset, POSITION_UTF32);
     if (self->color)
         fprintf(self->out, "\033[1m%s:%u:%u:\033[0m ", path, pos.line + 1, pos.character + 1);
     else
         fprintf(self->out, "%s:%u:%u: ", path, pos.line + 1, pos.character + 1);
+}
+
+static void print_location(struct reporter *self, const char *path, const struct line_index *lines,
+                           uint32_t offset)
+{
+    print_position(self, path, line_index_position(lines, offset, POSITION_UTF32));
 }
 
 /* Characters (not bytes) in [from, to) of `text`. */
@@ -65,6 +69,22 @@ static void print_frame(struct reporter *self, const struct analysis *a, uint32_
     arena_free(&arena);
 }
 
+/* The note of a related place: in this file (with its frame), or in another one. */
+static void print_related(struct reporter *self, const char *path, const struct analysis *a,
+                          const struct diagnostic *d)
+{
+    const struct diag_elsewhere *other = d->related_elsewhere;
+    if (d->related_message == NULL || (other == NULL && d->related_start == UINT32_MAX))
+        return;
+    if (other != NULL)
+        print_position(self, other->path, other->start[POSITION_UTF32]);
+    else
+        print_location(self, path, &a->lines, d->related_start);
+    fprintf(self->out, "note: %s\n", d->related_message);
+    if (self->show_source && other == NULL)
+        print_frame(self, a, d->related_start, d->related_end);
+}
+
 static void text_file(struct reporter *self, const struct checked_file *file)
 {
     if (file->read_error != NULL) {
@@ -89,12 +109,7 @@ static void text_file(struct reporter *self, const struct checked_file *file)
             fprintf(self->out, "%s: %s [%s]\n", name, d->message, code_name(d->code));
         if (self->show_source && !file->deleted)
             print_frame(self, a, d->start, d->end);
-        if (d->related_message != NULL && d->related_start != UINT32_MAX) {
-            print_location(self, file->path, &a->lines, d->related_start);
-            fprintf(self->out, "note: %s\n", d->related_message);
-            if (self->show_source)
-                print_frame(self, a, d->related_start, d->related_end);
-        }
+        print_related(self, file->path, a, d);
     }
 }
 

@@ -315,6 +315,15 @@ void analysis_free(struct analysis *analysis)
     analysis->element_count = 0;
 }
 
+void analysis_settle(struct analysis *a, const struct analysis_options *options, uint32_t first)
+{
+    if (first >= a->diags.count)
+        return;
+    if (options != NULL && options->settings != NULL)
+        apply_severities(a, options, first);
+    diag_list_sort(&a->diags);
+}
+
 uint32_t analysis_source_at(const struct analysis *a, uint32_t offset)
 {
     if (a->document == DOCUMENT_SOURCE)

@@ -74,6 +74,12 @@ struct analysis {
 int analysis_run(struct analysis *out, const char *text, size_t len,
                  const struct analysis_options *options);
 void analysis_free(struct analysis *analysis);
+/* A door added diagnostics to the analysis from `first` on, findings across documents
+ * (duplicate_names_report_elsewhere): the settings of `options` are applied to them as
+ * analysis_run applies them ("rules", "ignore"; "off" removes one), and the list is sorted
+ * again. */
+void analysis_settle(struct analysis *analysis, const struct analysis_options *options,
+                     uint32_t first);
 /* Which diagnostics an update replaced, for a door that keeps what it made of each (their
  * rendering): those before `first` are as they were; `removed` from `first` on were replaced by
  * `added` new ones; the ones after moved with the text (same message, bytes shifted). */

@@ -14,5 +14,6 @@
 #include "suggest.h"
 #include "review.h"
 #include "baseline.h"
+#include "duplicate_names.h"
 
 #endif

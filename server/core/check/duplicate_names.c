@@ -1,4 +1,5 @@
-/* duplicate_names: duplicate-name within one bulk document (see duplicate_names.h). */
+/* duplicate_names: duplicate-name within one bulk document, and across documents (see
+ * duplicate_names.h). */
 #include "duplicate_names.h"
 
 #include <stdlib.h>
@@ -67,43 +68,65 @@ static int report(struct analysis *a, uint32_t node, uint32_t index, uint32_t fi
     return diag_list_add(&a->diags, &d);
 }
 
+/* A table of the names of one bulk document: open addressing, sized for its elements. */
+struct name_slot {
+    struct json_str name;
+    uint32_t node, index; /* node JSON_NONE: empty */
+};
+
+struct name_table {
+    struct name_slot *slots;
+    size_t size;
+};
+
+static int table_init(struct name_table *t, uint32_t count)
+{
+    t->size = 16;
+    while (t->size < 2 * (size_t)count)
+        t->size *= 2;
+    t->slots = malloc(t->size * sizeof *t->slots);
+    if (t->slots == NULL)
+        return -1;
+    for (size_t i = 0; i < t->size; i++)
+        t->slots[i].node = JSON_NONE;
+    return 0;
+}
+
+/* The slot of the name of `node` (element `index`): the earlier one of a clashing name, or a
+ * new one that now holds it. */
+static struct name_slot *table_take(struct name_table *t, struct json_doc *doc, uint32_t node,
+                                    uint32_t index)
+{
+    struct json_str name = json_node_string(doc, node);
+    size_t at = (size_t)duplicate_names_hash(name) & (t->size - 1);
+    while (t->slots[at].node != JSON_NONE && !duplicate_names_equal(t->slots[at].name, name))
+        at = (at + 1) & (t->size - 1);
+    if (t->slots[at].node == JSON_NONE)
+        t->slots[at] = (struct name_slot){name, node, index};
+    return &t->slots[at];
+}
+
 int duplicate_names_check(struct analysis *a, bool *found)
 {
     *found = false;
     struct json_doc *doc = &a->doc;
+    struct name_table table;
     if (a->document != DOCUMENT_BULK)
         return 0;
-    uint32_t count = json_child_count(doc, doc->root);
-    size_t size = 16;
-    while (size < 2 * (size_t)count)
-        size *= 2;
-    struct slot {
-        struct json_str name;
-        uint32_t node, index; /* node JSON_NONE: empty */
-    } *table = malloc(size * sizeof *table);
-    if (table == NULL)
+    if (table_init(&table, json_child_count(doc, doc->root)) != 0)
         return -1;
-    for (size_t i = 0; i < size; i++)
-        table[i].node = JSON_NONE;
     int status = 0;
     uint32_t index = 0;
     for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
          e = doc->nodes[e].next, index++) {
         uint32_t node = name_node(doc, e);
-        if (node == JSON_NONE)
+        struct name_slot *first = node != JSON_NONE ? table_take(&table, doc, node, index) : NULL;
+        if (first == NULL || first->node == node)
             continue;
-        struct json_str name = json_node_string(doc, node);
-        size_t at = (size_t)duplicate_names_hash(name) & (size - 1);
-        while (table[at].node != JSON_NONE && !duplicate_names_equal(table[at].name, name))
-            at = (at + 1) & (size - 1);
-        if (table[at].node == JSON_NONE) {
-            table[at] = (struct slot){name, node, index};
-            continue;
-        }
         *found = true;
-        status = report(a, node, index, table[at].node, table[at].index);
+        status = report(a, node, index, first->node, first->index);
     }
-    free(table);
+    free(table.slots);
     return status;
 }
 
@@ -120,4 +143,58 @@ bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint
             return true;
     }
     return false;
+}
+
+int duplicate_names_each(struct analysis *a,
+                         int (*visit)(void *context, struct analysis *a, uint32_t node,
+                                      uint32_t index),
+                         void *context)
+{
+    struct json_doc *doc = &a->doc;
+    if (a->document == DOCUMENT_SOURCE) {
+        uint32_t node = name_node(doc, doc->root);
+        return node != JSON_NONE ? visit(context, a, node, UINT32_MAX) : 0;
+    }
+    struct name_table table; /* a name taken before in the document: reported within it */
+    if (a->document != DOCUMENT_BULK)
+        return 0;
+    if (table_init(&table, json_child_count(doc, doc->root)) != 0)
+        return -1;
+    int status = 0;
+    uint32_t index = 0;
+    for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
+         e = doc->nodes[e].next, index++) {
+        uint32_t node = name_node(doc, e);
+        if (node != JSON_NONE && table_take(&table, doc, node, index)->node == node)
+            status = visit(context, a, node, index);
+    }
+    free(table.slots);
+    return status;
+}
+
+int duplicate_names_report_elsewhere(struct analysis *a, uint32_t node, uint32_t index,
+                                     const struct diag_elsewhere *first)
+{
+    struct json_doc *doc = &a->doc;
+    struct json_str name = json_node_string(doc, node);
+    struct diagnostic d = {
+        .code = CODE_DUPLICATE_NAME,
+        .severity = DIAG_WARNING, /* across documents; within one, the code's error */
+        .start = doc->nodes[node].start,
+        .end = doc->nodes[node].end,
+        .related_start = UINT32_MAX,
+        .related_end = UINT32_MAX,
+        .related_elsewhere = first,
+        .related_message = "the source that has the name first",
+        .message = arena_printf(&a->arena,
+                                "the name \"%.*s\" is taken by a source of another file (%s): "
+                                "the catalog and SQL know a source by its name",
+                                (int)name.len, name.ptr, first->path),
+        .pointer = index == UINT32_MAX ? "/" ENVELOPE_NAME
+                                       : arena_printf(&a->arena, "/%u/" ENVELOPE_NAME, index),
+        .node = node,
+    };
+    if (d.message == NULL || d.pointer == NULL)
+        return -1;
+    return diag_list_add(&a->diags, &d);
 }

@@ -1,4 +1,6 @@
-/* duplicate_names: two sources of one bulk document with the same "name" (duplicate-name).
+/* duplicate_names: two sources with the same "name" (duplicate-name): of one bulk document (an
+ * error), or of two documents (a warning: a door keeps a table of the names of the documents it
+ * checked, and reports a later one on the later document).
  * Names are how a source is found in the catalog and named in SQL, where an unquoted identifier
  * ignores case: names compare as written but for ASCII case ("Sales" and "sales" clash; " sales"
  * and "sales" do not: whitespace is part of a name). One pass with a hash table: linear in the
@@ -19,6 +21,20 @@ int duplicate_names_check(struct analysis *a, bool *found);
  * another has (after an edit of it: linear, no table). */
 bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
                             uint32_t index);
+/* Calls `visit` with the "name" string node of each source of `a` (a source document's own, or
+ * each bulk element's, in order, with its index; UINT32_MAX for a source document), except a
+ * name an earlier element of the same bulk document has (reported within it). Stops at the
+ * first non-zero `visit` returns, and returns it; 0 after the last. */
+int duplicate_names_each(struct analysis *a,
+                         int (*visit)(void *context, struct analysis *a, uint32_t node,
+                                      uint32_t index),
+                         void *context);
+/* Adds to `a` a duplicate-name warning on the name `node` (of bulk element `index`, or of the
+ * source document: UINT32_MAX) that a source of another document has first, at `first` (which
+ * must outlive the diagnostic). The settings are applied by analysis_settle. 0, or -1 when
+ * memory ran out. */
+int duplicate_names_report_elsewhere(struct analysis *a, uint32_t node, uint32_t index,
+                                     const struct diag_elsewhere *first);
 /* Whether two source names clash. */
 bool duplicate_names_equal(struct json_str a, struct json_str b);
 /* The hash of a source name, equal for names that clash. */

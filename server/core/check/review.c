@@ -152,6 +152,22 @@ static bool reported_at(const struct analysis *now, uint32_t first, const char *
     return false;
 }
 
+/* A posture finding of `now` new since the base: its key and its index in the list. */
+struct new_finding {
+    struct finding_key key;
+    uint32_t index;
+};
+
+/* By key, then in the list's order: the first of equal keys is the one reported. */
+static int compare_new(const void *a, const void *b)
+{
+    const struct new_finding *x = a, *y = b;
+    int c = compare_keys(&x->key, &y->key);
+    return c != 0 ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The posture findings of `now` that the base did not have; of two sources of one name (a
+ * duplicate-name) with the same new finding, one is reported: one change, not one per copy. */
 static int new_findings(struct analysis *now, struct analysis *base, const char *base_name,
                         uint32_t first)
 {
@@ -160,21 +176,30 @@ static int new_findings(struct analysis *now, struct analysis *base, const char 
     struct finding_key *keys = base_keys(base, &known, &failed);
     uint32_t element_count;
     uint32_t *elements = bulk_elements(&now->doc, &element_count);
-    int status = failed || (elements == NULL && is_bulk(&now->doc)) ? -1 : 0;
     uint32_t count = now->diags.count; /* what is added here is not compared */
+    struct new_finding *fresh = malloc(((size_t)count + 1) * sizeof *fresh);
+    int status = failed || fresh == NULL || (elements == NULL && is_bulk(&now->doc)) ? -1 : 0;
+    size_t fresh_count = 0;
     for (uint32_t i = 0; i < count && status == 0; i++) {
-        const struct diagnostic d = now->diags.items[i];
-        if (!is_posture(d.code))
+        const struct diagnostic *d = &now->diags.items[i];
+        if (!is_posture(d->code))
             continue;
-        struct finding_key key = finding_key(&now->doc, elements, element_count, &d);
-        if (known > 0 && bsearch(&key, keys, known, sizeof *keys, compare_key_items) != NULL)
-            continue;
-        if (count > first && reported_at(now, first, d.pointer != NULL ? d.pointer : ""))
+        struct finding_key key = finding_key(&now->doc, elements, element_count, d);
+        if (known == 0 || bsearch(&key, keys, known, sizeof *keys, compare_key_items) == NULL)
+            fresh[fresh_count++] = (struct new_finding){key, i};
+    }
+    if (fresh_count > 1)
+        qsort(fresh, fresh_count, sizeof *fresh, compare_new);
+    for (size_t f = 0; f < fresh_count && status == 0; f++) {
+        const struct diagnostic d = now->diags.items[fresh[f].index];
+        if ((f > 0 && compare_keys(&fresh[f - 1].key, &fresh[f].key) == 0) ||
+            (count > first && reported_at(now, first, d.pointer != NULL ? d.pointer : "")))
             continue;
         const char *message =
             arena_printf(&now->arena, "%s since %s: %s", code_name(d.code), base_name, d.message);
         status = add(now, d.start, d.end, d.pointer, message);
     }
+    free(fresh);
     free(keys);
     free(elements);
     return status;
@@ -324,6 +349,32 @@ static struct named_element *elements_by_name(struct analysis *a, size_t *count)
     return named;
 }
 
+/* The sources of one name in `now` against those of that name at the base, in document order
+ * (the first with the first, ...; a copy the base had not is new, not changed): the first that
+ * changed is reported, and no other of that name, since the catalog knows one source by it. */
+static int changed_copies(struct analysis *now, const struct named_element *copies, size_t count,
+                          struct analysis *base, const struct named_element *at_base,
+                          size_t base_count, const char *base_name)
+{
+    for (size_t i = 0; i < count && i < base_count; i++) {
+        uint32_t before = now->diags.count;
+        if (changed_identity(now, copies[i].element, base, at_base[i].element, base_name) != 0)
+            return -1;
+        if (now->diags.count > before)
+            break;
+    }
+    return 0;
+}
+
+/* How many elements from `named` on (sorted) share its first one's name. */
+static size_t same_name(const struct named_element *named, size_t count)
+{
+    size_t n = count > 0 ? 1 : 0;
+    while (n < count && same_str(named[n].name, named[0].name))
+        n++;
+    return n;
+}
+
 /* A bulk array: each source known by name, its type compared; a source of the base that is
  * gone is reported on the array's opening bracket. */
 static int changed_bulk(struct analysis *now, struct analysis *base, const char *base_name)
@@ -339,16 +390,13 @@ static int changed_bulk(struct analysis *now, struct analysis *base, const char 
         return -1;
     }
     int status = 0;
-    for (uint32_t old = base->doc.nodes[base->doc.root].first_child;
-         old != JSON_NONE && status == 0; old = base->doc.nodes[old].next) {
-        struct named_element wanted = {member_string(&base->doc, old, ENVELOPE_NAME), JSON_NONE};
-        if (wanted.name.ptr == NULL ||
-            first_named(at_base, base_count, wanted.name)->element != old)
-            continue; /* a later source of a name the base had twice: compared once, the first */
-        const struct named_element *found = first_named(named, named_count, wanted.name);
-        struct json_str name = wanted.name;
+    for (size_t b = 0; b < base_count && status == 0;) {
+        size_t copies = same_name(at_base + b, base_count - b);
+        struct json_str name = at_base[b].name;
+        const struct named_element *found = first_named(named, named_count, name);
         if (found != NULL) {
-            status = changed_identity(now, found->element, base, old, base_name);
+            size_t now_copies = same_name(found, named_count - (size_t)(found - named));
+            status = changed_copies(now, found, now_copies, base, at_base + b, copies, base_name);
         } else {
             const char *message =
                 arena_printf(&now->arena,
@@ -357,6 +405,7 @@ static int changed_bulk(struct analysis *now, struct analysis *base, const char 
                              (int)name.len, name.ptr, base_name);
             status = add(now, array->start, array->start + 1, "", message);
         }
+        b += copies;
     }
     free(named);
     free(at_base);

@@ -3,7 +3,9 @@
  * what the change does is added to the new analysis as risky-change diagnostics on the new
  * text: a posture finding that fires now and did not at the base (same code at the same
  * pointer; a bulk element is known by its "name", not its index), a source's "type" or "name"
- * changed, a source removed from a bulk array. Messages never quote a value that may be a
+ * changed, a source removed from a bulk array. Sources of one name in a bulk array (a
+ * duplicate-name) are one source: their copies are compared in order with the base's copies of
+ * that name, and a change is reported once, not once per copy. Messages never quote a value that may be a
  * secret (only names and type identifiers, and the posture messages, which quote none). */
 #ifndef SRCLS_REVIEW_H
 #define SRCLS_REVIEW_H

@@ -424,7 +424,10 @@ static const struct code_info code_table[CODE_COUNT] = {
                 "ASCII case (SQL resolves an unquoted name without regard to case, so \"Sales\" "
                 "and \"sales\" clash); spaces count. Within one bulk file it is an error on each "
                 "later source's name, with the first source of that name as related "
-                "information. Rename one of the sources, or remove the copy.",
+                "information. Across the files of one --check run it is a warning (\"rules\" "
+                "can raise it) on the source of the file reported later, with the first "
+                "source's place in the other file as related information. Rename one of the "
+                "sources, or remove the copy.",
             .example = "[{\"name\": \"lake\", \"type\": \"NETWORK_ATTACHED_STORAGE\", "
                        "\"config\": {\"path\": \"/a\"}}, {\"name\": \"Lake\", \"type\": "
                        "\"NETWORK_ATTACHED_STORAGE\", \"config\": {\"path\": \"/b\"}}]",

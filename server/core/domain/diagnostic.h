@@ -8,8 +8,17 @@
 
 #include "base/base.h"
 #include "codes.h"
+#include "json/json.h"
 
 struct schema_field;
+
+/* A related place in another document, placed when that document was read (its text may be
+ * gone when the finding is written): the path a door shows that document by, and the range's
+ * start and end in each position encoding (indexed by enum position_encoding). */
+struct diag_elsewhere {
+    const char *path;
+    struct text_position start[3], end[3];
+};
 
 struct diagnostic {
     enum diag_code code;
@@ -17,6 +26,9 @@ struct diagnostic {
     uint32_t start, end;                 /* bytes */
     uint32_t related_start, related_end; /* UINT32_MAX when none */
     const char *related_message;         /* NULL when none */
+    /* The related place is in another document (related_start and related_end UINT32_MAX);
+     * NULL when it is in this one or there is none. Owned by whoever made the finding. */
+    const struct diag_elsewhere *related_elsewhere;
     const char *message;
     const char *pointer; /* RFC 6901 */
     /* What the fixes need (set by the rule engine; JSON_NONE / NULL when not applicable): */
