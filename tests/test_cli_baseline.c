@@ -673,6 +673,55 @@ static void test_moved_file_keeps_its_entries(void **state)
     write_repository();
 }
 
+/* A baseline an earlier release wrote (these bytes, before the hash had a module of its own):
+ * users commit theirs, so it still matches every finding, and writing it again gives the same
+ * bytes. */
+static void test_a_committed_baseline_still_matches(void **state)
+{
+    (void)state;
+    write_repository();
+    /* one entry a line, as in the file */
+    // clang-format off
+#define AT(file) "    {\"file\":\"src/" file "\",\"code\":\""
+#define ENUM "\"pointer\":\"/config/encryptionValidationMode\",\"hash\":\"91191397d3697496\"}"
+#define SECRET "\"pointer\":\"/config/accessSecret\",\"hash\":\"secret\"}"
+#define FIELD "\"pointer\":\"/config/colour\",\"hash\":\"08cf0b07b5709128\"}"
+    static const char committed[] =
+        "{\n  \"version\": 1,\n  \"findings\": [\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"one\"," ENUM ",\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"three\"," ENUM ",\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"two\"," ENUM ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"one\"," SECRET ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"three\"," SECRET ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"two\"," SECRET ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"one\"," FIELD ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"three\"," FIELD ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"two\"," FIELD ",\n"
+        AT("other.source.json") "invalid-enum\"," ENUM ",\n"
+        AT("other.source.json") "secret-not-encoded\"," SECRET ",\n"
+        AT("other.source.json") "unknown-field\"," FIELD ",\n"
+        AT("single.source.json") "invalid-enum\"," ENUM ",\n"
+        AT("single.source.json") "secret-not-encoded\"," SECRET ",\n"
+        AT("single.source.json") "unknown-field\"," FIELD "\n"
+        "  ]\n}\n";
+    // clang-format on
+#undef AT
+#undef ENUM
+#undef SECRET
+#undef FIELD
+    write_file("repo/committed.json", committed);
+    struct run r =
+        check_in("repo", (const char *[]){"--check", "--baseline", "committed.json",
+                                          "--write-baseline", "again.json", "src", NULL});
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    char *again = read_all("repo/again.json");
+    assert_string_equal(again, committed);
+    free(again);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_syntax_errors_never_baselined),
         cmocka_unit_test(test_no_baseline),
         cmocka_unit_test(test_moved_file_keeps_its_entries),
+        cmocka_unit_test(test_a_committed_baseline_still_matches),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

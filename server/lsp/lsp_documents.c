@@ -222,15 +222,6 @@ int lsp_document_analyze(struct lsp_document *d)
     return 0;
 }
 
-/* FNV-1a of a message. */
-static uint64_t message_hash(const char *bytes, size_t len)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
-    return h;
-}
-
 /* Whether the message in `w` is the one published last for `d` (same version, same
  * diagnostics); if not, it becomes the last. */
 static bool published_already(struct lsp_document *d, const struct json_writer *w, bool clear)
@@ -239,7 +230,7 @@ static bool published_already(struct lsp_document *d, const struct json_writer *
         d->published = false;
         return false;
     }
-    uint64_t hash = message_hash(w->buf, w->len);
+    uint64_t hash = hash_bytes(HASH_START, w->buf, w->len);
     if (d->published && d->published_hash == hash && d->published_len == w->len)
         return true;
     d->published = true;

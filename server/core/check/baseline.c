@@ -9,22 +9,10 @@
 #include "domain/domain.h"
 #include "base/base.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv(uint64_t h, const char *bytes, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)bytes[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
-
 static void hash_text(char out[17], char type, const char *text, size_t len)
 {
-    uint64_t h = fnv(FNV_OFFSET, &type, 1);
-    h = fnv(h, text, len);
+    uint64_t h = hash_bytes(HASH_START, &type, 1);
+    h = hash_bytes(h, text, len);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
