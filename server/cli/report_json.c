@@ -20,28 +20,6 @@ static void json_begin(struct reporter *self)
     fputs("{\n  \"version\": 1,\n  \"files\": [", self->out);
 }
 
-static void write_position(struct json_writer *w, const struct line_index *lines, uint32_t offset)
-{
-    struct text_position pos = line_index_position(lines, offset, POSITION_UTF16);
-    json_write_object_begin(w);
-    json_write_key(w, "line");
-    json_write_int(w, pos.line);
-    json_write_key(w, "character");
-    json_write_int(w, pos.character);
-    json_write_object_end(w);
-}
-
-static void write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
-                        uint32_t end)
-{
-    json_write_object_begin(w);
-    json_write_key(w, "start");
-    write_position(w, lines, start);
-    json_write_key(w, "end");
-    write_position(w, lines, end);
-    json_write_object_end(w);
-}
-
 static void json_file(struct reporter *self, const struct checked_file *file)
 {
     struct json_writer w;
@@ -93,7 +71,7 @@ static void json_file(struct reporter *self, const struct checked_file *file)
         }
         if (!file->deleted) {
             json_write_key(&w, "range");
-            write_range(&w, &a->lines, d->start, d->end);
+            line_index_write_range(&w, &a->lines, d->start, d->end, POSITION_UTF16);
         }
         if (d->related_message != NULL && d->related_start != UINT32_MAX) {
             json_write_key(&w, "related");
@@ -102,7 +80,7 @@ static void json_file(struct reporter *self, const struct checked_file *file)
             json_write_key(&w, "message");
             json_write_string(&w, d->related_message);
             json_write_key(&w, "range");
-            write_range(&w, &a->lines, d->related_start, d->related_end);
+            line_index_write_range(&w, &a->lines, d->related_start, d->related_end, POSITION_UTF16);
             json_write_object_end(&w);
             json_write_array_end(&w);
         }

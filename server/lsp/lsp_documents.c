@@ -46,7 +46,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
 void lsp_document_write_range(struct json_writer *w, const struct lsp_document *d, uint32_t start,
                               uint32_t end)
 {
-    lsp_position_write_range(w, &d->analysis.lines, start, end, d->store->encoding);
+    line_index_write_range(w, &d->analysis.lines, start, end, d->store->encoding);
 }
 
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position)
@@ -72,7 +72,7 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
     const struct diagnostic *diag = &a->diags.items[index];
     json_write_object_begin(w);
     json_write_key(w, "range");
-    lsp_position_write_range(w, &a->lines, diag->start, diag->end, encoding);
+    line_index_write_range(w, &a->lines, diag->start, diag->end, encoding);
     json_write_key(w, "severity");
     json_write_int(w, diagnostic_severity(diag->severity));
     json_write_key(w, "code");
@@ -105,7 +105,7 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
         json_write_key(w, "uri");
         json_write_string(w, uri);
         json_write_key(w, "range");
-        lsp_position_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
+        line_index_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
         json_write_object_end(w);
         json_write_key(w, "message");
         json_write_string(w, diag->related_message);
