@@ -186,6 +186,10 @@ def gate_at_base():
         "export ENV = staging # a comment\nCACHE_PCT='80'\n")
     put("prod.env", 'CRED_TYPE="ACCESS_KEY"\nDB_SECRET="data:,a\\tb"\n')
     put("bad.env", "OK=1\nnot a line\n")
+    # values a JSON string must escape, and bytes that are not UTF-8 (rendered as they are)
+    with open(os.path.join(GATE, "odd.env"), "wb") as f:
+        f.write(b'DB_SECRET="l1\\nl2\\t\\"q\\" \\\\ b"\nCRED_TYPE=AC\x08\x0c\x7fX\n'
+                b"ENV=\xff\xc3(\nMISSING=\xc3\xa9\xf0\x9f\x99\x82\nCACHE_PCT='\x01\x1f'\n")
     git("init", "-q", "-b", "main")
     run("gate-write-baseline-at-base", ["--check", "--write-baseline", "srcls-baseline.json",
                                          "."], cwd=GATE)
@@ -265,6 +269,9 @@ for fmt in ("text", "json", "sarif"):
 run("gate-env-frames", ["--check", "--env", "staging.env", "--show-source", "--color",
                         "always", "--no-baseline", "sources/template.source.json"], cwd=GATE)
 run("gate-env-bad", ["--check", "--env", "bad.env", "sources"], cwd=GATE)
+for fmt in ("text", "json"):
+    run("gate-env-odd-" + fmt, ["--check", "--env", "odd.env", "--format", fmt, "--no-baseline",
+                                "sources/template.source.json"], cwd=GATE)
 run("gate-env-examples", ["--check", "--env", "staging.env", "examples/team-kinds"])
 run("gate-ignore-partial", ["--check", "--no-baseline", "sources/bulk.json"], cwd=GATE)
 
