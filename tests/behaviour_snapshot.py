@@ -8,11 +8,20 @@ Recorded (stdout, stderr and exit status of each run; files written):
   (tests/rules/, one file a case) in every --format (text, json, sarif, github, gitlab), with
   code frames (--show-source, --color always), --statistics, --diff, and --fix on a copy (the
   fixed files are recorded);
+- the gate, in a git repository built in the work directory (a commit tagged `base`, then a
+  change: a posture setting turned off, a bulk source renamed and one removed, a file moved with
+  `git mv` and edited, one deleted, srcls.json weakened, the baseline grown): `--check --base
+  base` in every format (and standard input, a missing REF), the srcls.json's `"baseline"`,
+  `--baseline` with entries no finding takes (array indexes `01` and `+1`, a name no element has,
+  a file that is gone), `--write-baseline` (the files written), `--env` (dotenv files, an unset
+  variable, a malformed file), `"ignore"` entries (one unused, reported when the run covers its
+  srcls.json);
 - --explain of every code of docs/rules.md, --list-kinds (text and json), --export-json-schema
   (every file written), --help, --version;
 - a long LSP session (tests/lsp_session.py's client): the server's output bytes, as it wrote
   them, for every example opened, hovered, completed, fixed, outlined, folded, selected,
-  formatted, hinted, edited several times (diagnostics awaited after each edit) and closed.
+  formatted, hinted, edited several times (diagnostics awaited after each edit) and closed;
+  a second session the same way over the gate's files (its srcls.json and baseline file too).
   Completion offers the current time for a timestamp field: a time of today or yesterday (UTC)
   in the session's output is masked, in the same number of bytes (Content-Length holds).
 
@@ -44,10 +53,10 @@ ENV.pop("NO_COLOR")
 ENV.pop("FORCE_COLOR", None)
 
 
-def run(name, args, stdin=None):
-    """srcls ARGS in the work directory; stdout, stderr and status into OUT/name.*"""
-    p = subprocess.run([binary] + args, cwd=work, env=ENV, input=stdin, capture_output=True,
-                       timeout=600)
+def run(name, args, stdin=None, cwd=None):
+    """srcls ARGS in the work directory (or cwd); stdout, stderr and status into OUT/name.*"""
+    p = subprocess.run([binary] + args, cwd=cwd or work, env=ENV, input=stdin,
+                       capture_output=True, timeout=600)
     for suffix, data in (("out", p.stdout), ("err", p.stderr), ("rc", b"%d\n" % p.returncode)):
         with open(os.path.join(out, "%s.%s" % (name, suffix)), "wb") as f:
             f.write(data)
@@ -114,6 +123,158 @@ run("help", ["--help"])
 run("version", ["--version"])
 run("usage-error", ["--check", "--format", "nope", "examples"])
 
+# ---- the gate: --base (a git repository built here), --baseline, --env, "ignore" ---------
+GATE = os.path.join(work, "gate")
+GIT_ENV = dict(ENV, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+               GIT_AUTHOR_NAME="s", GIT_AUTHOR_EMAIL="s@example.com",
+               GIT_COMMITTER_NAME="s", GIT_COMMITTER_EMAIL="s@example.com",
+               GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
+
+
+def git(*args):
+    subprocess.run(["git"] + list(args), cwd=GATE, env=GIT_ENV, check=True,
+                   capture_output=True)
+
+
+def put(path, value):
+    """value (JSON, or text as written) into GATE/path."""
+    path = os.path.join(GATE, path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(value if isinstance(value, str)
+                else json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def storage(name, **config):
+    """A kind 3 source with a few findings of every sort of value the baseline hashes."""
+    base = {"accessKey": "AKEXAMPLE3N8VQ1XK5TD", "accessSecret": "$SERVICE_EXISTING_VALUE$",
+            "secure": True, "rootPath": "/", "credentialType": "ACCESS_KEY",
+            "whitelistedBuckets": ["acme-raw"], "isCachingEnabled": True,
+            "maxCacheSpacePct": 150, "defaultCtasFormat": "PARQUETX", "extraField": {"a": 1}}
+    base.update(config)
+    return {"name": name, "type": "CLOUDA_OBJECT_STORAGE",
+            "config": {k: v for k, v in base.items() if v is not None}}
+
+
+def gate_at_base():
+    put("srcls.json", {
+        "rules": {"security": "warning", "unknown-field": "error"},
+        "placeholders": ["${NAME}"],
+        "exclude": ["scratch"],
+        "ignore": [
+            {"files": "legacy.source.json", "codes": ["unknown-field"], "reason": "old loader"},
+            {"pointer": "/lake-eu/config/secure", "codes": ["insecure-transport"],
+             "reason": "VPC only"},
+            {"pointer": "/**/nothingHere", "reason": "silences nothing"}],
+        "baseline": "srcls-baseline.json"})
+    put(".gitignore", "ignored/\n")
+    put("ignored/x.source.json", storage("ignored"))
+    put("legacy.source.json", storage("legacy", oldKnob=1, defaultCtasFormat="PARQUET🙂é",
+                                          **{"naïve🙂": "é", "z€": 1}))
+    put("sources/lake.source.json", storage("lake"))
+    put("sources/bulk.json", [storage("lake-eu", secure=False), storage("lake-us"),
+                              storage("lake-ap", maxCacheSpacePct=10),
+                              {"type": "CLOUDA_OBJECT_STORAGE",
+                               "config": {"rootPath": "/", "defaultCtasFormat": "NOPE"}}])
+    put("sources/old.source.json", storage("old", accessSecret="plain-password"))
+    put("sources/gone.source.json", storage("gone"))
+    put("sources/template.source.json", storage(
+        "tpl", accessSecret="${DB_SECRET}", credentialType="${CRED_TYPE}",
+        rootPath="/${ENV}/${MISSING}", maxCacheSpacePct="${CACHE_PCT}"))
+    put("sources/broken.source.json", '{"name": "broken", "type": "CLOUDA_OBJECT_STORAGE",\n')
+    put("staging.env", "# staging\nDB_SECRET=Sup3r:S3cret\nCRED_TYPE=ACCESS_KEYS\n"
+        "export ENV = staging # a comment\nCACHE_PCT='80'\n")
+    put("prod.env", 'CRED_TYPE="ACCESS_KEY"\nDB_SECRET="data:,a\\tb"\n')
+    put("bad.env", "OK=1\nnot a line\n")
+    # values a JSON string must escape, and bytes that are not UTF-8 (rendered as they are)
+    with open(os.path.join(GATE, "odd.env"), "wb") as f:
+        f.write(b'DB_SECRET="l1\\nl2\\t\\"q\\" \\\\ b"\nCRED_TYPE=AC\x08\x0c\x7fX\n'
+                b"ENV=\xff\xc3(\nMISSING=\xc3\xa9\xf0\x9f\x99\x82\nCACHE_PCT='\x01\x1f'\n")
+    git("init", "-q", "-b", "main")
+    run("gate-write-baseline-at-base", ["--check", "--write-baseline", "srcls-baseline.json",
+                                         "."], cwd=GATE)
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    git("tag", "base")
+
+
+def gate_changed():
+    """What a change does that the review must see, and a baseline that no longer fits."""
+    put("sources/lake.source.json", storage("lake", secure=False, whitelistedBuckets=None,
+                                            maxCacheSpacePct=160))
+    put("sources/bulk.json", [storage("lake-us2"), storage("lake-eu", secure=False),
+                              storage("Lake-EU"),
+                              {"type": "CLOUDA_OBJECT_STORAGE",
+                               "config": {"rootPath": "/", "defaultCtasFormat": "NOPE"}}])
+    git("mv", "sources/old.source.json", "sources/new.source.json")
+    put("sources/new.source.json", storage("old", accessSecret="plain-password", secure=False))
+    os.remove(os.path.join(GATE, "sources", "gone.source.json"))
+    config = json.load(open(os.path.join(GATE, "srcls.json")))
+    config["rules"] = {"security": "information", "unknown-field": "off"}
+    config["exclude"].append("legacy2")
+    config["ignore"].append({"files": "sources/*.json", "codes": ["security"], "reason": "new"})
+    put("srcls.json", config)
+    baseline = json.load(open(os.path.join(GATE, "srcls-baseline.json")))
+    baseline["findings"].append({"file": "sources/lake.source.json", "code": "out-of-range",
+                                 "pointer": "/config/maxCacheSpacePct",
+                                 "hash": "0000000000000000"})
+    put("srcls-baseline.json", baseline)
+    # entries a finding never takes: array indexes RFC 6901 refuses (01, +1), a name no element
+    # has, a file that is gone, a secret's entry
+    odd = json.loads(json.dumps(baseline))
+    for pointer in ("/01/config/defaultCtasFormat", "/+1/config/defaultCtasFormat",
+                    "/3/config/defaultCtasFormat", "/2/config/defaultCtasFormat"):
+        odd["findings"].append({"file": "sources/bulk.json", "code": "invalid-enum",
+                                "pointer": pointer, "hash": "1111111111111111"})
+    odd["findings"].append({"file": "sources/bulk.json", "code": "out-of-range",
+                            "element": "nobody", "pointer": "/config/maxCacheSpacePct",
+                            "hash": "2222222222222222"})
+    odd["findings"].append({"file": "sources/none.source.json", "code": "unknown-field",
+                            "pointer": "/config/extraField", "hash": "3333333333333333"})
+    put("odd-baseline.json", odd)
+
+
+gate_at_base()
+with open(os.path.join(GATE, "srcls-baseline.json"), "rb") as f:
+    shutil.copyfileobj(f, open(os.path.join(out, "files-gate-baseline-at-base.json"), "wb"))
+gate_changed()
+for fmt in ("text", "json", "sarif", "github", "gitlab"):
+    run("gate-base-" + fmt, ["--check", "--base", "base", "--format", fmt, "."], cwd=GATE)
+    run("gate-baseline-" + fmt, ["--check", "--format", fmt, "."], cwd=GATE)
+    run("gate-odd-baseline-" + fmt,
+        ["--check", "--baseline", "odd-baseline.json", "--format", fmt, "sources"], cwd=GATE)
+run("gate-base-frames", ["--check", "--base", "base", "--show-source", "--color", "always",
+                         "--statistics", "."], cwd=GATE)
+run("gate-base-sources", ["--check", "--base", "base", "sources"], cwd=GATE)
+run("gate-base-select", ["--check", "--base", "base", "--select", "risky-change", "."], cwd=GATE)
+run("gate-base-missing-ref", ["--check", "--base", "no-such-ref", "."], cwd=GATE)
+with open(os.path.join(GATE, "sources", "lake.source.json"), "rb") as f:
+    lake = f.read()
+run("gate-base-stdin", ["--check", "--base", "base", "--stdin-filename",
+                        "sources/lake.source.json", "-"], stdin=lake, cwd=GATE)
+run("gate-baseline-statistics", ["--check", "--statistics", "."], cwd=GATE)
+run("gate-no-baseline", ["--check", "--no-baseline", "."], cwd=GATE)
+run("gate-baseline-select", ["--check", "--select", "invalid-enum", "."], cwd=GATE)
+run("gate-write-baseline", ["--check", "--baseline", "odd-baseline.json", "--write-baseline",
+                            "rewritten-baseline.json", "."], cwd=GATE)
+shutil.copyfile(os.path.join(GATE, "rewritten-baseline.json"),
+                os.path.join(out, "files-gate-rewritten-baseline.json"))
+run("gate-write-baseline-fresh", ["--check", "--no-baseline", "--write-baseline",
+                                  "fresh-baseline.json", "."], cwd=GATE)
+shutil.copyfile(os.path.join(GATE, "fresh-baseline.json"),
+                os.path.join(out, "files-gate-fresh-baseline.json"))
+for fmt in ("text", "json", "sarif"):
+    run("gate-env-" + fmt, ["--check", "--env", "staging.env", "--env", "prod.env", "--format",
+                            fmt, "--no-baseline", "sources"], cwd=GATE)
+run("gate-env-frames", ["--check", "--env", "staging.env", "--show-source", "--color",
+                        "always", "--no-baseline", "sources/template.source.json"], cwd=GATE)
+run("gate-env-bad", ["--check", "--env", "bad.env", "sources"], cwd=GATE)
+for fmt in ("text", "json"):
+    run("gate-env-odd-" + fmt, ["--check", "--env", "odd.env", "--format", fmt, "--no-baseline",
+                                "sources/template.source.json"], cwd=GATE)
+run("gate-env-examples", ["--check", "--env", "staging.env", "examples/team-kinds"])
+run("gate-ignore-partial", ["--check", "--no-baseline", "sources/bulk.json"], cwd=GATE)
+
 # ---- a long LSP session -------------------------------------------------------------------
 
 
@@ -136,13 +297,12 @@ def positions(text):
                 yield {"line": number, "character": column}
 
 
-def session():
-    folder = os.path.join(work, "examples", "team-kinds")
+def session(documents, name):
+    """Every document of `documents` through the server; its bytes into OUT/name.*"""
+    Recorder.log = bytearray()
     server = Recorder(binary, encodings=("utf-16",))
     server.notify("workspace/didChangeConfiguration", {"settings": {}})
     version = 0
-    documents = sorted(glob.glob(os.path.join(work, "examples", "*.json"))) + sorted(
-        glob.glob(os.path.join(folder, "*.json")))
     for path in documents:
         uri = "file://" + path
         text = open(path, encoding="utf-8").read()
@@ -213,14 +373,21 @@ def session():
     now = re.compile(rb"(\d{4}-\d\d-\d\d)T\d\d:\d\d:\d\d\.\d{3}Z")
     masked = now.sub(lambda m: b"YYYY-MM-DDTHH:MM:SS.mmmZ" if m.group(1) in days else m.group(0),
                      bytes(Recorder.log))
-    with open(os.path.join(out, "lsp-session.bytes"), "wb") as f:
+    with open(os.path.join(out, name + ".bytes"), "wb") as f:
         f.write(masked)
-    with open(os.path.join(out, "lsp-session.rc"), "w") as f:
+    with open(os.path.join(out, name + ".rc"), "w") as f:
         f.write("%d\n" % status)
     return len(documents)
 
 
-opened = session()
+opened = session(sorted(glob.glob(os.path.join(work, "examples", "*.json"))) + sorted(
+    glob.glob(os.path.join(work, "examples", "team-kinds", "*.json"))), "lsp-session")
+# the gate's files in the editor: its srcls.json ("ignore", "placeholders", "baseline"), the
+# baseline's hints, a template, a bulk file
+opened += session([os.path.join(GATE, p) for p in (
+    "srcls.json", "srcls-baseline.json", "legacy.source.json", "sources/bulk.json",
+    "sources/lake.source.json", "sources/new.source.json", "sources/template.source.json")],
+    "lsp-session-gate")
 print("behaviour snapshot of %s: %d rule cases, %d codes, %d documents in the LSP session; "
       "%d files in %s" % (binary, cases, len(codes), opened,
                           sum(len(f) for _, _, f in os.walk(out)), out))

@@ -16,7 +16,8 @@
    below the doors, main above them; no circle), and in server/lsp/ a module includes only
    modules of lower layers ("lsp"), no feature another;
 6. files and functions stay small enough to hold in one's head: no file in server/ over 600
-   lines, no function over 80;
+   lines, no function over 80 (from the first line of its signature, however it wraps, to its
+   closing brace);
 7. every array grows through vector_grow: no realloc in server/ outside core/vector.c.
 
 usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
@@ -374,26 +375,51 @@ print("5. server/: %d includes between its folders (%s), each downwards, no circ
 # ---- 6. small files and functions ------------------------------------------------------------
 
 MAX_FILE, MAX_FUNCTION = 600, 80
+
+
+def function_spans(lines):
+    """(first line, last line) of each function definition of the C `lines` (0-based): its body
+    opens with a '{' alone in column 0 (the project's clang-format style, BreakBeforeBraces:
+    Linux) and ends at the next '}' in column 0; it starts where its signature does, however the
+    signature wraps — the lines above the '{' back to a blank line, a preprocessor line, the end
+    of a comment or of another declaration (so a K&R/GNU "static int" above the name counts)."""
+    spans = []
+    start = None
+    for i, line in enumerate(lines):
+        if line == "{":
+            start = i
+            while start > 0:
+                above = lines[start - 1].rstrip()
+                if (above == "" or above.startswith(("#", "//")) or
+                        above.endswith((";", "}", "{", "*/"))):
+                    break
+                start -= 1
+        elif line == "}" and start is not None:
+            spans.append((start, i))
+            start = None
+    return spans
+
+
+# the rule itself measures a planted function whose signature wraps, and one in K&R/GNU style
+planted = ("/* c */\nstatic int\nlong_name(int a,\n          int b)\n{\n" + "    a++;\n" * 3 +
+           "}\n\nint f(void);\nint g(void)\n{\n}\n").split("\n")
+if function_spans(planted) != [(1, 8), (11, 13)]:
+    fail("6. the function-length rule mismeasures a planted wrapped signature: %s"
+         % function_spans(planted))
 sources = sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recursive=True))
-functions = 0
+functions = wrapped = 0
 for path in sources:
     lines = open(path, encoding="utf-8").read().split("\n")
     if len(lines) - 1 > MAX_FILE:
         fail("%s has %d lines (at most %d)" % (path, len(lines) - 1, MAX_FILE))
-    start = None
-    for i, line in enumerate(lines):
-        # A definition starts at column 0 and its body's '{' opens the next line (the project's
-        # clang-format style); it ends at the next '}' in column 0.
-        if re.match(r"^[A-Za-z].*\)$", line) and i + 1 < len(lines) and lines[i + 1] == "{":
-            start = i
-        elif line == "}" and start is not None:
-            functions += 1
-            if i - start + 1 > MAX_FUNCTION:
-                fail("%s:%d: a function of %d lines (at most %d): %s"
-                     % (path, start + 1, i - start + 1, MAX_FUNCTION, lines[start][:60]))
-            start = None
-print("6. sizes: %d files, %d functions; limits %d lines a file, %d a function"
-      % (len(sources), functions, MAX_FILE, MAX_FUNCTION))
+    for start, end in function_spans(lines):
+        functions += 1
+        wrapped += lines[start + 1] != "{"
+        if end - start + 1 > MAX_FUNCTION:
+            fail("%s:%d: a function of %d lines (at most %d): %s"
+                 % (path, start + 1, end - start + 1, MAX_FUNCTION, lines[start][:60]))
+print("6. sizes: %d files, %d functions (%d with a signature over several lines); limits %d "
+      "lines a file, %d a function" % (len(sources), functions, wrapped, MAX_FILE, MAX_FUNCTION))
 
 # ---- 7. one growth policy --------------------------------------------------------------------
 

@@ -679,6 +679,136 @@ static void test_moved_file_keeps_its_entries(void **state)
     write_repository();
 }
 
+/* A baseline an earlier release wrote (these bytes, before the hash had a module of its own):
+ * users commit theirs, so it still matches every finding, and writing it again gives the same
+ * bytes. */
+static void test_a_committed_baseline_still_matches(void **state)
+{
+    (void)state;
+    write_repository();
+    /* one entry a line, as in the file */
+    // clang-format off
+#define AT(file) "    {\"file\":\"src/" file "\",\"code\":\""
+#define ENUM "\"pointer\":\"/config/encryptionValidationMode\",\"hash\":\"91191397d3697496\"}"
+#define SECRET "\"pointer\":\"/config/accessSecret\",\"hash\":\"secret\"}"
+#define FIELD "\"pointer\":\"/config/colour\",\"hash\":\"08cf0b07b5709128\"}"
+    static const char committed[] =
+        "{\n  \"version\": 1,\n  \"findings\": [\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"one\"," ENUM ",\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"three\"," ENUM ",\n"
+        AT("bulk.json") "invalid-enum\",\"element\":\"two\"," ENUM ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"one\"," SECRET ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"three\"," SECRET ",\n"
+        AT("bulk.json") "secret-not-encoded\",\"element\":\"two\"," SECRET ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"one\"," FIELD ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"three\"," FIELD ",\n"
+        AT("bulk.json") "unknown-field\",\"element\":\"two\"," FIELD ",\n"
+        AT("other.source.json") "invalid-enum\"," ENUM ",\n"
+        AT("other.source.json") "secret-not-encoded\"," SECRET ",\n"
+        AT("other.source.json") "unknown-field\"," FIELD ",\n"
+        AT("single.source.json") "invalid-enum\"," ENUM ",\n"
+        AT("single.source.json") "secret-not-encoded\"," SECRET ",\n"
+        AT("single.source.json") "unknown-field\"," FIELD "\n"
+        "  ]\n}\n";
+    // clang-format on
+#undef AT
+#undef ENUM
+#undef SECRET
+#undef FIELD
+    write_file("repo/committed.json", committed);
+    struct run r =
+        check_in("repo", (const char *[]){"--check", "--baseline", "committed.json",
+                                          "--write-baseline", "again.json", "src", NULL});
+    assert_exit(&r, 0);
+    assert_int_equal(findings(r.out), 0);
+    assert_line(&r, "15 findings in the baseline, 0 of them fixed");
+    run_free(&r);
+    char *again = read_all("repo/again.json");
+    assert_string_equal(again, committed);
+    free(again);
+}
+
+/* An entry's pointer is matched as written, never read as a number: in a bulk file whose sources
+ * have no name, "/01/..." and "/+1/..." (array indexes RFC 6901 does not write) take no finding,
+ * so the finding at "/1/..." is new and those entries count as fixed, and are dropped when the
+ * file is written again. */
+static void test_entries_with_unwritten_indexes_take_nothing(void **state)
+{
+    (void)state;
+    write_file(
+        "idx/anon.json",
+        "[{\"type\": \"CLOUDA_SEARCH_SERVICE\", \"config\": {\"hostname\": \"a.example.com\", "
+        "\"port\": \"443\", \"encryptionValidationMode\": \"BOGUS\"}},\n"
+        " {\"type\": \"CLOUDA_SEARCH_SERVICE\", \"config\": {\"hostname\": \"b.example.com\", "
+        "\"port\": \"443\", \"encryptionValidationMode\": \"BOGUS\"}}]\n");
+    struct run r = check_in(
+        "idx", (const char *[]){"--check", "--write-baseline", "b.json", "anon.json", NULL});
+    assert_exit(&r, 0);
+    run_free(&r);
+    char *text = read_all("idx/b.json");
+    assert_non_null(text);
+    const char *second = strstr(text, "\"pointer\":\"/1/config/encryptionValidationMode\"");
+    assert_non_null(second);
+    const char *line = second;
+    while (line > text && line[-1] != '\n')
+        line--;
+    const char *end = strchr(second, '\n');
+    char entry[512], odd[2][600], file[2048];
+    snprintf(entry, sizeof entry, "%.*s", (int)(end - line), line);
+    const char *prefixes[] = {"/01/", "/+1/"};
+    for (size_t i = 0; i < 2; i++) { /* the entry of "/1/..." written with these instead */
+        const char *at = strstr(entry, "/1/");
+        snprintf(odd[i], sizeof odd[i], "%.*s%s%s", (int)(at - entry), entry, prefixes[i], at + 3);
+    }
+    if (odd[0][strlen(odd[0]) - 1] != ',')
+        strcat(odd[0], ",");
+    snprintf(file, sizeof file, "%.*s%s\n%s%s", (int)(line - text), text, odd[0], odd[1], end);
+    free(text);
+    write_file("idx/b.json", file);
+    r = check_in("idx", (const char *[]){"--check", "--baseline", "b.json", "--write-baseline",
+                                         "again.json", "anon.json", NULL});
+    assert_exit(&r, 1);
+    assert_int_equal(findings(r.out), 1);
+    assert_has(&r, "anon.json:2:");
+    assert_line(&r, "5 findings in the baseline, 2 of them fixed");
+    run_free(&r);
+    text = read_all("idx/again.json");
+    assert_non_null(text);
+    assert_null(strstr(text, "/01/"));
+    assert_null(strstr(text, "/+1/"));
+    assert_non_null(strstr(text, "\"pointer\":\"/1/config/encryptionValidationMode\""));
+    free(text);
+}
+
+/* A finding under a key longer than 255 bytes: its entry hashes the value there (an earlier
+ * release hashed it as absent), so a changed value comes back. */
+static void test_value_under_a_long_key_is_hashed(void **state)
+{
+    (void)state;
+    char key[301], doc[1024];
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    const char *values[] = {"1", "2"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(doc, sizeof doc,
+                 "{\"name\": \"x\", \"type\": \"CLOUDA_SEARCH_SERVICE\", \"config\": {\n"
+                 "  \"hostname\": \"h.example.com\", \"port\": \"443\",\n  \"%s\": %s}}\n",
+                 key, values[i]);
+        write_file("long/a.source.json", doc);
+        if (i == 0) {
+            struct run r = check_in("long", (const char *[]){"--check", "--write-baseline",
+                                                             "b.json", "a.source.json", NULL});
+            assert_exit(&r, 0);
+            run_free(&r);
+        }
+    }
+    struct run r = check_in(
+        "long", (const char *[]){"--check", "--baseline", "b.json", "a.source.json", NULL});
+    assert_int_equal(findings(r.out), 1);
+    assert_has(&r, "a.source.json:3:3: warning: unknown field");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -697,6 +827,9 @@ int main(void)
         cmocka_unit_test(test_syntax_errors_never_baselined),
         cmocka_unit_test(test_no_baseline),
         cmocka_unit_test(test_moved_file_keeps_its_entries),
+        cmocka_unit_test(test_a_committed_baseline_still_matches),
+        cmocka_unit_test(test_entries_with_unwritten_indexes_take_nothing),
+        cmocka_unit_test(test_value_under_a_long_key_is_hashed),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

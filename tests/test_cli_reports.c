@@ -272,6 +272,29 @@ static void test_config_mistakes_list_only_documents_not_checked(void **state)
     }
 }
 
+/* GitLab tracks a finding across pipelines by its fingerprint (the path, the code, the pointer
+ * and how many times that pair came before, hashed): the ones an earlier release wrote, these
+ * bytes, must not change, or every finding shows as fixed and new again. */
+static void test_gitlab_fingerprints_are_the_ones_already_tracked(void **state)
+{
+    (void)state;
+    write_file(
+        "src/single.source.json",
+        "{\"name\": \"single\", \"type\": \"CLOUDA_SEARCH_SERVICE\", \"config\": {\n"
+        "  \"hostname\": \"search.example.com\", \"port\": \"443\",\n"
+        "  \"encryptionValidationMode\": \"BOGUS\", \"colour\": 1,\n"
+        "  \"authenticationType\": \"ACCESS_KEY\", \"accessKey\": \"AKEXAMPLE7Q2RW4ZT9LM\",\n"
+        "  \"accessSecret\": \"hunter2\"}}\n");
+    struct run r = run_srcls(
+        NULL, (const char *[]){"--check", "--format", "gitlab", "src/single.source.json", NULL});
+    assert_exit(&r, 1);
+    assert_contains(r.out, "\"check_name\":\"invalid-enum\",\"fingerprint\":\"aba858e7a194ebef\"");
+    assert_contains(r.out, "\"check_name\":\"unknown-field\",\"fingerprint\":\"c3635a34a3c28568\"");
+    assert_contains(r.out,
+                    "\"check_name\":\"secret-not-encoded\",\"fingerprint\":\"1311b6a30264e072\"");
+    run_free(&r);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -283,6 +306,7 @@ int main(void)
         TEST(test_kind_in_the_wrong_case_names_the_kind_meant_and_fix_writes_it),
         TEST(test_paths_are_written_the_same_way_in_every_format),
         TEST(test_config_mistakes_are_findings_in_every_format),
+        TEST(test_gitlab_fingerprints_are_the_ones_already_tracked),
     };
 #undef TEST
     return harness_status(cmocka_run_group_tests(tests, NULL, NULL));

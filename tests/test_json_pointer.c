@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,53 @@ static uint32_t member(struct parsed *p, uint32_t object, const char *key)
     return m;
 }
 
+/* A pointer below a node, as the baseline walks one below a bulk element: the same rules (indexes
+ * without a leading zero or sign, escapes), and a key longer than any buffer. */
+static void test_find_from_a_node(void **state)
+{
+    (void)state;
+    struct parsed p;
+    parse(&p, nested);
+    uint32_t config = find(&p, "/config");
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "/hosts/1/port", 13),
+                     find(&p, "/config/hosts/1/port"));
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "/a~1b", 5), find(&p, "/config/a~1b"));
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "", 0), config);
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "/hosts/01", 9), JSON_NONE);
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "/hosts/+1", 9), JSON_NONE);
+    assert_int_equal(json_pointer_find_from(&p.doc, config, "hosts", 5), JSON_NONE);
+    parsed_free(&p);
+
+    char text[700], pointer[320];
+    memset(pointer, 'k', sizeof pointer);
+    pointer[0] = '/';
+    snprintf(text, sizeof text, "{\"%.*s\": {\"x\": 1}}", 319, pointer + 1);
+    parse(&p, text);
+    uint32_t key = json_pointer_find_from(&p.doc, p.doc.root, pointer, sizeof pointer);
+    assert_int_not_equal(key, JSON_NONE);
+    assert_int_equal(node_of(&p, key)->kind, JSON_OBJECT);
+    parsed_free(&p);
+}
+
+static void test_array_index_segments(void **state)
+{
+    (void)state;
+    uint32_t index = 7;
+    assert_true(json_pointer_index("0", 1, &index));
+    assert_int_equal(index, 0);
+    assert_true(json_pointer_index("120/x", 3, &index)); /* the segment alone is read */
+    assert_int_equal(index, 120);
+    assert_true(json_pointer_index("999999999", 9, &index));
+    assert_int_equal(index, 999999999);
+    static const char *const refused[] = {"",  "01", "00", "+1",  "-1",
+                                          "-", "1x", " 1", "1e2", "1234567890"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        index = 7;
+        if (json_pointer_index(refused[i], strlen(refused[i]), &index) || index != 7)
+            fail_msg("\"%s\" is read as an array index", refused[i]);
+    }
+}
+
 static void test_locate_in_a_key(void **state)
 {
     (void)state;
@@ -370,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_array_indices_are_plain_decimals),
         cmocka_unit_test(test_missing_pointers_find_nothing),
         cmocka_unit_test(test_pointer_to_a_duplicate_key_finds_the_last),
+        cmocka_unit_test(test_find_from_a_node),
+        cmocka_unit_test(test_array_index_segments),
         cmocka_unit_test(test_locate_in_a_key),
         cmocka_unit_test(test_locate_in_an_unterminated_key),
         cmocka_unit_test(test_locate_after_a_key),

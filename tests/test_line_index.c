@@ -340,6 +340,28 @@ static void test_long_lines_agree_with_the_plain_walk(void **state)
     free(text);
 }
 
+/* A Position and a Range as LSP (and the JSON report) write them: 0-based, in the encoding. */
+static void test_write_position_and_range(void **state)
+{
+    (void)state;
+    struct indexed t;
+    index_text(&t, "ab\n\xf0\x9f\x99\x82x\n"); /* an emoji: 2 UTF-16 units, 4 bytes; x at 7 */
+    struct json_writer w;
+    json_writer_init(&w, 0);
+    line_index_write_range(&w, &t.index, 1, 7, POSITION_UTF16);
+    assert_string_equal(w.buf, "{\"start\":{\"line\":0,\"character\":1},"
+                               "\"end\":{\"line\":1,\"character\":2}}");
+    json_writer_free(&w);
+    json_writer_init(&w, 0);
+    json_write_array_begin(&w);
+    line_index_write_position(&w, &t.index, 7, POSITION_UTF8);
+    line_index_write_position(&w, &t.index, 7, POSITION_UTF32);
+    json_write_array_end(&w);
+    assert_string_equal(w.buf, "[{\"line\":1,\"character\":4},{\"line\":1,\"character\":1}]");
+    json_writer_free(&w);
+    indexed_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_empty_text),
         cmocka_unit_test(test_round_trip_at_every_character_boundary),
         cmocka_unit_test(test_long_lines_agree_with_the_plain_walk),
+        cmocka_unit_test(test_write_position_and_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

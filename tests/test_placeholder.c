@@ -114,21 +114,48 @@ static void test_rendering_escapes_values_lists_missing_and_maps_back(void **sta
     const struct placeholder_variable vars[] = {{"A", "q\"\\\n", 1, 4}, {"B", "", 1, 0}};
     struct placeholder_render r;
     assert_int_equal(placeholder_render(&p, 1, &doc, vars, 2, &r), 0);
-    assert_string_equal(r.text,
+    assert_string_equal(r.text.buf,
                         "{\"a\": \"q\\\"\\\\\\n\", \"b\": \"xy${GONE}\", \"c\": \"q\\\"\\\\\\n\"}");
     assert_int_equal(r.missing_count, 1);
     assert_memory_equal(text + r.missing[0].start, "${GONE}", 7);
     assert_int_equal(r.segment_count, 3);
     /* an offset before any substitution, inside one, after one */
-    const char *rendered_b = strstr(r.text, "\"xy");
+    const char *rendered_b = strstr(r.text.buf, "\"xy");
     const char *template_b = strstr(text, "\"x$");
     assert_int_equal(placeholder_render_map(&r, 1, false), 1);
-    uint32_t in_a = (uint32_t)(strchr(r.text + 7, '\\') - r.text);
+    uint32_t in_a = (uint32_t)(strchr(r.text.buf + 7, '\\') - r.text.buf);
     assert_int_equal(placeholder_render_map(&r, in_a, false), 7);    /* "${A}" starts */
     assert_int_equal(placeholder_render_map(&r, in_a, true), 7 + 4); /* and ends */
-    assert_int_equal(placeholder_render_map(&r, (uint32_t)(rendered_b - r.text), false),
+    assert_int_equal(placeholder_render_map(&r, (uint32_t)(rendered_b - r.text.buf), false),
                      (uint32_t)(template_b - text));
-    assert_int_equal(placeholder_render_map(&r, (uint32_t)r.len, true), sizeof text - 1);
+    assert_int_equal(placeholder_render_map(&r, (uint32_t)r.text.len, true), sizeof text - 1);
+    placeholder_render_free(&r);
+    json_doc_free(&doc);
+}
+
+/* A value is escaped as json_write escapes a string (control characters, DEL), but a byte that is
+ * not UTF-8 stays as it is: a plain substitution would write it, and the rendering's parse says
+ * so (json-syntax on the placeholder), where a U+FFFD would hide it. */
+static void test_rendering_keeps_bytes_that_are_not_utf8(void **state)
+{
+    (void)state;
+    struct placeholder_pattern p = parse("${NAME}");
+    static const char text[] = "{\"a\": \"${A}\", \"b\": \"${B}\"}";
+    struct json_doc doc;
+    assert_int_equal(json_parse(&doc, text, sizeof text - 1, NULL), 0);
+    const struct placeholder_variable vars[] = {{"A", "\b\x7f\xc3\xa9", 1, 4},
+                                                {"B", "x\xffy", 1, 3}};
+    struct placeholder_render r;
+    assert_int_equal(placeholder_render(&p, 1, &doc, vars, 2, &r), 0);
+    assert_string_equal(r.text.buf, "{\"a\": \"\\b\\u007f\xc3\xa9\", \"b\": \"x\xffy\"}");
+    struct json_doc rendered;
+    assert_int_equal(json_parse(&rendered, r.text.buf, r.text.len, NULL), 0);
+    assert_int_equal(rendered.error_count, 1); /* the byte 0xff, in "b" alone */
+    struct json_str a =
+        json_node_string(&rendered, json_object_get(&rendered, rendered.root, "a", 1));
+    assert_int_equal(a.len, 4);
+    assert_memory_equal(a.ptr, "\b\x7f\xc3\xa9", 4);
+    json_doc_free(&rendered);
     placeholder_render_free(&r);
     json_doc_free(&doc);
 }
@@ -140,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_spaces_in_a_pattern_match_any_run_of_spaces),
         cmocka_unit_test(test_a_string_value_is_whole_or_holds_placeholders),
         cmocka_unit_test(test_rendering_escapes_values_lists_missing_and_maps_back),
+        cmocka_unit_test(test_rendering_keeps_bytes_that_are_not_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* test_vector: the growth of every hand-grown array — the first allocation, doubling, a jump to
  * what is needed, no move when there is room, and a byte size that would overflow size_t
- * refused rather than wrapped to a small allocation. */
+ * refused rather than wrapped to a small allocation; and an array in an arena copied with room
+ * to grow (arena_copy_array). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +106,28 @@ static void test_items_of_no_size_are_refused(void **state)
     assert_int_equal(capacity, 0);
 }
 
+static void test_arena_array_copied_with_room(void **state)
+{
+    (void)state;
+    struct arena arena;
+    arena_init(&arena);
+    int *first = arena_copy_array(&arena, NULL, 0, 2, sizeof *first);
+    assert_non_null(first);
+    first[0] = 1;
+    first[1] = 2;
+    int *grown = arena_copy_array(&arena, first, 2, 64, sizeof *grown);
+    assert_non_null(grown);
+    assert_ptr_not_equal(grown, first);
+    assert_int_equal(grown[0], 1);
+    assert_int_equal(grown[1], 2);
+    grown[63] = 3;                 /* the whole capacity is usable (ASan checks) */
+    assert_int_equal(first[1], 2); /* the old array is untouched */
+    assert_false(arena.failed);
+    assert_null(arena_copy_array(&arena, grown, 2, SIZE_MAX / 2, sizeof *grown));
+    assert_true(arena.failed); /* a size that overflows: refused, not wrapped */
+    arena_free(&arena);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_appends_keep_every_item_and_grow_by_doubling),
         cmocka_unit_test(test_a_byte_size_over_size_max_fails_instead_of_wrapping),
         cmocka_unit_test(test_items_of_no_size_are_refused),
+        cmocka_unit_test(test_arena_array_copied_with_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

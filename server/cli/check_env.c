@@ -275,7 +275,7 @@ int check_env_apply(const struct check_env *env, struct analysis *analysis,
     struct diag_list diags = {0};
     struct analysis_options unquoted = *options;
     unquoted.values_unquoted = true; /* the rendering holds the files' values */
-    int status = analysis_run(&rendered, render.text, render.len, &unquoted);
+    int status = analysis_run(&rendered, render.text.buf, render.text.len, &unquoted);
     if (status == 0) {
         status = place_rendered(analysis, &rendered, &render, &diags) != 0 ||
                          place_unset(analysis, &render, &diags) != 0

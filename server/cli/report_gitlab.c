@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "domain/domain.h"
 #include "json/json.h"
 #include "report.h"
@@ -22,14 +23,13 @@ static const char *gitlab_severity(enum diag_severity severity)
     }
 }
 
-/* FNV-1a, 64 bits, over the parts. */
-static unsigned long long hash(const char *const *parts, size_t count)
+/* The hash of the parts, each followed by a 0xff byte: a separator no text holds. */
+static uint64_t hash(const char *const *parts, size_t count)
 {
-    unsigned long long h = 14695981039346656037ull;
+    uint64_t h = HASH_START;
     for (size_t p = 0; p < count; p++) {
-        for (const char *c = parts[p]; *c != '\0'; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull; /* a separator no text holds */
+        h = hash_bytes(h, parts[p], strlen(parts[p]));
+        h = hash_bytes(h, "\xff", 1);
     }
     return h;
 }
@@ -41,7 +41,7 @@ static void write_issue(struct reporter *self, struct json_writer *w, const char
     char repeated[16], print[24];
     snprintf(repeated, sizeof repeated, "%u", repeat);
     const char *parts[] = {path, code, pointer, repeated};
-    snprintf(print, sizeof print, "%016llx", hash(parts, 4));
+    snprintf(print, sizeof print, "%016llx", (unsigned long long)hash(parts, 4));
     if (self->files_seen++ > 0)
         json_write_bytes(w, ",\n  ", 4);
     json_write_object_begin(w);

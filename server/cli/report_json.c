@@ -31,23 +31,8 @@ static void write_text_position(struct json_writer *w, struct text_position pos)
     json_write_object_end(w);
 }
 
-static void write_position(struct json_writer *w, const struct line_index *lines, uint32_t offset)
-{
-    write_text_position(w, line_index_position(lines, offset, POSITION_UTF16));
-}
-
-static void write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
-                        uint32_t end)
-{
-    json_write_object_begin(w);
-    json_write_key(w, "start");
-    write_position(w, lines, start);
-    json_write_key(w, "end");
-    write_position(w, lines, end);
-    json_write_object_end(w);
-}
-
-/* "related": the place in this file, or in another one (with its "path"). */
+/* "related": the place in this file, or in another one (with its "path", placed when that file
+ * was read). */
 static void write_related(struct json_writer *w, const struct analysis *a,
                           const struct diagnostic *d)
 {
@@ -71,7 +56,7 @@ static void write_related(struct json_writer *w, const struct analysis *a,
         json_write_object_end(w);
     } else {
         json_write_key(w, "range");
-        write_range(w, &a->lines, d->related_start, d->related_end);
+        line_index_write_range(w, &a->lines, d->related_start, d->related_end, POSITION_UTF16);
     }
     json_write_object_end(w);
     json_write_array_end(w);
@@ -128,7 +113,7 @@ static void json_file(struct reporter *self, const struct checked_file *file)
         }
         if (!file->deleted) {
             json_write_key(&w, "range");
-            write_range(&w, &a->lines, d->start, d->end);
+            line_index_write_range(&w, &a->lines, d->start, d->end, POSITION_UTF16);
         }
         write_related(&w, a, d);
         json_write_object_end(&w);

@@ -177,7 +177,7 @@ static void write_config_action(struct json_writer *w, struct lsp_document *d, u
     json_write_array_begin(w);
     json_write_object_begin(w);
     json_write_key(w, "range");
-    lsp_position_write_range(w, &lines, start, end, d->store->encoding);
+    line_index_write_range(w, &lines, start, end, d->store->encoding);
     json_write_key(w, snippet ? "snippet" : "newText"); /* a SnippetTextEdit (LSP 3.18) */
     if (snippet) {
         json_write_object_begin(w);

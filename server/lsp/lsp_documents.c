@@ -46,7 +46,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
 void lsp_document_write_range(struct json_writer *w, const struct lsp_document *d, uint32_t start,
                               uint32_t end)
 {
-    lsp_position_write_range(w, &d->analysis.lines, start, end, d->store->encoding);
+    line_index_write_range(w, &d->analysis.lines, start, end, d->store->encoding);
 }
 
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position)
@@ -72,7 +72,7 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
     const struct diagnostic *diag = &a->diags.items[index];
     json_write_object_begin(w);
     json_write_key(w, "range");
-    lsp_position_write_range(w, &a->lines, diag->start, diag->end, encoding);
+    line_index_write_range(w, &a->lines, diag->start, diag->end, encoding);
     json_write_key(w, "severity");
     json_write_int(w, diagnostic_severity(diag->severity));
     json_write_key(w, "code");
@@ -105,7 +105,7 @@ void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const
         json_write_key(w, "uri");
         json_write_string(w, uri);
         json_write_key(w, "range");
-        lsp_position_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
+        line_index_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
         json_write_object_end(w);
         json_write_key(w, "message");
         json_write_string(w, diag->related_message);
@@ -222,15 +222,6 @@ int lsp_document_analyze(struct lsp_document *d)
     return 0;
 }
 
-/* FNV-1a of a message. */
-static uint64_t message_hash(const char *bytes, size_t len)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
-    return h;
-}
-
 /* Whether the message in `w` is the one published last for `d` (same version, same
  * diagnostics); if not, it becomes the last. */
 static bool published_already(struct lsp_document *d, const struct json_writer *w, bool clear)
@@ -239,7 +230,7 @@ static bool published_already(struct lsp_document *d, const struct json_writer *
         d->published = false;
         return false;
     }
-    uint64_t hash = message_hash(w->buf, w->len);
+    uint64_t hash = hash_bytes(HASH_START, w->buf, w->len);
     if (d->published && d->published_hash == hash && d->published_len == w->len)
         return true;
     d->published = true;

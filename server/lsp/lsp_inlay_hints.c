@@ -22,16 +22,9 @@ void lsp_inlay_hints_initialize(struct lsp_server *s, struct lsp_request *initia
 static void write_hint(struct json_writer *w, const struct lsp_document *d,
                        const struct inlay_hint *hint)
 {
-    struct text_position at =
-        line_index_position(&d->analysis.lines, hint->offset, d->store->encoding);
     json_write_object_begin(w);
     json_write_key(w, "position");
-    json_write_object_begin(w);
-    json_write_key(w, "line");
-    json_write_int(w, at.line);
-    json_write_key(w, "character");
-    json_write_int(w, at.character);
-    json_write_object_end(w);
+    line_index_write_position(w, &d->analysis.lines, hint->offset, d->store->encoding);
     json_write_key(w, "label");
     json_write_string(w, hint->label);
     json_write_key(w, "kind");

@@ -31,26 +31,3 @@ bool lsp_position_read_range(struct json_doc *doc, uint32_t node, struct text_po
     return lsp_position_read(doc, lsp_jsonrpc_get(doc, node, "start"), start) &&
            lsp_position_read(doc, lsp_jsonrpc_get(doc, node, "end"), end);
 }
-
-static void write_position(struct json_writer *w, struct text_position position)
-{
-    json_write_object_begin(w);
-    json_write_key(w, "line");
-    json_write_int(w, position.line);
-    json_write_key(w, "character");
-    json_write_int(w, position.character);
-    json_write_object_end(w);
-}
-
-void lsp_position_write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
-                              uint32_t end, enum position_encoding encoding)
-{
-    struct text_position a = line_index_position(lines, start, encoding);
-    struct text_position b = line_index_position(lines, end, encoding);
-    json_write_object_begin(w);
-    json_write_key(w, "start");
-    write_position(w, a);
-    json_write_key(w, "end");
-    write_position(w, b);
-    json_write_object_end(w);
-}

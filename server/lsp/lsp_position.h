@@ -19,8 +19,7 @@ bool lsp_position_read(struct json_doc *doc, uint32_t node, struct text_position
 /* Reads a Range {start, end}; false when `node` is not one. */
 bool lsp_position_read_range(struct json_doc *doc, uint32_t node, struct text_position *start,
                              struct text_position *end);
-/* Writes the Range of bytes [start, end) of the text indexed by `lines`. */
-void lsp_position_write_range(struct json_writer *w, const struct line_index *lines, uint32_t start,
-                              uint32_t end, enum position_encoding encoding);
+/* Writing a Position or a Range is the core's line_index_write_position / _range (the JSON
+ * report writes the same objects). */
 
 #endif

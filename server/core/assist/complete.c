@@ -13,18 +13,18 @@
 #include "base/base.h"
 
 /* Room for this many items at first: the keys of most objects. The list lives in its arena
- * (freed at once with the strings of the items), so it grows by copying, not with realloc. */
+ * (freed at once with the strings of the items), so it grows by copying (arena_copy_array), not
+ * with realloc. */
 #define COMPLETION_FIRST_CAPACITY 32
 
 struct completion_item *complete__add(struct completion_list *list)
 {
     if (list->count == list->cap) {
         uint32_t cap = list->cap ? list->cap * 2 : COMPLETION_FIRST_CAPACITY;
-        struct completion_item *items = arena_alloc(&list->arena, cap * sizeof *items);
+        struct completion_item *items =
+            arena_copy_array(&list->arena, list->items, list->count, cap, sizeof *items);
         if (items == NULL)
             return NULL;
-        if (list->count > 0)
-            memcpy(items, list->items, list->count * sizeof *items);
         list->items = items;
         list->cap = cap;
     }

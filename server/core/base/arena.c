@@ -68,6 +68,19 @@ void *arena_alloc(struct arena *arena, size_t size)
     return out;
 }
 
+void *arena_copy_array(struct arena *arena, const void *items, size_t count, size_t capacity,
+                       size_t item_size)
+{
+    if (item_size > 0 && capacity > SIZE_MAX / item_size) {
+        arena->failed = true;
+        return NULL;
+    }
+    void *out = arena_alloc(arena, capacity * item_size);
+    if (out != NULL && count > 0)
+        memcpy(out, items, count * item_size);
+    return out;
+}
+
 char *arena_strndup(struct arena *arena, const char *text, size_t len)
 {
     char *out = arena_alloc(arena, len + 1);

@@ -19,6 +19,12 @@ void arena_init(struct arena *arena);
 void arena_free(struct arena *arena);
 /* Returns `size` bytes aligned for any type, owned by the arena; NULL only when out of memory. */
 void *arena_alloc(struct arena *arena, size_t size);
+/* A new array of `capacity` items of `item_size` bytes in the arena, its first `count` items
+ * (at most `capacity`) copied from `items` (NULL when `count` is 0): how an array in the arena
+ * grows or is copied before a change (the old one lives until the arena is freed). The items
+ * after `count` are not set. NULL when out of memory or when the size overflows a size_t. */
+void *arena_copy_array(struct arena *arena, const void *items, size_t count, size_t capacity,
+                       size_t item_size);
 /* Copies `len` bytes into the arena and adds a NUL; NULL when out of memory. */
 char *arena_strndup(struct arena *arena, const char *text, size_t len);
 /* printf into the arena; NULL when out of memory. */

@@ -9,66 +9,22 @@
 #include "domain/domain.h"
 #include "base/base.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv(uint64_t h, const char *bytes, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)bytes[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
-
 static void hash_text(char out[17], char type, const char *text, size_t len)
 {
-    uint64_t h = fnv(FNV_OFFSET, &type, 1);
-    h = fnv(h, text, len);
+    uint64_t h = hash_bytes(HASH_START, &type, 1);
+    h = hash_bytes(h, text, len);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The child of `node` named by the pointer segment [segment, end) (~0 and ~1 escapes), or
- * JSON_NONE. An array's element is found by walking its siblings. */
-static uint32_t child_at(struct json_doc *doc, uint32_t node, const char *segment, size_t len)
+/* Whether the first segment of `pointer` is an array index (json_pointer_index: not "01" or
+ * "+1"): into `*index`, and into `*rest` what follows it. */
+static bool element_index(const char *pointer, uint32_t *index, const char **rest)
 {
-    const struct json_node *n = json_node_at(doc, node);
-    char buffer[256];
-    size_t out = 0;
-    for (size_t i = 0; i < len && out < sizeof buffer; i++) {
-        char c = segment[i];
-        if (c == '~' && i + 1 < len && (segment[i + 1] == '0' || segment[i + 1] == '1'))
-            c = segment[++i] == '0' ? '~' : '/';
-        buffer[out++] = c;
-    }
-    if (out == sizeof buffer)
-        return JSON_NONE;
-    if (n->kind == JSON_OBJECT)
-        return json_object_get(doc, node, buffer, out);
-    if (n->kind != JSON_ARRAY || out == 0)
-        return JSON_NONE;
-    char *end;
-    buffer[out < sizeof buffer ? out : sizeof buffer - 1] = '\0';
-    unsigned long index = strtoul(buffer, &end, 10);
-    if (*end != '\0')
-        return JSON_NONE;
-    uint32_t c = n->first_child;
-    for (unsigned long i = 0; c != JSON_NONE && i < index; i++)
-        c = doc->nodes[c].next;
-    return c;
-}
-
-/* The node at `pointer` below `node`, or JSON_NONE. */
-static uint32_t node_below(struct json_doc *doc, uint32_t node, const char *pointer)
-{
-    while (node != JSON_NONE && *pointer == '/') {
-        const char *segment = pointer + 1;
-        const char *end = strchr(segment, '/');
-        size_t len = end != NULL ? (size_t)(end - segment) : strlen(segment);
-        node = child_at(doc, node, segment, len);
-        pointer = segment + len;
-    }
-    return *pointer == '\0' ? node : JSON_NONE;
+    if (pointer[0] != '/')
+        return false;
+    size_t len = strcspn(pointer + 1, "/");
+    *rest = pointer + 1 + len;
+    return json_pointer_index(pointer + 1, len, index);
 }
 
 /* Whether the string `node` may be hashed: the value of a known field that is neither secret
@@ -118,22 +74,21 @@ void baseline_write_entry(struct json_writer *w, struct analysis *a, const struc
     const char *pointer = d->pointer != NULL ? d->pointer : "";
     uint32_t node = a->doc.root;
     struct json_str element = {0};
-    if (a->document == DOCUMENT_BULK && a->elements != NULL && pointer[0] == '/') {
-        char *end;
-        unsigned long index = strtoul(pointer + 1, &end, 10);
-        if (end != pointer + 1 && (*end == '/' || *end == '\0') && index < a->element_count) {
-            node = a->elements[index];
-            uint32_t name = json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME));
-            if (name != JSON_NONE && json_node_at(&a->doc, name)->kind == JSON_STRING)
-                element = json_node_string(&a->doc, name);
-            if (element.ptr != NULL)
-                pointer = end;
-        }
+    uint32_t index;
+    const char *end;
+    if (a->document == DOCUMENT_BULK && a->elements != NULL &&
+        element_index(pointer, &index, &end) && index < a->element_count) {
+        node = a->elements[index];
+        uint32_t name = json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME));
+        if (name != JSON_NONE && json_node_at(&a->doc, name)->kind == JSON_STRING)
+            element = json_node_string(&a->doc, name);
+        if (element.ptr != NULL)
+            pointer = end;
     }
     char hash[17];
     hash_value(a,
-               element.ptr != NULL ? node_below(&a->doc, node, pointer)
-                                   : node_below(&a->doc, a->doc.root, pointer),
+               json_pointer_find_from(&a->doc, element.ptr != NULL ? node : a->doc.root, pointer,
+                                      strlen(pointer)),
                hash);
     json_write_object_begin(w);
     json_write_key(w, "file");
@@ -524,10 +479,9 @@ static bool of_element(const struct baseline_entry *e, struct analysis *a, uint3
         return e->element != NULL && strlen(e->element) == s.len &&
                memcmp(e->element, s.ptr, s.len) == 0;
     }
-    char *end;
-    return e->element == NULL && e->pointer[0] == '/' &&
-           strtoul(e->pointer + 1, &end, 10) == index && end != e->pointer + 1 &&
-           (*end == '/' || *end == '\0');
+    uint32_t at;
+    const char *rest;
+    return e->element == NULL && element_index(e->pointer, &at, &rest) && at == index;
 }
 
 void baseline_release(struct baseline_index *b, struct analysis *a, const char *path,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "domain/domain.h"
 #include "json/json.h"
 
@@ -26,10 +27,7 @@ bool duplicate_names_equal(struct json_str a, struct json_str b)
 
 uint64_t duplicate_names_hash(struct json_str name)
 {
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < name.len; i++)
-        h = (h ^ lower((unsigned char)name.ptr[i])) * 1099511628211u;
-    return h;
+    return hash_bytes_lower(HASH_START, name.ptr, name.len);
 }
 
 /* The "name" string node of the bulk element `element`, or JSON_NONE. */

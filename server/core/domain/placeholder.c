@@ -226,37 +226,19 @@ void placeholder_names_sort(const char **names, uint32_t count)
         qsort(names, count, sizeof *names, compare_names);
 }
 
-/* Appends `len` bytes to the rendered text. */
+/* Appends `len` bytes to the rendered text: 0, or -1 when memory ran out. */
 static int put(struct placeholder_render *r, const char *bytes, size_t len)
 {
-    char *grown = vector_grow(r->text, &r->text_cap, r->len + len + 1, 1);
-    if (grown == NULL)
-        return -1;
-    r->text = grown;
-    memcpy(r->text + r->len, bytes, len);
-    r->len += len;
-    r->text[r->len] = '\0';
-    return 0;
+    json_write_bytes(&r->text, bytes, len);
+    return r->text.failed ? -1 : 0;
 }
 
-/* Appends `value` escaped for the inside of a JSON string. */
+/* Appends a variable's value as a renderer's plain substitution inside a JSON string makes it:
+ * escaped, and any byte that is not UTF-8 kept, so that the rendering's parse reports it. */
 static int put_escaped(struct placeholder_render *r, const char *value, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)value[i];
-        char escaped[6] = {'\\', (char)c};
-        size_t n = 2;
-        if (c == '\n' || c == '\t' || c == '\r')
-            escaped[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-        else if (c < 0x20)
-            memcpy(escaped, (char[]){'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]}, n = 6);
-        else if (c != '"' && c != '\\')
-            n = 0;
-        if (n > 0 ? put(r, escaped, n) != 0 : put(r, value + i, 1) != 0)
-            return -1;
-    }
-    return 0;
+    json_write_escaped(&r->text, value, len, false);
+    return r->text.failed ? -1 : 0;
 }
 
 static const struct placeholder_variable *lookup(const struct placeholder_variable *variables,
@@ -304,11 +286,11 @@ static int substitute(struct placeholder_render *r, const struct json_doc *doc,
     r->segments = segments; /* before anything else can fail: the old array may be freed */
     if (put(r, doc->text + *copied, m->start - *copied) != 0)
         return -1;
-    uint32_t rendered_start = (uint32_t)r->len;
+    uint32_t rendered_start = (uint32_t)r->text.len;
     if (put_escaped(r, v->value, v->value_len) != 0)
         return -1;
     r->segments[r->segment_count++] =
-        (struct placeholder_segment){m->start, m->end, rendered_start, (uint32_t)r->len};
+        (struct placeholder_segment){m->start, m->end, rendered_start, (uint32_t)r->text.len};
     *copied = m->end;
     return 0;
 }
@@ -336,7 +318,7 @@ fail:
 
 void placeholder_render_free(struct placeholder_render *render)
 {
-    free(render->text);
+    json_writer_free(&render->text);
     free(render->segments);
     free(render->missing);
     memset(render, 0, sizeof *render);

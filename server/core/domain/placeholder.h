@@ -82,11 +82,10 @@ struct placeholder_segment {
     uint32_t start, end, rendered_start, rendered_end;
 };
 
-/* A template rendered: its text (malloc'd, NUL-terminated), the substitutions in order, and the
- * placeholders whose variable was not given (left as they were). */
+/* A template rendered: its text (`text.buf`, NUL-terminated, `text.len` bytes), the
+ * substitutions in order, and the placeholders whose variable was not given (left as they were). */
 struct placeholder_render {
-    char *text;
-    size_t len, text_cap;
+    struct json_writer text;
     struct placeholder_segment *segments;
     uint32_t segment_count;
     size_t segment_cap;

@@ -90,14 +90,6 @@ void json_parse__describe_key(struct json_parser *p, uint32_t node, char *out, s
     out[n] = '\0';
 }
 
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
 static void report_duplicate(struct json_parser *p, uint32_t first, uint32_t later)
 {
     char key[JSON_PARSE_KEY_BUFFER_SIZE];
@@ -154,7 +146,7 @@ void json_parse__check_duplicate_keys(struct json_parser *p, uint32_t object, ui
         if (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED)
             continue;
         struct json_str key = json_node_key(doc, m);
-        uint32_t slot = hash_bytes(key.ptr, key.len) & (cap - 1);
+        uint32_t slot = hash_slot(key.ptr, key.len) & (cap - 1);
         for (;;) {
             uint32_t other = p->dup_table[slot];
             if (other == JSON_NONE) {

@@ -64,9 +64,28 @@ static bool segment_equals(const char *segment, size_t len, struct json_str key)
     return k == key.len;
 }
 
+bool json_pointer_index(const char *segment, size_t len, uint32_t *index)
+{
+    if (len == 0 || len > 9 || (len > 1 && segment[0] == '0'))
+        return false;
+    uint32_t value = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (segment[k] < '0' || segment[k] > '9')
+            return false;
+        value = value * 10 + (uint32_t)(segment[k] - '0');
+    }
+    *index = value;
+    return true;
+}
+
 uint32_t json_pointer_find(struct json_doc *doc, const char *pointer, size_t len)
 {
-    uint32_t node = doc->root;
+    return json_pointer_find_from(doc, doc->root, pointer, len);
+}
+
+uint32_t json_pointer_find_from(struct json_doc *doc, uint32_t node, const char *pointer,
+                                size_t len)
+{
     size_t i = 0;
     if (len > 0 && pointer[0] != '/')
         return JSON_NONE;
@@ -85,14 +104,9 @@ uint32_t json_pointer_find(struct json_doc *doc, const char *pointer, size_t len
             }
             node = found;
         } else if (n->kind == JSON_ARRAY) {
-            if (seg_len == 0 || seg_len > 9 || (seg_len > 1 && segment[0] == '0'))
+            uint32_t index;
+            if (!json_pointer_index(segment, seg_len, &index))
                 return JSON_NONE;
-            uint32_t index = 0;
-            for (size_t k = 0; k < seg_len; k++) {
-                if (segment[k] < '0' || segment[k] > '9')
-                    return JSON_NONE;
-                index = index * 10 + (uint32_t)(segment[k] - '0');
-            }
             node = json_array_get(doc, node, index);
         } else {
             return JSON_NONE;

@@ -11,6 +11,12 @@ char *json_pointer_append(struct arena *arena, const char *base, const char *seg
                           size_t segment_len);
 /* The node at `pointer`, or JSON_NONE. */
 uint32_t json_pointer_find(struct json_doc *doc, const char *pointer, size_t len);
+/* The node at `pointer` below `node` (json_pointer_find: below the root), or JSON_NONE. */
+uint32_t json_pointer_find_from(struct json_doc *doc, uint32_t node, const char *pointer,
+                                size_t len);
+/* Whether the segment [segment, segment + len) is an array index as RFC 6901 writes one (digits,
+ * no leading zero: not "01", "+1", "-" or "1e2"), at most 9 digits; into `*index` when it is. */
+bool json_pointer_index(const char *segment, size_t len, uint32_t *index);
 
 enum json_location_kind {
     JSON_LOCATION_NONE,      /* outside the value, or in an empty document */

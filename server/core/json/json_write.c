@@ -112,17 +112,16 @@ void json_write_array_end(struct json_writer *w)
     close_level(w, ']');
 }
 
-static void write_escaped(struct json_writer *w, const char *text, size_t len)
+void json_write_escaped(struct json_writer *w, const char *text, size_t len, bool replace_invalid)
 {
     static const char hex[] = "0123456789abcdef";
-    json_write_bytes(w, "\"", 1);
     size_t run = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c >= 0x80) {
             uint32_t width = json_utf8_sequence_length((const unsigned char *)text + i, len - i);
-            if (width > 0) {
-                i += width - 1;
+            if (width > 0 || !replace_invalid) {
+                i += width > 0 ? width - 1 : 0;
                 continue;
             }
             /* Not UTF-8: U+FFFD keeps the output valid JSON. */
@@ -156,6 +155,12 @@ static void write_escaped(struct json_writer *w, const char *text, size_t len)
         json_write_bytes(w, escape, n);
     }
     json_write_bytes(w, text + run, len - run);
+}
+
+static void write_escaped(struct json_writer *w, const char *text, size_t len)
+{
+    json_write_bytes(w, "\"", 1);
+    json_write_escaped(w, text, len, true);
     json_write_bytes(w, "\"", 1);
 }
 

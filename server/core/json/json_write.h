@@ -36,5 +36,10 @@ void json_write_null(struct json_writer *w);
 void json_write_raw(struct json_writer *w, const char *json, size_t len);
 /* Appends bytes as they are, outside the JSON structure (framing, newlines). */
 void json_write_bytes(struct json_writer *w, const char *bytes, size_t len);
+/* Appends `text` escaped for the inside of a JSON string (no quotes), outside the JSON structure,
+ * as json_write_string escapes it: '"', '\\' and the control characters (and DEL). A byte that
+ * is not UTF-8 is written as U+FFFD when `replace_invalid` (the output stays valid JSON), else as
+ * it is (a rendering, which must hold what a plain substitution would). */
+void json_write_escaped(struct json_writer *w, const char *text, size_t len, bool replace_invalid);
 
 #endif

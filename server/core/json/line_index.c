@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
 #include "base/base.h"
 
 /* A checkpoint every BLOCK bytes: conversions inside a line scan at most about two blocks. */
@@ -320,4 +321,27 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
             i = end;
     }
     return i;
+}
+
+void line_index_write_position(struct json_writer *w, const struct line_index *index,
+                               uint32_t offset, enum position_encoding encoding)
+{
+    struct text_position position = line_index_position(index, offset, encoding);
+    json_write_object_begin(w);
+    json_write_key(w, "line");
+    json_write_int(w, position.line);
+    json_write_key(w, "character");
+    json_write_int(w, position.character);
+    json_write_object_end(w);
+}
+
+void line_index_write_range(struct json_writer *w, const struct line_index *index, uint32_t start,
+                            uint32_t end, enum position_encoding encoding)
+{
+    json_write_object_begin(w);
+    json_write_key(w, "start");
+    line_index_write_position(w, index, start, encoding);
+    json_write_key(w, "end");
+    line_index_write_position(w, index, end, encoding);
+    json_write_object_end(w);
 }

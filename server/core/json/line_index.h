@@ -51,4 +51,13 @@ struct text_position line_index_position(const struct line_index *index, uint32_
 uint32_t line_index_offset(const struct line_index *index, struct text_position position,
                            enum position_encoding encoding);
 
+struct json_writer;
+/* Writes the position of byte `offset` as LSP's Position, {"line": L, "character": C} (0-based,
+ * in `encoding`): the one writer of the server's positions and of the JSON report's. */
+void line_index_write_position(struct json_writer *w, const struct line_index *index,
+                               uint32_t offset, enum position_encoding encoding);
+/* Writes the bytes [start, end) as LSP's Range, {"start": Position, "end": Position}. */
+void line_index_write_range(struct json_writer *w, const struct line_index *index, uint32_t start,
+                            uint32_t end, enum position_encoding encoding);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "schema_embedded.h"
 #include "schema_internal.h"
+#include "base/base.h"
 #include "domain/domain.h"
 
 static bool has_prefix(const char *text, const char *prefix)
@@ -307,15 +308,11 @@ static int compare_entries(const void *a, const void *b)
 }
 
 /* A hash of a name from its length and its first and last eight bytes (names that differ only
- * in between share a slot's chain, which costs time, never correctness); FNV-1a when short. */
+ * in between share a slot's chain, which costs time, never correctness); hash_slot when short. */
 static uint32_t hash_name(const char *name, size_t len)
 {
-    if (len < 8) {
-        uint32_t h = 2166136261u;
-        for (size_t i = 0; i < len; i++)
-            h = (h ^ (unsigned char)name[i]) * 16777619u;
-        return h;
-    }
+    if (len < 8)
+        return hash_slot(name, len);
     uint64_t head, tail;
     memcpy(&head, name, 8);
     memcpy(&tail, name + len - 8, 8);

@@ -34,11 +34,10 @@ void schema__fields(struct schema_loader *l, struct json_doc *doc, uint32_t node
         return;
     }
     uint32_t count = object->field_count + json_child_count(doc, node);
-    struct schema_field *fields = arena_alloc(l->arena, (count + 1) * sizeof *fields);
+    struct schema_field *fields =
+        arena_copy_array(l->arena, object->fields, object->field_count, count + 1, sizeof *fields);
     if (fields == NULL)
         return;
-    if (object->field_count > 0)
-        memcpy(fields, object->fields, object->field_count * sizeof *fields);
     object->fields = fields;
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         struct json_str name = json_node_key(doc, m);
@@ -243,11 +242,10 @@ void schema__assertions(struct schema_loader *l, struct json_doc *doc, uint32_t 
         return;
     }
     uint32_t count = object->assertion_count + json_child_count(doc, node);
-    struct schema_assertion *list = arena_alloc(l->arena, (count + 1) * sizeof *list);
+    struct schema_assertion *list = arena_copy_array(
+        l->arena, object->assertions, object->assertion_count, count + 1, sizeof *list);
     if (list == NULL)
         return;
-    if (object->assertion_count > 0)
-        memcpy(list, object->assertions, object->assertion_count * sizeof *list);
     object->assertions = list;
     for (uint32_t e = doc->nodes[node].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
         struct schema_assertion *a = &list[object->assertion_count++];

@@ -170,13 +170,12 @@ static bool inherit_parent(struct schema_loader *l, struct schema_loaded_file *f
         /* The parent's arrays are copied: omit and merges must not reach back into it. */
         const struct schema_object *from = &parent->kind->config;
         kind->config = *from;
-        kind->config.fields =
-            arena_alloc(l->arena, (from->field_count + 1) * sizeof(*from->fields));
+        kind->config.fields = arena_copy_array(l->arena, from->fields, from->field_count,
+                                               from->field_count + 1, sizeof(*from->fields));
         if (kind->config.fields == NULL) {
             l->failed = true; /* out of memory: no message */
             return false;
         }
-        memcpy(kind->config.fields, from->fields, from->field_count * sizeof(*from->fields));
         if (f->file->custom && json_object_get(doc, root, JSON_LITERAL("types")) == JSON_NONE)
             f->replaces = parent;
     }

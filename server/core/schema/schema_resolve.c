@@ -72,10 +72,10 @@ static struct schema_condition *resolve_condition(struct schema_loader *l,
         for (uint32_t i = 0; i < c->child_count && !l->failed; i++) {
             struct schema_condition *child = resolve_condition(l, object, c->children[i], context);
             if (child != c->children[i] && children == NULL) {
-                children = arena_alloc(l->arena, (c->child_count + 1) * sizeof *children);
+                children = arena_copy_array(l->arena, c->children, c->child_count,
+                                            c->child_count + 1, sizeof *children);
                 if (children == NULL)
                     return c;
-                memcpy(children, c->children, c->child_count * sizeof *children);
             }
             if (children != NULL)
                 children[i] = child;
@@ -163,10 +163,10 @@ void schema__resolve_object(struct schema_loader *l, struct schema_object *objec
         struct schema_condition *when = resolve_condition(l, object, a->when, context);
         struct schema_condition *expect = resolve_condition(l, object, a->expect, context);
         if ((when != a->when || expect != a->expect) && own == NULL) {
-            own = arena_alloc(l->arena, (object->assertion_count + 1) * sizeof *own);
+            own = arena_copy_array(l->arena, object->assertions, object->assertion_count,
+                                   object->assertion_count + 1, sizeof *own);
             if (own == NULL)
                 return;
-            memcpy(own, object->assertions, object->assertion_count * sizeof *own);
             object->assertions = own;
         }
         if (own != NULL) {

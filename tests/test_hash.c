@@ -1,0 +1,64 @@
+/* test_hash: the one hash (server/core/base/hash.c) is FNV-1a, 64 bits, to the bit: baseline
+ * files and GitLab fingerprints that users keep were written with it (test_cli_baseline and
+ * test_cli_reports hold those bytes end to end). Its published test vectors, a hash continued
+ * from a state, names without case, a table's slot (FNV-1a 32). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "base/base.h"
+
+static uint64_t of(const char *text)
+{
+    return hash_bytes(HASH_START, text, strlen(text));
+}
+
+static void test_fnv1a_64_test_vectors(void **state)
+{
+    (void)state;
+    assert_true(of("") == UINT64_C(0xcbf29ce484222325));
+    assert_true(of("a") == UINT64_C(0xaf63dc4c8601ec8c));
+    assert_true(of("foobar") == UINT64_C(0x85944171f73967e8));
+}
+
+static void test_a_hash_continues_from_its_state(void **state)
+{
+    (void)state;
+    assert_true(hash_bytes(of("foo"), "bar", 3) == of("foobar"));
+    assert_true(hash_bytes(of("foobar"), "", 0) == of("foobar"));
+    assert_true(hash_bytes(HASH_START, "a\0b", 3) != of("ab")); /* every byte counts, NUL too */
+}
+
+static void test_lower_case_takes_ascii_letters_alike(void **state)
+{
+    (void)state;
+    assert_true(hash_bytes_lower(HASH_START, "Lake-EU_1", 9) == of("lake-eu_1"));
+    assert_true(hash_bytes_lower(HASH_START, "lake", 4) == of("lake"));
+    /* only A-Z: "\xc3\x89" (É) is not "\xc3\xa9" (é), and '@' (before 'A') stays itself */
+    assert_true(hash_bytes_lower(HASH_START, "\xc3\x89", 2) == of("\xc3\x89"));
+    assert_true(hash_bytes_lower(HASH_START, "@[", 2) == of("@["));
+}
+
+static void test_a_slot_is_fnv1a_32(void **state)
+{
+    (void)state;
+    assert_int_equal(hash_slot("", 0), 0x811c9dc5u);
+    assert_int_equal(hash_slot("a", 1), 0xe40c292cu);
+    assert_int_equal(hash_slot("foobar", 6), 0xbf9cf968u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fnv1a_64_test_vectors),
+        cmocka_unit_test(test_a_hash_continues_from_its_state),
+        cmocka_unit_test(test_lower_case_takes_ascii_letters_alike),
+        cmocka_unit_test(test_a_slot_is_fnv1a_32),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
