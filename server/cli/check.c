@@ -47,16 +47,6 @@ struct walk {
     int named, reporting; /* the path named being walked; the one of the task handed back */
 };
 
-static const char *file_type_name(mode_t mode)
-{
-    return S_ISFIFO(mode)   ? "a FIFO"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISLNK(mode)  ? "a symbolic link"
-                            : "an unknown kind of file";
-}
-
 /* Reports `path` as unreadable; `message` says why in full. */
 static void report_unreadable(struct walk *walk, const char *path, const char *message)
 {
@@ -81,7 +71,7 @@ static void report_errno(struct walk *walk, const char *path, int error)
 static void report_not_regular(struct walk *walk, const char *path, mode_t mode)
 {
     char message[128];
-    snprintf(message, sizeof message, "not a regular file (%s)", file_type_name(mode));
+    snprintf(message, sizeof message, "not a regular file (%s)", check_file_type_name(mode));
     report_unreadable(walk, path, message);
 }
 

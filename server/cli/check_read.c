@@ -71,6 +71,16 @@ fail:;
     return NULL;
 }
 
+const char *check_file_type_name(mode_t mode)
+{
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "an unknown kind of file";
+}
+
 int open_entry(int at, const char *name, bool follow, struct stat *st)
 {
     int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);

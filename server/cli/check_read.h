@@ -21,6 +21,10 @@ char *read_descriptor(int fd, size_t expected, size_t *len);
 /* strerror, but ENOMEM is "out of memory": the one way the command line says it. */
 const char *check_strerror(int error);
 
+/* What a file that is not a regular file or a directory is ("a FIFO", "a socket", ...), for
+ * the message that it is not checked. */
+const char *check_file_type_name(mode_t mode);
+
 /* Opens `name` (relative to the directory `at`) for reading, following a final symbolic link
  * only when `follow` is set, and fills `st` from the descriptor: the one stat that cannot race
  * with the open. Returns the descriptor, or -1 with errno set. */
