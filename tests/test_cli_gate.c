@@ -23,6 +23,11 @@
     "{\"name\": \"s\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": " secure      \
     ", \"whitelistedBuckets\": [\"b\"], \"accessKey\": \"k\", \"accessSecret\": "                  \
     "\"$SERVICE_EXISTING_VALUE$\"}}\n"
+/* A source whose accessKey is a cloud access key id in plain text (plaintext-credential). */
+#define SOURCE_WITH_KEY                                                                            \
+    "{\"name\": \"s\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true, "       \
+    "\"whitelistedBuckets\": [\"b\"], \"accessKey\": \"AKIAIOSFODNN7EXAMPLE\", \"accessSecret\": " \
+    "\"$SERVICE_EXISTING_VALUE$\"}}\n"
 #define EMPTY_BASELINE "{\"version\": 1, \"findings\": []}\n"
 #define ENTRY(pointer)                                                                             \
     "{\"file\": \"a.source.json\", \"code\": \"unknown-field\", \"pointer\": \"" pointer           \
@@ -331,6 +336,54 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     run_free(&r);
 }
 
+/* srcls.json deleted since REF, where it raised plaintext-credential to error, and a plaintext
+ * credential added in the same change: the file it governed keeps REF's security settings (an
+ * error, exit 1), and the deletion is a risky-change on srcls.json, with no place in it. */
+static void test_deleted_config_keeps_its_security_settings(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("gone", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n", NULL,
+         SOURCE_WITH_KEY);
+    struct run r = review("gone", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "a.source.json:1:117: error: \"accessKey\" holds a cloud",
+                                 "[plaintext-credential]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "srcls.json: warning: \"rules\" weakened since HEAD~1: "
+                                 "plaintext-credential from error to warning",
+                                 "[risky-change]"),
+                     1);
+    run_free(&r);
+}
+
+/* srcls.json moved to another directory (git mv, a rename git sees): where it was, it is a
+ * deleted srcls.json (reported, and the files it governed there keep its security settings);
+ * where it is now, a new one (compared with the defaults: it raises, so nothing). */
+static void test_moved_config_is_gone_from_where_it_was(void **state)
+{
+    (void)state;
+    skip_without_git();
+    const char *config = "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n";
+    repo("moved", config, config, SOURCE_WITH_KEY);
+    put("moved", "team/README.txt", "the team's sources\n");
+    assert_int_equal(git("moved", "add -A"), 0);
+    assert_int_equal(git("moved", "mv srcls.json team/srcls.json"), 0);
+    struct run r = review("moved", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "a.source.json:1:117: error: \"accessKey\" holds a cloud",
+                                 "[plaintext-credential]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "srcls.json: warning: \"rules\" weakened since HEAD~1: "
+                                 "plaintext-credential from error to warning",
+                                 "[risky-change]"),
+                     1);
+    assert_null(strstr(r.out, "team/srcls.json"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +394,8 @@ int main(void)
         cmocka_unit_test(test_off_silences_risky_change_deleted_document_included),
         cmocka_unit_test(test_deleted_document_reported_without_off),
         cmocka_unit_test(test_baseline_gaining_entries_says_how_many),
+        cmocka_unit_test(test_deleted_config_keeps_its_security_settings),
+        cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

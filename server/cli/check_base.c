@@ -49,6 +49,7 @@ struct check_base {
     char *listing;               /* git diff --name-status -z: status and path, NUL-separated */
     struct changed_list changed; /* what differs from REF, sorted by path */
     struct path_list deleted;    /* those of them deleted since REF, in git's order */
+    struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
     pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
@@ -139,8 +140,15 @@ static bool list_changed(struct check_base *base)
     struct review_change change;
     for (size_t at = 0; review_listing_next(base->listing, len, &at, &change);) {
         struct changed_path entry = {.path = change.path, .old_path = change.old_path};
+        /* a srcls.json governs its directory: moved, it is gone from there (a deletion) and
+         * new where it is now, never compared with its old path's version */
+        const char *gone = change.status == 'D' ? change.path : change.old_path;
+        bool config = gone != NULL && project_is_config(gone, strlen(gone));
+        if (config)
+            entry.old_path = NULL;
         if (!push_changed(&base->changed, &entry) ||
-            (change.status == 'D' && !push(&base->deleted, change.path))) {
+            ((change.status == 'D' || config) && !push(&base->deleted, gone)) ||
+            (config && !push(&base->gone, gone))) {
             fputs("srcls: out of memory\n", stderr);
             return false;
         }
@@ -403,6 +411,32 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     free(rel);
 }
 
+const char *check_base_config_gone(struct check_base *base, const char *path, const char *config)
+{
+    if (base == NULL || base->gone.count == 0 || path == NULL)
+        return NULL;
+    char *rel = relative(base, path);
+    char *now = rel != NULL && config[0] != '\0' ? relative(base, config) : NULL;
+    const char *nearest = NULL;
+    size_t nearest_len = 0;
+    /* the length of the directory of the srcls.json that governs it now (0: the top): a gone
+     * one nearer to the file lies in a longer one, as both hold the file */
+    const char *slash = now != NULL ? strrchr(now, '/') : NULL;
+    size_t floor = slash != NULL ? (size_t)(slash - now) : 0;
+    for (size_t i = 0; rel != NULL && i < base->gone.count; i++) {
+        const char *gone = base->gone.items[i], *end = strrchr(gone, '/');
+        size_t dir = end != NULL ? (size_t)(end - gone) : 0;
+        bool holds = dir == 0 || (strncmp(rel, gone, dir) == 0 && rel[dir] == '/');
+        if (holds && (now == NULL || dir > floor) && (nearest == NULL || dir > nearest_len)) {
+            nearest = gone;
+            nearest_len = dir;
+        }
+    }
+    free(rel);
+    free(now);
+    return nearest;
+}
+
 /* The message for a deleted file that held `old` at the base, in `arena`. */
 static const char *deleted_message(struct analysis *old, const char *ref, struct arena *arena)
 {
@@ -520,6 +554,7 @@ void check_base_close(struct check_base *base)
     free(base->dir_relative);
     free(base->changed.items);
     free(base->deleted.items);
+    free(base->gone.items);
     free(base->listing);
     free(base->toplevel);
     free(base->commit);

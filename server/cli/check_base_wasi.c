@@ -49,3 +49,17 @@ void check_gate_baseline(struct check_base *base, const char *path)
 {
     (void)base, (void)path;
 }
+
+const char *check_base_config_gone(struct check_base *base, const char *path, const char *config)
+{
+    (void)base, (void)path, (void)config; /* never opened */
+    return NULL;
+}
+
+const struct settings *check_gate_gone(struct check_base *base, const char *config,
+                                       const char *gone, const struct settings *applied,
+                                       const struct settings *overlay)
+{
+    (void)base, (void)config, (void)gone, (void)overlay;
+    return applied;
+}

@@ -380,6 +380,11 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     if (c == NULL || !c->usable)
         return false;
     target->settings = &c->settings;
+    /* --base: a srcls.json gone since REF that governed the file then keeps its security */
+    const char *gone = check_base_config_gone(configs->base, path, c->path);
+    if (gone != NULL && (target->settings = check_gate_gone(
+                             configs->base, c->path, gone, &c->settings, configs->overlay)) == NULL)
+        return false;
     target->baseline = c->baseline;
     target->ignore_hits = c->hits;
     target->ignore_count = c->settings.ignore_count;

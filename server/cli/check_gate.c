@@ -25,8 +25,17 @@ struct gate_file {
     struct gate_file *next;
 };
 
+/* The settings of the files that a srcls.json gone since REF governed then (check_gate_gone). */
+struct gate_strict {
+    char *config; /* the srcls.json that governs them now ("" none) */
+    char *gone;   /* the one that governed them at REF, from the work tree's top */
+    struct settings settings;
+    struct gate_strict *next;
+};
+
 struct check_gate {
     struct gate_file *first, **last;
+    struct gate_strict *stricts;
 };
 
 /* More severe first: error 1 ... hint 4, off last. */
@@ -37,14 +46,21 @@ static enum diag_severity stricter(enum diag_severity a, enum diag_severity b)
     return rank_a <= rank_b ? a : b;
 }
 
-/* A new entry for `path` at the end of the list (NULL when memory ran out, or when a baseline
- * file is kept already). */
-static struct gate_file *keep(struct check_base *base, const char *path, bool config)
+/* What is kept for the run, made on first use (NULL when memory ran out). */
+static struct check_gate **gate_of(struct check_base *base)
 {
     struct check_gate **gate = check_base_gate(base);
     if (*gate == NULL && (*gate = calloc(1, sizeof **gate)) != NULL)
         (*gate)->last = &(*gate)->first;
-    if (*gate == NULL)
+    return *gate != NULL ? gate : NULL;
+}
+
+/* A new entry for `path` at the end of the list (NULL when memory ran out, or when a baseline
+ * file is kept already). */
+static struct gate_file *keep(struct check_base *base, const char *path, bool config)
+{
+    struct check_gate **gate = gate_of(base);
+    if (gate == NULL)
         return NULL;
     for (struct gate_file *f = (*gate)->first; !config && f != NULL; f = f->next) {
         if (!f->config && strcmp(f->path, path) == 0)
@@ -61,6 +77,25 @@ static struct gate_file *keep(struct check_base *base, const char *path, bool co
     return f;
 }
 
+/* `applied` with the security group at the stricter of its own severities and those of
+ * `old_own` (REF's srcls.json's own settings; empty: the defaults) with `overlay`, and each of
+ * its "ignore" entries that REF's lack silencing no security code. False when memory ran out. */
+static bool at_stricter(struct settings *applied, const struct settings *old_own,
+                        const struct settings *overlay)
+{
+    struct settings old_applied, strict;
+    settings_init(&old_applied);
+    settings_init(&strict);
+    bool ok = settings_merge(&old_applied, old_own, overlay) == 0 &&
+              settings_stricter(&strict, applied, &old_applied, CODE_GROUP_SECURITY) == 0 &&
+              settings_merge(applied, &strict, NULL) == 0;
+    if (ok)
+        project_review_ignores(applied, &old_applied);
+    settings_free(&old_applied);
+    settings_free(&strict);
+    return ok;
+}
+
 bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
                        struct settings *applied, const char *baseline)
@@ -75,17 +110,11 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
     if (found < 0)
         return false;
     struct analysis old;
-    struct settings old_own, old_applied, strict;
+    struct settings old_own;
     settings_init(&old_own);
-    settings_init(&old_applied);
-    settings_init(&strict);
     /* a srcls.json with mistakes at REF checked nothing there: the defaults stand for it */
     bool ok = found == 0 || project_analyze(&old, old_text, old_len, NULL, &old_own) >= 0;
-    ok = ok && settings_merge(&old_applied, &old_own, overlay) == 0 &&
-         settings_stricter(&strict, applied, &old_applied, CODE_GROUP_SECURITY) == 0 &&
-         settings_merge(applied, &strict, NULL) == 0;
-    if (ok)
-        project_review_ignores(applied, found == 1 ? &old_applied : NULL);
+    ok = ok && at_stricter(applied, &old_own, overlay);
     struct gate_file *f = ok ? keep(base, path, true) : NULL;
     struct settings now_own;
     settings_init(&now_own);
@@ -105,12 +134,55 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
     if (found == 1)
         analysis_free(&old);
     settings_free(&old_own);
-    settings_free(&old_applied);
-    settings_free(&strict);
     free(old_text);
     if (!ok && found >= 0)
         check_base_fail(base, path);
     return ok;
+}
+
+const struct settings *check_gate_gone(struct check_base *base, const char *config,
+                                       const char *gone, const struct settings *applied,
+                                       const struct settings *overlay)
+{
+    struct check_gate **gate = gate_of(base);
+    for (struct gate_strict *s = gate != NULL ? (*gate)->stricts : NULL; s != NULL; s = s->next) {
+        if (strcmp(s->config, config) == 0 && strcmp(s->gone, gone) == 0)
+            return &s->settings;
+    }
+    struct gate_strict *s = gate != NULL ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        check_base_fail(base, gone);
+        return NULL;
+    }
+    settings_init(&s->settings);
+    char *text;
+    size_t len = 0;
+    int found = check_base_read_rel(base, gone, gone, &text, &len);
+    struct analysis old;
+    struct settings old_own;
+    settings_init(&old_own);
+    /* with mistakes at REF it checked nothing there: the defaults stand for it */
+    bool ok = found >= 0 && (s->config = strdup(config)) != NULL &&
+              (s->gone = strdup(gone)) != NULL && settings_merge(&s->settings, applied, NULL) == 0;
+    if (ok && found == 1) {
+        ok = project_analyze(&old, text, len, NULL, &old_own) >= 0;
+        analysis_free(&old);
+    }
+    ok = ok && at_stricter(&s->settings, &old_own, overlay);
+    settings_free(&old_own);
+    free(text);
+    if (!ok) {
+        if (found >= 0)
+            check_base_fail(base, gone);
+        settings_free(&s->settings);
+        free(s->config);
+        free(s->gone);
+        free(s);
+        return NULL;
+    }
+    s->next = (*gate)->stricts;
+    (*gate)->stricts = s;
+    return &s->settings;
 }
 
 void check_gate_baseline(struct check_base *base, const char *path)
@@ -236,6 +308,14 @@ void check_gate_report(struct check_base *base, const struct check_options *opti
 
 void check_gate_free(struct check_gate *gate)
 {
+    while (gate != NULL && gate->stricts != NULL) {
+        struct gate_strict *s = gate->stricts;
+        gate->stricts = s->next;
+        settings_free(&s->settings);
+        free(s->config);
+        free(s->gone);
+        free(s);
+    }
     while (gate != NULL && gate->first != NULL) {
         struct gate_file *f = gate->first;
         gate->first = f->next;

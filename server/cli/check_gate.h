@@ -27,6 +27,14 @@ struct check_options;
 bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
                        struct settings *applied, const char *baseline);
+/* The settings of a file that the srcls.json `gone` (from the work tree's top; see
+ * check_base_config_gone) governed at REF, gone since, and that `config` ("" none; its settings
+ * `applied`) governs now: `applied` with the security group at the stricter of them and of
+ * `gone`'s at REF (with the --select/--ignore `overlay`), made once per pair and kept for the
+ * run. NULL when git or memory failed (said on stderr; the run fails). */
+const struct settings *check_gate_gone(struct check_base *base, const char *config,
+                                       const char *gone, const struct settings *applied,
+                                       const struct settings *overlay);
 /* Keeps the baseline file `path` (--baseline FILE) to review at the end of the run. */
 void check_gate_baseline(struct check_base *base, const char *path);
 /* The severity of risky-change for the file `path` (absolute, or relative to the current
