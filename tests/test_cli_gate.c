@@ -384,6 +384,45 @@ static void test_moved_config_is_gone_from_where_it_was(void **state)
     run_free(&r);
 }
 
+/* The number of times `needle` occurs in `haystack`. */
+static unsigned occurrences(const char *haystack, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        n++;
+    return n;
+}
+
+/* A srcls.json reviewed (a weakening) that also has an unused "ignore" entry is one file of the
+ * report in every format, its findings merged and sorted by place. */
+static void test_config_with_two_kinds_of_findings_is_one_entry(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("twice", "{}\n",
+         "{\n  \"rules\": {\"unknown-field\": \"hint\"},\n  \"ignore\": [{\"files\": "
+         "\"none.json\", \"codes\": [\"unknown-field\"], \"reason\": \"r\"}]\n}\n",
+         SOURCE("true"));
+    struct run r = review("twice", "text", NULL);
+    assert_int_equal(count_lines(r.out, "srcls.json:", "[risky-change]"), 2);
+    assert_int_equal(
+        count_lines(r.out, "srcls.json:3:14: warning: this \"ignore\" entry", "[project-config]"),
+        1);
+    assert_int_equal(count_lines(r.out, "checked 2 files: ", "hints"), 1);
+    run_free(&r);
+    r = review("twice", "json", NULL);
+    assert_int_equal(occurrences(r.out, "\"path\":\"srcls.json\""), 1);
+    assert_non_null(strstr(r.out, "\"summary\": {\"files\": 2,"));
+    run_free(&r);
+    r = review("twice", "sarif", NULL);
+    /* sorted by place: line 2's risky-change, then line 3's two (project-config first) */
+    const char *rules = strstr(r.out, "\"results\":[{\"ruleId\":\"risky-change\"");
+    const char *unused = rules != NULL ? strstr(rules, "\"ruleId\":\"project-config\"") : NULL;
+    assert_non_null(unused);
+    assert_non_null(strstr(unused, "\"ignore\\\" entry added or widened"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_baseline_gaining_entries_says_how_many),
         cmocka_unit_test(test_deleted_config_keeps_its_security_settings),
         cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),
+        cmocka_unit_test(test_config_with_two_kinds_of_findings_is_one_entry),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

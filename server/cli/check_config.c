@@ -482,6 +482,10 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
             continue;
         for (uint32_t i = 0; i < c->settings.ignore_count; i++) /* its codes not checked */
             c->hits[i] |= !suppress_codes_checked(&c->settings.ignores[i], &c->settings);
+        /* --base: reviewed too, its findings are one entry of the report with these */
+        struct analysis *held = check_gate_held(configs->base, c->path);
+        if (held != NULL && check_suppress_add(held, c->hits, c->settings.ignore_count) == 0)
+            continue;
         size_t len;
         /* from the current directory ("../srcls.json" when found from "../x") */
         char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;

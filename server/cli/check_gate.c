@@ -185,6 +185,16 @@ const struct settings *check_gate_gone(struct check_base *base, const char *conf
     return &s->settings;
 }
 
+struct analysis *check_gate_held(struct check_base *base, const char *path)
+{
+    struct check_gate *gate = base != NULL ? *check_base_gate(base) : NULL;
+    for (struct gate_file *f = gate != NULL ? gate->first : NULL; f != NULL; f = f->next) {
+        if (f->config && f->analysed && strcmp(f->path, path) == 0)
+            return &f->analysis;
+    }
+    return NULL;
+}
+
 void check_gate_baseline(struct check_base *base, const char *path)
 {
     keep(base, path, false);

@@ -35,6 +35,10 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
 const struct settings *check_gate_gone(struct check_base *base, const char *config,
                                        const char *gone, const struct settings *applied,
                                        const struct settings *overlay);
+/* The analysis of the srcls.json at `path` (as check_gate_config had it) kept to report at the
+ * end of the run, to which its other findings (its unused "ignore" entries) are added so that
+ * it is one entry of the report; NULL when it is not kept (no --base: `base` NULL). */
+struct analysis *check_gate_held(struct check_base *base, const char *path);
 /* Keeps the baseline file `path` (--baseline FILE) to review at the end of the run. */
 void check_gate_baseline(struct check_base *base, const char *path);
 /* The severity of risky-change for the file `path` (absolute, or relative to the current
