@@ -384,6 +384,36 @@ static void test_moved_config_is_gone_from_where_it_was(void **state)
     run_free(&r);
 }
 
+/* A srcls.json added in a subdirectory since REF, switching the gate off there, and TLS turned
+ * off below it in the same change: compared with the srcls.json that governed the directory at
+ * REF (the top one, where insecure-transport was an error), not with the defaults; the source
+ * keeps that severity (exit 1). */
+static void test_new_nested_config_is_compared_with_the_one_it_shadows(void **state)
+{
+    (void)state;
+    skip_without_git();
+    put("nested", "srcls.json", "{\n  \"rules\": {\"insecure-transport\": \"error\"}\n}\n");
+    put("nested", "sub/a.source.json", SOURCE("true"));
+    assert_int_equal(git("nested", "init -q"), 0);
+    assert_int_equal(git("nested", "add -A"), 0);
+    assert_int_equal(git("nested", "commit -q -m base"), 0);
+    put("nested", "sub/srcls.json", "{\n  \"rules\": {\"security\": \"off\"}\n}\n");
+    put("nested", "sub/a.source.json", SOURCE("false"));
+    assert_int_equal(git("nested", "add -A"), 0);
+    assert_int_equal(git("nested", "commit -q -m change"), 0);
+    struct run r = review("nested", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "sub/a.source.json:1:69: error: `secure` is false",
+                                 "[insecure-transport]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "sub/srcls.json:2:13: warning: \"rules\" weakened since HEAD~1: "
+                                 "insecure-transport from error to off",
+                                 "[risky-change]"),
+                     1);
+    run_free(&r);
+}
+
 /* The number of times `needle` occurs in `haystack`. */
 static unsigned occurrences(const char *haystack, const char *needle)
 {
@@ -436,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_deleted_config_keeps_its_security_settings),
         cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),
         cmocka_unit_test(test_config_with_two_kinds_of_findings_is_one_entry),
+        cmocka_unit_test(test_new_nested_config_is_compared_with_the_one_it_shadows),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

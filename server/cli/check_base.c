@@ -35,6 +35,7 @@ struct path_list {
 struct changed_path {
     const char *path;
     const char *old_path; /* NULL unless git saw a move */
+    bool added;           /* not there at REF: new, or a srcls.json moved here */
 };
 
 struct changed_list {
@@ -144,6 +145,8 @@ static bool list_changed(struct check_base *base)
          * new where it is now, never compared with its old path's version */
         const char *gone = change.status == 'D' ? change.path : change.old_path;
         bool config = gone != NULL && project_is_config(gone, strlen(gone));
+        entry.added = change.status == 'A' || (change.old_path != NULL &&
+                                               project_is_config(change.path, strlen(change.path)));
         if (config)
             entry.old_path = NULL;
         if (!push_changed(&base->changed, &entry) ||
@@ -411,30 +414,33 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     free(rel);
 }
 
-const char *check_base_config_gone(struct check_base *base, const char *path, const char *config)
+char *check_base_relative(struct check_base *base, const char *path)
 {
-    if (base == NULL || base->gone.count == 0 || path == NULL)
-        return NULL;
-    char *rel = relative(base, path);
-    char *now = rel != NULL && config[0] != '\0' ? relative(base, config) : NULL;
-    const char *nearest = NULL;
-    size_t nearest_len = 0;
-    /* the length of the directory of the srcls.json that governs it now (0: the top): a gone
-     * one nearer to the file lies in a longer one, as both hold the file */
-    const char *slash = now != NULL ? strrchr(now, '/') : NULL;
-    size_t floor = slash != NULL ? (size_t)(slash - now) : 0;
-    for (size_t i = 0; rel != NULL && i < base->gone.count; i++) {
-        const char *gone = base->gone.items[i], *end = strrchr(gone, '/');
-        size_t dir = end != NULL ? (size_t)(end - gone) : 0;
-        bool holds = dir == 0 || (strncmp(rel, gone, dir) == 0 && rel[dir] == '/');
-        if (holds && (now == NULL || dir > floor) && (nearest == NULL || dir > nearest_len)) {
-            nearest = gone;
-            nearest_len = dir;
-        }
+    return relative(base, path);
+}
+
+const char *check_base_top(const struct check_base *base)
+{
+    return base->toplevel;
+}
+
+bool check_base_gone(const struct check_base *base, const char *rel)
+{
+    for (size_t i = 0; i < base->gone.count; i++) {
+        if (strcmp(base->gone.items[i], rel) == 0)
+            return true;
     }
-    free(rel);
-    free(now);
-    return nearest;
+    return false;
+}
+
+bool check_base_added(const struct check_base *base, const char *rel)
+{
+    struct changed_path key = {.path = rel};
+    const struct changed_path *found = base->changed.count > 0
+                                           ? bsearch(&key, base->changed.items, base->changed.count,
+                                                     sizeof *base->changed.items, compare)
+                                           : NULL;
+    return found != NULL && found->added;
 }
 
 /* The message for a deleted file that held `old` at the base, in `arena`. */

@@ -37,10 +37,17 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
  * `shown` in a message: 1, 0 or -1. */
 int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
                         size_t *len);
-/* The srcls.json (a path from the work tree's top) that governed the file `path` at REF and is
- * gone now (deleted, or moved away), when it is nearer to the file than `config` (the srcls.json
- * that governs it now, absolute; "" for none): the nearest such, or NULL. */
-const char *check_base_config_gone(struct check_base *base, const char *path, const char *config);
+/* `path` (absolute, or relative to the current directory) from the work tree's top (malloc'd),
+ * or NULL outside it. */
+char *check_base_relative(struct check_base *base, const char *path);
+/* The work tree's top directory (its real path). */
+const char *check_base_top(const struct check_base *base);
+/* Whether the srcls.json `rel` (from the top) was there at REF and is gone: deleted, or moved
+ * away (a srcls.json moved is a deletion where it was and a new file where it is). */
+bool check_base_gone(const struct check_base *base, const char *rel);
+/* Whether git lists the file `rel` (from the top) as not there at REF: new, or a srcls.json
+ * moved there. */
+bool check_base_added(const struct check_base *base, const char *rel);
 /* Says that `path` could not be compared with its version at REF: the run fails (2). */
 void check_base_fail(struct check_base *base, const char *path);
 /* REF as written on the command line, for messages. */

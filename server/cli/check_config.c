@@ -255,7 +255,7 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     }
     if (c->usable && configs->base != NULL) /* --base: after the overlay, before any use */
         check_gate_config(configs->base, c->path, text, len, &own, configs->overlay, &c->settings,
-                          c->baseline);
+                          c->baseline, configs->fixed_path == NULL);
     if (read == 0 && (c->mistakes = malloc(sizeof *c->mistakes)) != NULL) {
         *c->mistakes = a; /* kept, with its text, for the report */
         c->mistakes->settings = NULL;
@@ -380,10 +380,14 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     if (c == NULL || !c->usable)
         return false;
     target->settings = &c->settings;
-    /* --base: a srcls.json gone since REF that governed the file then keeps its security */
-    const char *gone = check_base_config_gone(configs->base, path, c->path);
-    if (gone != NULL && (target->settings = check_gate_gone(
-                             configs->base, c->path, gone, &c->settings, configs->overlay)) == NULL)
+    /* --base: another srcls.json that governed the file at REF keeps its security settings */
+    char *then =
+        configs->fixed_path == NULL ? check_gate_config_then(configs->base, path, c->path) : NULL;
+    if (then != NULL)
+        target->settings =
+            check_gate_then(configs->base, c->path, then, &c->settings, configs->overlay);
+    free(then);
+    if (target->settings == NULL)
         return false;
     target->baseline = c->baseline;
     target->ignore_hits = c->hits;

@@ -25,10 +25,10 @@ struct gate_file {
     struct gate_file *next;
 };
 
-/* The settings of the files that a srcls.json gone since REF governed then (check_gate_gone). */
+/* The settings of the files that another srcls.json governed at REF (check_gate_then). */
 struct gate_strict {
     char *config; /* the srcls.json that governs them now ("" none) */
-    char *gone;   /* the one that governed them at REF, from the work tree's top */
+    char *then;   /* the one that governed them at REF, from the work tree's top */
     struct settings settings;
     struct gate_strict *next;
 };
@@ -96,9 +96,43 @@ static bool at_stricter(struct settings *applied, const struct settings *old_own
     return ok;
 }
 
+char *check_gate_config_then(struct check_base *base, const char *path, const char *config)
+{
+    char *rel = base != NULL && path != NULL ? check_base_relative(base, path) : NULL;
+    char *now = rel != NULL && config[0] != '\0' ? check_base_relative(base, config) : NULL;
+    const char *top = base != NULL ? check_base_top(base) : "";
+    size_t size = rel != NULL ? strlen(top) + strlen(rel) + sizeof "//" PROJECT_FILE_NAME : 0;
+    char *candidate = rel != NULL ? malloc(size) : NULL, *whole = rel != NULL ? malloc(size) : NULL;
+    char *then = NULL;
+    const char *slash = rel != NULL ? strrchr(rel, '/') : NULL;
+    size_t dir =
+        slash != NULL ? (size_t)(slash - rel) : 0; /* rel[0, dir): a directory, 0 the top */
+    for (bool more = candidate != NULL && whole != NULL; more;) {
+        snprintf(candidate, size, "%.*s%s" PROJECT_FILE_NAME, (int)dir, rel, dir > 0 ? "/" : "");
+        snprintf(whole, size, "%s/%s", top, candidate);
+        bool added = check_base_added(base, candidate);
+        if (now != NULL && strcmp(candidate, now) == 0 && !added)
+            break; /* the one that governs it now governed it then */
+        if (check_base_gone(base, candidate) ||
+            (!added && (now == NULL || strcmp(candidate, now) != 0) && access(whole, F_OK) == 0)) {
+            then = strdup(candidate); /* NULL when memory ran out: as none */
+            break;
+        }
+        more = dir > 0;
+        while (dir > 0 && rel[dir - 1] != '/')
+            dir--;
+        dir -= dir > 0; /* the directory above, without its slash */
+    }
+    free(candidate);
+    free(whole);
+    free(now);
+    free(rel);
+    return then;
+}
+
 bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
-                       struct settings *applied, const char *baseline)
+                       struct settings *applied, const char *baseline, bool nearest)
 {
     if (baseline != NULL)
         check_gate_baseline(base, baseline);
@@ -107,6 +141,13 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
     int found = check_base_read(base, path, &old_text, &old_len);
     if (found == 2)
         return true; /* unchanged since REF, or outside the work tree */
+    /* new since REF where another srcls.json governed its directory: compared with that one */
+    char *then = found == 0 && nearest ? check_gate_config_then(base, path, path) : NULL;
+    if (then != NULL) {
+        free(old_text);
+        found = check_base_read_rel(base, then, then, &old_text, &old_len);
+        free(then);
+    }
     if (found < 0)
         return false;
     struct analysis old;
@@ -140,30 +181,30 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
     return ok;
 }
 
-const struct settings *check_gate_gone(struct check_base *base, const char *config,
-                                       const char *gone, const struct settings *applied,
+const struct settings *check_gate_then(struct check_base *base, const char *config,
+                                       const char *then, const struct settings *applied,
                                        const struct settings *overlay)
 {
     struct check_gate **gate = gate_of(base);
     for (struct gate_strict *s = gate != NULL ? (*gate)->stricts : NULL; s != NULL; s = s->next) {
-        if (strcmp(s->config, config) == 0 && strcmp(s->gone, gone) == 0)
+        if (strcmp(s->config, config) == 0 && strcmp(s->then, then) == 0)
             return &s->settings;
     }
     struct gate_strict *s = gate != NULL ? calloc(1, sizeof *s) : NULL;
     if (s == NULL) {
-        check_base_fail(base, gone);
+        check_base_fail(base, then);
         return NULL;
     }
     settings_init(&s->settings);
     char *text;
     size_t len = 0;
-    int found = check_base_read_rel(base, gone, gone, &text, &len);
+    int found = check_base_read_rel(base, then, then, &text, &len);
     struct analysis old;
     struct settings old_own;
     settings_init(&old_own);
     /* with mistakes at REF it checked nothing there: the defaults stand for it */
     bool ok = found >= 0 && (s->config = strdup(config)) != NULL &&
-              (s->gone = strdup(gone)) != NULL && settings_merge(&s->settings, applied, NULL) == 0;
+              (s->then = strdup(then)) != NULL && settings_merge(&s->settings, applied, NULL) == 0;
     if (ok && found == 1) {
         ok = project_analyze(&old, text, len, NULL, &old_own) >= 0;
         analysis_free(&old);
@@ -173,10 +214,10 @@ const struct settings *check_gate_gone(struct check_base *base, const char *conf
     free(text);
     if (!ok) {
         if (found >= 0)
-            check_base_fail(base, gone);
+            check_base_fail(base, then);
         settings_free(&s->settings);
         free(s->config);
-        free(s->gone);
+        free(s->then);
         free(s);
         return NULL;
     }
@@ -323,7 +364,7 @@ void check_gate_free(struct check_gate *gate)
         gate->stricts = s->next;
         settings_free(&s->settings);
         free(s->config);
-        free(s->gone);
+        free(s->then);
         free(s);
     }
     while (gate != NULL && gate->first != NULL) {

@@ -20,20 +20,27 @@ struct check_options;
 
 /* The srcls.json at `path` (absolute), read now as `text` with its own settings `own`, and
  * `applied` (own with the --select/--ignore `overlay` laid over it): its version at REF is
- * read, the weakenings kept to report at the end of the run, and `applied` gets the security
- * group at the stricter of REF's settings (with the overlay) and its own. Its "baseline"
+ * read (when it is new since REF and was found upwards from the files, `nearest`: the version
+ * at REF of the srcls.json that governed its directory then, check_gate_config_then), the
+ * weakenings kept to report at the end of the run, and `applied` gets the security group at
+ * the stricter of REF's settings (with the overlay) and its own. Its "baseline"
  * (absolute, or NULL) is kept to review at the end. False when git or memory failed (said on
  * stderr; the run fails). */
 bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
-                       struct settings *applied, const char *baseline);
-/* The settings of a file that the srcls.json `gone` (from the work tree's top; see
- * check_base_config_gone) governed at REF, gone since, and that `config` ("" none; its settings
- * `applied`) governs now: `applied` with the security group at the stricter of them and of
- * `gone`'s at REF (with the --select/--ignore `overlay`), made once per pair and kept for the
- * run. NULL when git or memory failed (said on stderr; the run fails). */
-const struct settings *check_gate_gone(struct check_base *base, const char *config,
-                                       const char *gone, const struct settings *applied,
+                       struct settings *applied, const char *baseline, bool nearest);
+/* The srcls.json (from the work tree's top, malloc'd) that governed the file `path` at REF when
+ * it is not `config` (the srcls.json found upwards that governs it now, absolute; "" none):
+ * the nearest upwards that was there at REF — one deleted or moved away since, or, when
+ * `config` is new since REF, one above it; NULL when it is `config`, or none was. */
+char *check_gate_config_then(struct check_base *base, const char *path, const char *config);
+/* The settings of a file that the srcls.json `then` (check_gate_config_then) governed at REF,
+ * and that `config` ("" none; its settings `applied`) governs now: `applied` with the security
+ * group at the stricter of them and of `then`'s at REF (with the --select/--ignore `overlay`),
+ * made once per pair and kept for the run. NULL when git or memory failed (said on stderr; the
+ * run fails). */
+const struct settings *check_gate_then(struct check_base *base, const char *config,
+                                       const char *then, const struct settings *applied,
                                        const struct settings *overlay);
 /* The analysis of the srcls.json at `path` (as check_gate_config had it) kept to report at the
  * end of the run, to which its other findings (its unused "ignore" entries) are added so that
