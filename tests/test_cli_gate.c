@@ -414,6 +414,28 @@ static void test_new_nested_config_is_compared_with_the_one_it_shadows(void **st
     run_free(&r);
 }
 
+/* sub/srcls.json moved up to the top unchanged: the files of sub/ are governed by the same
+ * settings, so neither its old place (compared with what governs that directory now) nor its
+ * new one (compared with what governed the top at REF: nothing, the defaults, which it raises)
+ * weakens anything. */
+static void test_config_moved_up_unchanged_weakens_nothing(void **state)
+{
+    (void)state;
+    skip_without_git();
+    put("up", "sub/srcls.json", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n");
+    put("up", "sub/a.source.json", SOURCE_WITH_KEY);
+    assert_int_equal(git("up", "init -q"), 0);
+    assert_int_equal(git("up", "add -A"), 0);
+    assert_int_equal(git("up", "commit -q -m base"), 0);
+    assert_int_equal(git("up", "mv sub/srcls.json srcls.json"), 0);
+    assert_int_equal(git("up", "commit -q -m moved"), 0);
+    struct run r = review("up", "text", NULL);
+    assert_null(strstr(r.out, "[risky-change]"));
+    assert_int_equal(
+        count_lines(r.out, "sub/a.source.json:1:117: error: ", "[plaintext-credential]"), 1);
+    run_free(&r);
+}
+
 /* The number of times `needle` occurs in `haystack`. */
 static unsigned occurrences(const char *haystack, const char *needle)
 {
@@ -467,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),
         cmocka_unit_test(test_config_with_two_kinds_of_findings_is_one_entry),
         cmocka_unit_test(test_new_nested_config_is_compared_with_the_one_it_shadows),
+        cmocka_unit_test(test_config_moved_up_unchanged_weakens_nothing),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

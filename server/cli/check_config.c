@@ -366,6 +366,13 @@ static const struct check_config *kind_file_owner(const struct check_configs *co
     return NULL;
 }
 
+const char *check_configs_path(struct check_configs *configs, const char *path)
+{
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c = governing(configs, path, shown, sizeof shown);
+    return c != NULL ? c->path : NULL;
+}
+
 const char *check_configs_refusal(const struct check_configs *configs)
 {
     return configs->out_of_memory ? "not checked: out of memory"

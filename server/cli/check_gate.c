@@ -265,40 +265,6 @@ static void report(const struct check_options *options, const char *shown, struc
     options->reporter->file(options->reporter, &file);
 }
 
-void check_gate_deleted(struct check_base *base, const struct check_options *options,
-                        const char *rel, const char *shown, struct report_summary *summary)
-{
-    char *text;
-    size_t len = 0;
-    if (check_base_read_rel(base, rel, shown, &text, &len) != 1) {
-        free(text);
-        return;
-    }
-    struct analysis old, gone;
-    struct settings old_own, none;
-    settings_init(&old_own);
-    settings_init(&none);
-    bool ok = project_analyze(&old, text, len, NULL, &old_own) >= 0;
-    enum diag_severity severity = stricter(
-        check_gate_severity(options->configs, shown),
-        settings_severity(&old_own, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity));
-    if (ok) {
-        ok = project_analyze(&gone, "", 0, NULL, &none) >= 0;
-        gone.diags.count = 0; /* an empty text's syntax error */
-        ok = ok &&
-             project_review(&gone, &none, &old, &old_own, check_base_name(base), severity) == 0;
-        if (ok)
-            report(options, shown, &gone, true, summary);
-        analysis_free(&gone);
-    }
-    if (!ok)
-        check_base_fail(base, shown);
-    analysis_free(&old);
-    settings_free(&old_own);
-    settings_free(&none);
-    free(text);
-}
-
 /* The whole of the file `path`, malloc'd, or NULL. */
 static char *read_now(const char *path, size_t *len)
 {
@@ -311,6 +277,60 @@ static char *read_now(const char *path, size_t *len)
                      : NULL;
     close(fd);
     return text;
+}
+
+/* The own settings of the srcls.json that governs `path` now (none: the defaults; one with
+ * mistakes checks nothing: the defaults too) into `own`. False when memory ran out. */
+static bool settings_now(struct check_configs *configs, const char *path, struct settings *own)
+{
+    const char *config = check_configs_path(configs, path);
+    size_t len = 0;
+    char *text = config != NULL && config[0] != '\0' ? read_now(config, &len) : NULL;
+    struct analysis a;
+    bool ok = config != NULL && (text == NULL || project_analyze(&a, text, len, NULL, own) >= 0);
+    if (text != NULL)
+        analysis_free(&a);
+    free(text);
+    return ok;
+}
+
+void check_gate_deleted(struct check_base *base, const struct check_options *options,
+                        const char *rel, const char *shown, struct report_summary *summary)
+{
+    char *text;
+    size_t len = 0;
+    if (check_base_read_rel(base, rel, shown, &text, &len) != 1) {
+        free(text);
+        return;
+    }
+    struct analysis old, gone;
+    struct settings old_own, now_own;
+    settings_init(&old_own);
+    settings_init(&now_own);
+    bool ok = project_analyze(&old, text, len, NULL, &old_own) >= 0 &&
+              settings_now(options->configs, shown, &now_own);
+    enum diag_severity severity = stricter(
+        check_gate_severity(options->configs, shown),
+        settings_severity(&old_own, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity));
+    if (ok) {
+        struct settings none;
+        settings_init(&none);
+        ok = project_analyze(&gone, "", 0, NULL, &none) >= 0;
+        settings_free(&none);
+        gone.diags.count = 0; /* an empty text's syntax error */
+        /* its directory is governed now by the srcls.json above it, or by the defaults */
+        ok = ok &&
+             project_review(&gone, &now_own, &old, &old_own, check_base_name(base), severity) == 0;
+        if (ok)
+            report(options, shown, &gone, true, summary);
+        analysis_free(&gone);
+    }
+    if (!ok)
+        check_base_fail(base, shown);
+    analysis_free(&old);
+    settings_free(&old_own);
+    settings_free(&now_own);
+    free(text);
 }
 
 /* Reviews the baseline file of `f` and reports it, shown as `shown`. */
