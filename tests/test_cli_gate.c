@@ -1,11 +1,13 @@
 /* test_cli_gate: under `srcls --check --base REF`, the gate's own files are reviewed, on git
  * repositories the test builds: each change of srcls.json that weakens the gate is exactly one
- * risky-change at the member that changed (a strengthening none; a srcls.json new since REF or
- * deleted since is compared with the defaults); a baseline file that gained entries says how
- * many; the security group is applied at the stricter of REF's settings and the working tree's
- * (a change that turns the gate and TLS off at once still fails), and an "ignore" entry new
- * since REF silences no security finding; risky-change follows "rules", on a deleted document
- * too. */
+ * risky-change at the member that changed (a strengthening none; a srcls.json new since REF is
+ * compared with the one that governed its directory then, else the defaults, one deleted since
+ * with what governs its directory now, a moved one is both); a baseline file that gained
+ * entries says how many; the security group is applied at the stricter of REF's settings (the
+ * srcls.json's that governed the file at REF) and the working tree's (a change that turns the
+ * gate and TLS off at once still fails, deleting, moving or shadowing srcls.json included), and
+ * an "ignore" entry new since REF silences no security finding; risky-change follows "rules",
+ * on a deleted document too; a srcls.json is one entry of the report. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -175,7 +177,8 @@ static void test_each_weakening_is_one_risky_change_at_its_member(void **state)
          "{\n  \"types\": {\"A\": \"CLOUDA_OBJECT_STORAGE\"},\n  \"rules\": {\"security\": "
          "\"off\"}\n}\n",
          "srcls.json:3:13: warning: \"rules\" weakened since HEAD~1: "},
-        /* deleted since REF: what it raised is lowered, on the file without a place */
+        /* deleted since REF: what it raised is lowered (the defaults govern the top now), on
+         * the file without a place */
         {"{\n  \"rules\": {\"unknown-field\": \"error\"}\n}\n", NULL,
          "srcls.json: warning: \"rules\" weakened since HEAD~1: unknown-field from error to "
          "warning"},
@@ -359,8 +362,9 @@ static void test_deleted_config_keeps_its_security_settings(void **state)
 }
 
 /* srcls.json moved to another directory (git mv, a rename git sees): where it was, it is a
- * deleted srcls.json (reported, and the files it governed there keep its security settings);
- * where it is now, a new one (compared with the defaults: it raises, so nothing). */
+ * deleted srcls.json (compared with what governs the top now, the defaults: reported, and the
+ * files it governed there keep its security settings); where it is now, a new one (compared
+ * with what governed team/ at REF: itself at the top, unchanged, so nothing). */
 static void test_moved_config_is_gone_from_where_it_was(void **state)
 {
     (void)state;

@@ -24,9 +24,10 @@ struct check_base *check_base_open(const char *ref, const char *baseline);
  * stopped answering, memory) is said on stderr and makes check_base_failed true. */
 void check_base_review(struct check_base *base, const char *path, struct analysis *now);
 /* --base: reports each document deleted since REF below a path of `options` (a file that
- * held a source or a job at REF, as an entry without a place; a srcls.json, compared with the
- * defaults: check_gate), then the srcls.json and baseline files reviewed (check_gate_report),
- * counted in `summary`. Nothing without --base or while --diff shows fixes. */
+ * held a source or a job at REF, as an entry without a place; a srcls.json, compared with what
+ * governs its directory now: check_gate), then the srcls.json and baseline files reviewed
+ * (check_gate_report), counted in `summary`. Nothing without --base or while --diff shows
+ * fixes. */
 void check_base_report_deleted(const struct check_options *options, struct report_summary *summary);
 /* The version at the base of the file `path` (absolute, or relative to the current directory):
  * 1 with its text (malloc'd, in *text), 0 when it is not there (new since REF), 2 when there is

@@ -5,7 +5,10 @@
  * security group is applied at the stricter of REF's settings and the working tree's. Each
  * baseline file (a srcls.json's "baseline", --baseline FILE) is compared with its version at
  * REF: the entries it gained are one risky-change. A srcls.json deleted since REF is compared
- * with the defaults. The findings follow "rules" (risky-change, the security group). */
+ * with what governs its directory now; one new since REF with the one that governed its
+ * directory at REF (check_gate_config_then); the settings at REF of a file are those of the
+ * srcls.json that governed it then. The findings follow "rules" (risky-change, the security
+ * group). */
 #ifndef SRCLS_CHECK_GATE_H
 #define SRCLS_CHECK_GATE_H
 
@@ -51,8 +54,9 @@ void check_gate_baseline(struct check_base *base, const char *path);
 /* The severity of risky-change for the file `path` (absolute, or relative to the current
  * directory): its srcls.json's settings (the defaults when it has none or it has mistakes). */
 enum diag_severity check_gate_severity(struct check_configs *configs, const char *path);
-/* Reports the srcls.json `rel` (shown as `shown`), deleted since REF: compared with the
- * defaults. Counted in `summary`. */
+/* Reports the srcls.json `rel` (shown as `shown`), deleted since REF (or moved away): compared
+ * with what governs its directory now (the srcls.json above it, or the defaults). Counted in
+ * `summary`. */
 void check_gate_deleted(struct check_base *base, const struct check_options *options,
                         const char *rel, const char *shown, struct report_summary *summary);
 /* Reports what was kept: the srcls.json files that weaken the gate, the baseline files that
