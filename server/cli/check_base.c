@@ -51,6 +51,7 @@ struct check_base {
     struct changed_list changed; /* what differs from REF, sorted by path */
     struct path_list deleted;    /* those of them deleted since REF, in git's order */
     struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
+    bool configs_moved;          /* a srcls.json is gone since REF, or new */
     pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
@@ -147,6 +148,8 @@ static bool list_changed(struct check_base *base)
         bool config = gone != NULL && project_is_config(gone, strlen(gone));
         entry.added = change.status == 'A' || (change.old_path != NULL &&
                                                project_is_config(change.path, strlen(change.path)));
+        base->configs_moved |=
+            config || (entry.added && project_is_config(change.path, strlen(change.path)));
         if (config)
             entry.old_path = NULL;
         if (!push_changed(&base->changed, &entry) ||
@@ -422,6 +425,11 @@ char *check_base_relative(struct check_base *base, const char *path)
 const char *check_base_top(const struct check_base *base)
 {
     return base->toplevel;
+}
+
+bool check_base_configs_moved(const struct check_base *base)
+{
+    return base->configs_moved;
 }
 
 bool check_base_gone(const struct check_base *base, const char *rel)

@@ -43,6 +43,9 @@ int check_base_read_rel(struct check_base *base, const char *rel, const char *sh
 char *check_base_relative(struct check_base *base, const char *path);
 /* The work tree's top directory (its real path). */
 const char *check_base_top(const struct check_base *base);
+/* Whether a srcls.json is gone since REF (deleted, or moved away) or new: else each file is
+ * governed by the same srcls.json as at REF. */
+bool check_base_configs_moved(const struct check_base *base);
 /* Whether the srcls.json `rel` (from the top) was there at REF and is gone: deleted, or moved
  * away (a srcls.json moved is a deletion where it was and a new file where it is). */
 bool check_base_gone(const struct check_base *base, const char *rel);

@@ -98,12 +98,15 @@ static bool at_stricter(struct settings *applied, const struct settings *old_own
 
 char *check_gate_config_then(struct check_base *base, const char *path, const char *config)
 {
-    char *rel = base != NULL && path != NULL ? check_base_relative(base, path) : NULL;
+    if (base == NULL || path == NULL || !check_base_configs_moved(base))
+        return NULL; /* the same srcls.json governs each file as at REF */
+    char *rel = check_base_relative(base, path);
     char *now = rel != NULL && config[0] != '\0' ? check_base_relative(base, config) : NULL;
-    const char *top = base != NULL ? check_base_top(base) : "";
+    const char *top = check_base_top(base);
     size_t size = rel != NULL ? strlen(top) + strlen(rel) + sizeof "//" PROJECT_FILE_NAME : 0;
     char *candidate = rel != NULL ? malloc(size) : NULL, *whole = rel != NULL ? malloc(size) : NULL;
     char *then = NULL;
+    bool failed = rel != NULL && (candidate == NULL || whole == NULL);
     const char *slash = rel != NULL ? strrchr(rel, '/') : NULL;
     size_t dir =
         slash != NULL ? (size_t)(slash - rel) : 0; /* rel[0, dir): a directory, 0 the top */
@@ -115,7 +118,7 @@ char *check_gate_config_then(struct check_base *base, const char *path, const ch
             break; /* the one that governs it now governed it then */
         if (check_base_gone(base, candidate) ||
             (!added && (now == NULL || strcmp(candidate, now) != 0) && access(whole, F_OK) == 0)) {
-            then = strdup(candidate); /* NULL when memory ran out: as none */
+            failed = (then = strdup(candidate)) == NULL;
             break;
         }
         more = dir > 0;
@@ -123,6 +126,8 @@ char *check_gate_config_then(struct check_base *base, const char *path, const ch
             dir--;
         dir -= dir > 0; /* the directory above, without its slash */
     }
+    if (failed) /* memory: the run must not pass with the settings of the wrong srcls.json */
+        check_base_fail(base, path);
     free(candidate);
     free(whole);
     free(now);
