@@ -130,6 +130,15 @@ static unsigned count_lines(const char *out, const char *prefix, const char *suf
     return n;
 }
 
+/* The number of times `needle` occurs in `haystack`. */
+static unsigned occurrences(const char *haystack, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        n++;
+    return n;
+}
+
 struct weakening {
     const char *before, *after; /* srcls.json at REF (NULL: none) and now (NULL: deleted) */
     const char *expected;       /* the start of the one risky-change line */
@@ -388,6 +397,24 @@ static void test_moved_config_is_gone_from_where_it_was(void **state)
     run_free(&r);
 }
 
+/* srcls.json named on the command line is checked as a file (unknown-document: not a source
+ * or job) and reviewed as the gate's: one entry of the report with both. */
+static void test_config_named_is_one_entry(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("named", "{}\n", "{\n  \"rules\": {\"unknown-field\": \"hint\"}\n}\n", SOURCE("true"));
+    struct run_options options = {.subdir = "named"};
+    const char *args[] = {"--check", "--format",   "json",          "--base",
+                          "HEAD~1",  "srcls.json", "a.source.json", NULL};
+    struct run r = run_srcls_with(&options, args);
+    assert_int_equal(occurrences(r.out, "\"path\":\"srcls.json\""), 1);
+    assert_non_null(strstr(r.out, "\"code\":\"unknown-document\""));
+    assert_non_null(strstr(r.out, "\"rules\\\" weakened since HEAD~1: unknown-field"));
+    assert_non_null(strstr(r.out, "\"summary\": {\"files\": 2,"));
+    run_free(&r);
+}
+
 /* A srcls.json added in a subdirectory since REF, switching the gate off there, and TLS turned
  * off below it in the same change: compared with the srcls.json that governed the directory at
  * REF (the top one, where insecure-transport was an error), not with the defaults; the source
@@ -440,15 +467,6 @@ static void test_config_moved_up_unchanged_weakens_nothing(void **state)
     run_free(&r);
 }
 
-/* The number of times `needle` occurs in `haystack`. */
-static unsigned occurrences(const char *haystack, const char *needle)
-{
-    unsigned n = 0;
-    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
-        n++;
-    return n;
-}
-
 /* A srcls.json reviewed (a weakening) that also has an unused "ignore" entry is one file of the
  * report in every format, its findings merged and sorted by place. */
 static void test_config_with_two_kinds_of_findings_is_one_entry(void **state)
@@ -494,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_config_with_two_kinds_of_findings_is_one_entry),
         cmocka_unit_test(test_new_nested_config_is_compared_with_the_one_it_shadows),
         cmocka_unit_test(test_config_moved_up_unchanged_weakens_nothing),
+        cmocka_unit_test(test_config_named_is_one_entry),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -392,6 +392,8 @@ static int analyse_at_base(struct check_base *base, const char *rel, const char 
 
 void check_base_review(struct check_base *base, const char *path, struct analysis *now)
 {
+    if (base != NULL && now->document == DOCUMENT_UNKNOWN && check_gate_take(base, path, now) != 0)
+        compare_failed(base, path); /* a srcls.json named: its review with it */
     if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
         return;
     char *rel = relative(base, path);

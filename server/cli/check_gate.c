@@ -21,6 +21,7 @@ struct gate_file {
     char *text;    /* a srcls.json's text now (owned; the analysis reads it) */
     bool config;   /* a srcls.json (else a baseline file, read at the end) */
     bool analysed; /* `analysis` holds something to free */
+    bool taken;    /* its findings went out with the file checked as a document (named) */
     struct analysis analysis;
     struct gate_file *next;
 };
@@ -235,10 +236,32 @@ struct analysis *check_gate_held(struct check_base *base, const char *path)
 {
     struct check_gate *gate = base != NULL ? *check_base_gate(base) : NULL;
     for (struct gate_file *f = gate != NULL ? gate->first : NULL; f != NULL; f = f->next) {
-        if (f->config && f->analysed && strcmp(f->path, path) == 0)
+        if (f->config && f->analysed && !f->taken && strcmp(f->path, path) == 0)
             return &f->analysis;
     }
     return NULL;
+}
+
+int check_gate_take(struct check_base *base, const char *path, struct analysis *into)
+{
+    struct check_gate *gate = *check_base_gate(base);
+    char *rel = gate != NULL ? check_base_relative(base, path) : NULL;
+    int status = 0;
+    for (struct gate_file *f = rel != NULL ? gate->first : NULL; f != NULL; f = f->next) {
+        char *kept =
+            f->config && f->analysed && !f->taken ? check_base_relative(base, f->path) : NULL;
+        bool same = kept != NULL && strcmp(kept, rel) == 0;
+        free(kept);
+        if (!same)
+            continue;
+        f->taken = true; /* its strings live in its arena until the end of the run */
+        for (uint32_t i = 0; status == 0 && i < f->analysis.diags.count; i++)
+            status = diag_list_add(&into->diags, &f->analysis.diags.items[i]);
+        diag_list_sort(&into->diags);
+        break;
+    }
+    free(rel);
+    return status;
 }
 
 void check_gate_baseline(struct check_base *base, const char *path)
@@ -373,7 +396,7 @@ void check_gate_report(struct check_base *base, const struct check_options *opti
         char *whole = cwd != NULL ? check_path_absolute(cwd, f->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(cwd, whole) : NULL;
         const char *shown = relative != NULL ? relative : f->path;
-        if (f->config)
+        if (f->config && !f->taken)
             report(options, shown, &f->analysis, false, summary);
         else
             report_baseline(base, options, f, shown, summary);

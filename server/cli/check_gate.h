@@ -49,6 +49,10 @@ const struct settings *check_gate_then(struct check_base *base, const char *conf
  * end of the run, to which its other findings (its unused "ignore" entries) are added so that
  * it is one entry of the report; NULL when it is not kept (no --base: `base` NULL). */
 struct analysis *check_gate_held(struct check_base *base, const char *path);
+/* The file `path` (as named) checked as a document is a srcls.json kept to report: its findings
+ * are added to `into` (its analysis as a document, of the same text; sorted in) instead, so
+ * that it is one entry of the report. 0 (also when it is none), or -1 when memory ran out. */
+int check_gate_take(struct check_base *base, const char *path, struct analysis *into);
 /* Keeps the baseline file `path` (--baseline FILE) to review at the end of the run. */
 void check_gate_baseline(struct check_base *base, const char *path);
 /* The severity of risky-change for the file `path` (absolute, or relative to the current
