@@ -396,10 +396,10 @@ void check_gate_report(struct check_base *base, const struct check_options *opti
         char *whole = cwd != NULL ? check_path_absolute(cwd, f->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(cwd, whole) : NULL;
         const char *shown = relative != NULL ? relative : f->path;
-        if (f->config && !f->taken)
-            report(options, shown, &f->analysis, false, summary);
-        else
+        if (!f->config)
             report_baseline(base, options, f, shown, summary);
+        else if (!f->taken) /* else reported with the file named */
+            report(options, shown, &f->analysis, false, summary);
         free(whole);
         free(relative);
     }
