@@ -1,11 +1,13 @@
 /* test_cli_gate: under `srcls --check --base REF`, the gate's own files are reviewed, on git
  * repositories the test builds: each change of srcls.json that weakens the gate is exactly one
- * risky-change at the member that changed (a strengthening none; a srcls.json new since REF or
- * deleted since is compared with the defaults); a baseline file that gained entries says how
- * many; the security group is applied at the stricter of REF's settings and the working tree's
- * (a change that turns the gate and TLS off at once still fails), and an "ignore" entry new
- * since REF silences no security finding; risky-change follows "rules", on a deleted document
- * too. */
+ * risky-change at the member that changed (a strengthening none; a srcls.json new since REF is
+ * compared with the one that governed its directory then, else the defaults, one deleted since
+ * with what governs its directory now, a moved one is both); a baseline file that gained
+ * entries says how many; the security group is applied at the stricter of REF's settings (the
+ * srcls.json's that governed the file at REF) and the working tree's (a change that turns the
+ * gate and TLS off at once still fails, deleting, moving or shadowing srcls.json included), and
+ * an "ignore" entry new since REF silences no security finding; risky-change follows "rules",
+ * on a deleted document too; a srcls.json is one entry of the report. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,11 @@
 #define SOURCE(secure)                                                                             \
     "{\"name\": \"s\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": " secure      \
     ", \"whitelistedBuckets\": [\"b\"], \"accessKey\": \"k\", \"accessSecret\": "                  \
+    "\"$SERVICE_EXISTING_VALUE$\"}}\n"
+/* A source whose accessKey is a cloud access key id in plain text (plaintext-credential). */
+#define SOURCE_WITH_KEY                                                                            \
+    "{\"name\": \"s\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"secure\": true, "       \
+    "\"whitelistedBuckets\": [\"b\"], \"accessKey\": \"AKIAIOSFODNN7EXAMPLE\", \"accessSecret\": " \
     "\"$SERVICE_EXISTING_VALUE$\"}}\n"
 #define EMPTY_BASELINE "{\"version\": 1, \"findings\": []}\n"
 #define ENTRY(pointer)                                                                             \
@@ -123,6 +130,15 @@ static unsigned count_lines(const char *out, const char *prefix, const char *suf
     return n;
 }
 
+/* The number of times `needle` occurs in `haystack`. */
+static unsigned occurrences(const char *haystack, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        n++;
+    return n;
+}
+
 struct weakening {
     const char *before, *after; /* srcls.json at REF (NULL: none) and now (NULL: deleted) */
     const char *expected;       /* the start of the one risky-change line */
@@ -170,7 +186,8 @@ static void test_each_weakening_is_one_risky_change_at_its_member(void **state)
          "{\n  \"types\": {\"A\": \"CLOUDA_OBJECT_STORAGE\"},\n  \"rules\": {\"security\": "
          "\"off\"}\n}\n",
          "srcls.json:3:13: warning: \"rules\" weakened since HEAD~1: "},
-        /* deleted since REF: what it raised is lowered, on the file without a place */
+        /* deleted since REF: what it raised is lowered (the defaults govern the top now), on
+         * the file without a place */
         {"{\n  \"rules\": {\"unknown-field\": \"error\"}\n}\n", NULL,
          "srcls.json: warning: \"rules\" weakened since HEAD~1: unknown-field from error to "
          "warning"},
@@ -331,6 +348,155 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     run_free(&r);
 }
 
+/* srcls.json deleted since REF, where it raised plaintext-credential to error, and a plaintext
+ * credential added in the same change: the file it governed keeps REF's security settings (an
+ * error, exit 1), and the deletion is a risky-change on srcls.json, with no place in it. */
+static void test_deleted_config_keeps_its_security_settings(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("gone", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n", NULL,
+         SOURCE_WITH_KEY);
+    struct run r = review("gone", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "a.source.json:1:117: error: \"accessKey\" holds a cloud",
+                                 "[plaintext-credential]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "srcls.json: warning: \"rules\" weakened since HEAD~1: "
+                                 "plaintext-credential from error to warning",
+                                 "[risky-change]"),
+                     1);
+    run_free(&r);
+}
+
+/* srcls.json moved to another directory (git mv, a rename git sees): where it was, it is a
+ * deleted srcls.json (compared with what governs the top now, the defaults: reported, and the
+ * files it governed there keep its security settings); where it is now, a new one (compared
+ * with what governed team/ at REF: itself at the top, unchanged, so nothing). */
+static void test_moved_config_is_gone_from_where_it_was(void **state)
+{
+    (void)state;
+    skip_without_git();
+    const char *config = "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n";
+    repo("moved", config, config, SOURCE_WITH_KEY);
+    put("moved", "team/README.txt", "the team's sources\n");
+    assert_int_equal(git("moved", "add -A"), 0);
+    assert_int_equal(git("moved", "mv srcls.json team/srcls.json"), 0);
+    struct run r = review("moved", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "a.source.json:1:117: error: \"accessKey\" holds a cloud",
+                                 "[plaintext-credential]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "srcls.json: warning: \"rules\" weakened since HEAD~1: "
+                                 "plaintext-credential from error to warning",
+                                 "[risky-change]"),
+                     1);
+    assert_null(strstr(r.out, "team/srcls.json"));
+    run_free(&r);
+}
+
+/* srcls.json named on the command line is checked as a file (unknown-document: not a source
+ * or job) and reviewed as the gate's: one entry of the report with both. */
+static void test_config_named_is_one_entry(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("named", "{}\n", "{\n  \"rules\": {\"unknown-field\": \"hint\"}\n}\n", SOURCE("true"));
+    struct run_options options = {.subdir = "named"};
+    const char *args[] = {"--check", "--format",   "json",          "--base",
+                          "HEAD~1",  "srcls.json", "a.source.json", NULL};
+    struct run r = run_srcls_with(&options, args);
+    assert_int_equal(occurrences(r.out, "\"path\":\"srcls.json\""), 1);
+    assert_non_null(strstr(r.out, "\"code\":\"unknown-document\""));
+    assert_non_null(strstr(r.out, "\"rules\\\" weakened since HEAD~1: unknown-field"));
+    assert_non_null(strstr(r.out, "\"summary\": {\"files\": 2,"));
+    run_free(&r);
+}
+
+/* A srcls.json added in a subdirectory since REF, switching the gate off there, and TLS turned
+ * off below it in the same change: compared with the srcls.json that governed the directory at
+ * REF (the top one, where insecure-transport was an error), not with the defaults; the source
+ * keeps that severity (exit 1). */
+static void test_new_nested_config_is_compared_with_the_one_it_shadows(void **state)
+{
+    (void)state;
+    skip_without_git();
+    put("nested", "srcls.json", "{\n  \"rules\": {\"insecure-transport\": \"error\"}\n}\n");
+    put("nested", "sub/a.source.json", SOURCE("true"));
+    assert_int_equal(git("nested", "init -q"), 0);
+    assert_int_equal(git("nested", "add -A"), 0);
+    assert_int_equal(git("nested", "commit -q -m base"), 0);
+    put("nested", "sub/srcls.json", "{\n  \"rules\": {\"security\": \"off\"}\n}\n");
+    put("nested", "sub/a.source.json", SOURCE("false"));
+    assert_int_equal(git("nested", "add -A"), 0);
+    assert_int_equal(git("nested", "commit -q -m change"), 0);
+    struct run r = review("nested", "text", NULL);
+    assert_exit(&r, 1);
+    assert_int_equal(count_lines(r.out, "sub/a.source.json:1:69: error: `secure` is false",
+                                 "[insecure-transport]"),
+                     1);
+    assert_int_equal(count_lines(r.out,
+                                 "sub/srcls.json:2:13: warning: \"rules\" weakened since HEAD~1: "
+                                 "insecure-transport from error to off",
+                                 "[risky-change]"),
+                     1);
+    run_free(&r);
+}
+
+/* sub/srcls.json moved up to the top unchanged: the files of sub/ are governed by the same
+ * settings, so neither its old place (compared with what governs that directory now) nor its
+ * new one (compared with what governed the top at REF: nothing, the defaults, which it raises)
+ * weakens anything. */
+static void test_config_moved_up_unchanged_weakens_nothing(void **state)
+{
+    (void)state;
+    skip_without_git();
+    put("up", "sub/srcls.json", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n");
+    put("up", "sub/a.source.json", SOURCE_WITH_KEY);
+    assert_int_equal(git("up", "init -q"), 0);
+    assert_int_equal(git("up", "add -A"), 0);
+    assert_int_equal(git("up", "commit -q -m base"), 0);
+    assert_int_equal(git("up", "mv sub/srcls.json srcls.json"), 0);
+    assert_int_equal(git("up", "commit -q -m moved"), 0);
+    struct run r = review("up", "text", NULL);
+    assert_null(strstr(r.out, "[risky-change]"));
+    assert_int_equal(
+        count_lines(r.out, "sub/a.source.json:1:117: error: ", "[plaintext-credential]"), 1);
+    run_free(&r);
+}
+
+/* A srcls.json reviewed (a weakening) that also has an unused "ignore" entry is one file of the
+ * report in every format, its findings merged and sorted by place. */
+static void test_config_with_two_kinds_of_findings_is_one_entry(void **state)
+{
+    (void)state;
+    skip_without_git();
+    repo("twice", "{}\n",
+         "{\n  \"rules\": {\"unknown-field\": \"hint\"},\n  \"ignore\": [{\"files\": "
+         "\"none.json\", \"codes\": [\"unknown-field\"], \"reason\": \"r\"}]\n}\n",
+         SOURCE("true"));
+    struct run r = review("twice", "text", NULL);
+    assert_int_equal(count_lines(r.out, "srcls.json:", "[risky-change]"), 2);
+    assert_int_equal(
+        count_lines(r.out, "srcls.json:3:14: warning: this \"ignore\" entry", "[project-config]"),
+        1);
+    assert_int_equal(count_lines(r.out, "checked 2 files: ", "hints"), 1);
+    run_free(&r);
+    r = review("twice", "json", NULL);
+    assert_int_equal(occurrences(r.out, "\"path\":\"srcls.json\""), 1);
+    assert_non_null(strstr(r.out, "\"summary\": {\"files\": 2,"));
+    run_free(&r);
+    r = review("twice", "sarif", NULL);
+    /* sorted by place: line 2's risky-change, then line 3's two (project-config first) */
+    const char *rules = strstr(r.out, "\"results\":[{\"ruleId\":\"risky-change\"");
+    const char *unused = rules != NULL ? strstr(rules, "\"ruleId\":\"project-config\"") : NULL;
+    assert_non_null(unused);
+    assert_non_null(strstr(unused, "\"ignore\\\" entry added or widened"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +507,12 @@ int main(void)
         cmocka_unit_test(test_off_silences_risky_change_deleted_document_included),
         cmocka_unit_test(test_deleted_document_reported_without_off),
         cmocka_unit_test(test_baseline_gaining_entries_says_how_many),
+        cmocka_unit_test(test_deleted_config_keeps_its_security_settings),
+        cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),
+        cmocka_unit_test(test_config_with_two_kinds_of_findings_is_one_entry),
+        cmocka_unit_test(test_new_nested_config_is_compared_with_the_one_it_shadows),
+        cmocka_unit_test(test_config_moved_up_unchanged_weakens_nothing),
+        cmocka_unit_test(test_config_named_is_one_entry),
     };
     return harness_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -556,10 +556,10 @@ int check_run(const struct check_options *options)
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
     check_report_nothing_checked(options, walk.reported, &walk.summary);
-    check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
-    if (!options->diff)                                /* "ignore" entries that silenced nothing */
+    if (!options->diff) /* "ignore" entries that silenced nothing (before --base's srcls.json) */
         check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
                                     &walk.summary);
+    check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
     check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);

@@ -35,6 +35,7 @@ struct path_list {
 struct changed_path {
     const char *path;
     const char *old_path; /* NULL unless git saw a move */
+    bool added;           /* not there at REF: new, or a srcls.json moved here */
 };
 
 struct changed_list {
@@ -49,6 +50,8 @@ struct check_base {
     char *listing;               /* git diff --name-status -z: status and path, NUL-separated */
     struct changed_list changed; /* what differs from REF, sorted by path */
     struct path_list deleted;    /* those of them deleted since REF, in git's order */
+    struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
+    bool configs_moved;          /* a srcls.json is gone since REF, or new */
     pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
     FILE *to_batch, *from_batch;
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
@@ -139,8 +142,19 @@ static bool list_changed(struct check_base *base)
     struct review_change change;
     for (size_t at = 0; review_listing_next(base->listing, len, &at, &change);) {
         struct changed_path entry = {.path = change.path, .old_path = change.old_path};
+        /* a srcls.json governs its directory: moved, it is gone from there (a deletion) and
+         * new where it is now, never compared with its old path's version */
+        const char *gone = change.status == 'D' ? change.path : change.old_path;
+        bool config = gone != NULL && project_is_config(gone, strlen(gone));
+        entry.added = change.status == 'A' || (change.old_path != NULL &&
+                                               project_is_config(change.path, strlen(change.path)));
+        base->configs_moved |=
+            config || (entry.added && project_is_config(change.path, strlen(change.path)));
+        if (config)
+            entry.old_path = NULL;
         if (!push_changed(&base->changed, &entry) ||
-            (change.status == 'D' && !push(&base->deleted, change.path))) {
+            ((change.status == 'D' || config) && !push(&base->deleted, gone)) ||
+            (config && !push(&base->gone, gone))) {
             fputs("srcls: out of memory\n", stderr);
             return false;
         }
@@ -378,6 +392,8 @@ static int analyse_at_base(struct check_base *base, const char *rel, const char 
 
 void check_base_review(struct check_base *base, const char *path, struct analysis *now)
 {
+    if (base != NULL && now->document == DOCUMENT_UNKNOWN && check_gate_take(base, path, now) != 0)
+        compare_failed(base, path); /* a srcls.json named: its review with it */
     if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
         return;
     char *rel = relative(base, path);
@@ -401,6 +417,40 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     }
     free(text);
     free(rel);
+}
+
+char *check_base_relative(struct check_base *base, const char *path)
+{
+    return relative(base, path);
+}
+
+const char *check_base_top(const struct check_base *base)
+{
+    return base->toplevel;
+}
+
+bool check_base_configs_moved(const struct check_base *base)
+{
+    return base->configs_moved;
+}
+
+bool check_base_gone(const struct check_base *base, const char *rel)
+{
+    for (size_t i = 0; i < base->gone.count; i++) {
+        if (strcmp(base->gone.items[i], rel) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool check_base_added(const struct check_base *base, const char *rel)
+{
+    struct changed_path key = {.path = rel};
+    const struct changed_path *found = base->changed.count > 0
+                                           ? bsearch(&key, base->changed.items, base->changed.count,
+                                                     sizeof *base->changed.items, compare)
+                                           : NULL;
+    return found != NULL && found->added;
 }
 
 /* The message for a deleted file that held `old` at the base, in `arena`. */
@@ -520,6 +570,7 @@ void check_base_close(struct check_base *base)
     free(base->dir_relative);
     free(base->changed.items);
     free(base->deleted.items);
+    free(base->gone.items);
     free(base->listing);
     free(base->toplevel);
     free(base->commit);

@@ -24,9 +24,10 @@ struct check_base *check_base_open(const char *ref, const char *baseline);
  * stopped answering, memory) is said on stderr and makes check_base_failed true. */
 void check_base_review(struct check_base *base, const char *path, struct analysis *now);
 /* --base: reports each document deleted since REF below a path of `options` (a file that
- * held a source or a job at REF, as an entry without a place; a srcls.json, compared with the
- * defaults: check_gate), then the srcls.json and baseline files reviewed (check_gate_report),
- * counted in `summary`. Nothing without --base or while --diff shows fixes. */
+ * held a source or a job at REF, as an entry without a place; a srcls.json, compared with what
+ * governs its directory now: check_gate), then the srcls.json and baseline files reviewed
+ * (check_gate_report), counted in `summary`. Nothing without --base or while --diff shows
+ * fixes. */
 void check_base_report_deleted(const struct check_options *options, struct report_summary *summary);
 /* The version at the base of the file `path` (absolute, or relative to the current directory):
  * 1 with its text (malloc'd, in *text), 0 when it is not there (new since REF), 2 when there is
@@ -37,6 +38,20 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
  * `shown` in a message: 1, 0 or -1. */
 int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
                         size_t *len);
+/* `path` (absolute, or relative to the current directory) from the work tree's top (malloc'd),
+ * or NULL outside it. */
+char *check_base_relative(struct check_base *base, const char *path);
+/* The work tree's top directory (its real path). */
+const char *check_base_top(const struct check_base *base);
+/* Whether a srcls.json is gone since REF (deleted, or moved away) or new: else each file is
+ * governed by the same srcls.json as at REF. */
+bool check_base_configs_moved(const struct check_base *base);
+/* Whether the srcls.json `rel` (from the top) was there at REF and is gone: deleted, or moved
+ * away (a srcls.json moved is a deletion where it was and a new file where it is). */
+bool check_base_gone(const struct check_base *base, const char *rel);
+/* Whether git lists the file `rel` (from the top) as not there at REF: new, or a srcls.json
+ * moved there. */
+bool check_base_added(const struct check_base *base, const char *rel);
 /* Says that `path` could not be compared with its version at REF: the run fails (2). */
 void check_base_fail(struct check_base *base, const char *path);
 /* REF as written on the command line, for messages. */

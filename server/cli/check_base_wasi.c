@@ -38,14 +38,34 @@ void check_base_close(struct check_base *base)
 
 bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
-                       struct settings *applied, const char *baseline)
+                       struct settings *applied, const char *baseline, bool nearest)
 {
     (void)base, (void)path, (void)text, (void)len, (void)own, (void)overlay, (void)applied,
-        (void)baseline; /* never opened */
+        (void)baseline, (void)nearest; /* never opened */
     return true;
 }
 
 void check_gate_baseline(struct check_base *base, const char *path)
 {
     (void)base, (void)path;
+}
+
+char *check_gate_config_then(struct check_base *base, const char *path, const char *config)
+{
+    (void)base, (void)path, (void)config; /* never opened */
+    return NULL;
+}
+
+const struct settings *check_gate_then(struct check_base *base, const char *config,
+                                       const char *then, const struct settings *applied,
+                                       const struct settings *overlay)
+{
+    (void)base, (void)config, (void)then, (void)overlay;
+    return applied;
+}
+
+struct analysis *check_gate_held(struct check_base *base, const char *path)
+{
+    (void)base, (void)path; /* never opened */
+    return NULL;
 }

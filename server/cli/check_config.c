@@ -255,7 +255,7 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     }
     if (c->usable && configs->base != NULL) /* --base: after the overlay, before any use */
         check_gate_config(configs->base, c->path, text, len, &own, configs->overlay, &c->settings,
-                          c->baseline);
+                          c->baseline, configs->fixed_path == NULL);
     if (read == 0 && (c->mistakes = malloc(sizeof *c->mistakes)) != NULL) {
         *c->mistakes = a; /* kept, with its text, for the report */
         c->mistakes->settings = NULL;
@@ -366,6 +366,13 @@ static const struct check_config *kind_file_owner(const struct check_configs *co
     return NULL;
 }
 
+const char *check_configs_path(struct check_configs *configs, const char *path)
+{
+    char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
+    struct check_config *c = governing(configs, path, shown, sizeof shown);
+    return c != NULL ? c->path : NULL;
+}
+
 const char *check_configs_refusal(const struct check_configs *configs)
 {
     return configs->out_of_memory ? "not checked: out of memory"
@@ -380,6 +387,15 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     if (c == NULL || !c->usable)
         return false;
     target->settings = &c->settings;
+    /* --base: another srcls.json that governed the file at REF keeps its security settings */
+    char *then =
+        configs->fixed_path == NULL ? check_gate_config_then(configs->base, path, c->path) : NULL;
+    if (then != NULL)
+        target->settings =
+            check_gate_then(configs->base, c->path, then, &c->settings, configs->overlay);
+    free(then);
+    if (target->settings == NULL)
+        return false;
     target->baseline = c->baseline;
     target->ignore_hits = c->hits;
     target->ignore_count = c->settings.ignore_count;
@@ -477,6 +493,10 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
             continue;
         for (uint32_t i = 0; i < c->settings.ignore_count; i++) /* its codes not checked */
             c->hits[i] |= !suppress_codes_checked(&c->settings.ignores[i], &c->settings);
+        /* --base: reviewed too, its findings are one entry of the report with these */
+        struct analysis *held = check_gate_held(configs->base, c->path);
+        if (held != NULL && check_suppress_add(held, c->hits, c->settings.ignore_count) == 0)
+            continue;
         size_t len;
         /* from the current directory ("../srcls.json" when found from "../x") */
         char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;

@@ -32,6 +32,9 @@ struct check_configs {
 void check_configs_init(struct check_configs *configs, const struct schema_registry *registry,
                         const struct settings *overlay, const char *fixed_path);
 void check_configs_free(struct check_configs *configs);
+/* The srcls.json that governs the file `path` (as check_configs_for takes it): its path
+ * (absolute when found upwards, as named by --config), "" when none, NULL when memory ran out. */
+const char *check_configs_path(struct check_configs *configs, const char *path);
 /* What the report says of a file check_configs_for refused: its srcls.json has mistakes, or
  * memory ran out. */
 const char *check_configs_refusal(const struct check_configs *configs);

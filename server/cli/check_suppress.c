@@ -31,6 +31,18 @@ static int add_unused(struct analysis *a, uint32_t index)
     return d.pointer != NULL ? diag_list_add(&a->diags, &d) : -1;
 }
 
+int check_suppress_add(struct analysis *a, const unsigned char *hits, uint32_t count)
+{
+    uint32_t first = a->diags.count;
+    for (uint32_t i = 0; i < count; i++) {
+        if ((hits == NULL || !hits[i]) && add_unused(a, i) != 0)
+            return -1;
+    }
+    if (a->diags.count > first)
+        diag_list_sort(&a->diags);
+    return 0;
+}
+
 void check_suppress_report(const char *shown, const char *text, size_t len,
                            const unsigned char *hits, uint32_t count, struct reporter *reporter,
                            struct report_summary *summary)
@@ -43,13 +55,9 @@ void check_suppress_report(const char *shown, const char *text, size_t len,
     struct analysis a;
     struct settings settings;
     settings_init(&settings);
-    bool read = text != NULL && project_analyze(&a, text, len, NULL, &settings) == 1;
-    for (uint32_t i = 0; read && i < count; i++) {
-        if ((hits == NULL || !hits[i]) && add_unused(&a, i) != 0)
-            read = false;
-    }
+    bool read = text != NULL && project_analyze(&a, text, len, NULL, &settings) == 1 &&
+                check_suppress_add(&a, hits, count) == 0;
     if (read) {
-        diag_list_sort(&a.diags);
         struct checked_file file = {.path = shown, .analysis = &a};
         summary->files++;
         report_count(summary, &a, NULL);

@@ -8,6 +8,10 @@
 
 #include "report.h"
 
+struct analysis;
+/* Adds to `a` (an analysis of the srcls.json's text) a project-config warning on each entry of
+ * its "ignore" whose `hits` (`count` of them) is 0, sorted in. 0, or -1 when memory ran out. */
+int check_suppress_add(struct analysis *a, const unsigned char *hits, uint32_t count);
 /* Reports the entries of the srcls.json `shown` (its `text`, read again: NULL when it could
  * not be) whose `hits` (`count` of them) are 0, as one checked file through `reporter`,
  * counted in `summary`. */

@@ -196,7 +196,7 @@ void lsp_document_retarget(struct lsp_document *d)
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
 {
     struct analysis_options options = lsp_projects_options(&d->target, d->store->baseline_mode);
-    options.report_unknown_document = true;
+    options.report_unknown_document = !d->target.baseline_file;
     options.settings = d->settings != NULL ? d->settings : d->store->settings;
     return options;
 }
@@ -212,7 +212,8 @@ int lsp_document_analyze(struct lsp_document *d)
                                             d->kind_schema, &d->analysis)
                      : analysis_run(&d->analysis, d->text, d->len, &options);
     if (status == 0 && d->kind_schema == NULL) /* srcls.reviewBase (srcls.json: the gate's) */
-        status = lsp_review_compare(&d->store->review, &d->review, &d->analysis, &options);
+        status = lsp_review_compare(&d->store->review, &d->review, &d->analysis, &options,
+                                    d->target.baseline_file);
     if (status != 0) {
         analysis_free(&d->analysis); /* half an analysis (no line index, say) must not be read */
         return -1;
@@ -352,12 +353,10 @@ int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool esc
 {
     if (reserve_text(d, body.len) != 0)
         return -1;
-    if (escaped) /* decoding never lengthens the text */
-        d->len = json_string_decode(body.ptr, body.len, d->text);
-    else {
+    if (!escaped)
         memmove(d->text, body.ptr, body.len);
-        d->len = body.len;
-    }
+    /* decoding never lengthens the text */
+    d->len = escaped ? json_string_decode(body.ptr, body.len, d->text) : body.len;
     d->text[d->len] = '\0';
     d->analyzed = false;
     d->result = ++d->store->results;

@@ -30,6 +30,7 @@ void lsp_projects_forget(struct lsp_projects *projects)
         project_schema_free(&p->schema);
         baseline_index_free(&p->baseline);
         free(p->baseline_dir);
+        free(p->baseline_file);
         free(p->path);
         free(p);
     }
@@ -182,7 +183,8 @@ static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
                  (long long)size, JSON_DEFAULT_MAX_SIZE);
     else if ((text = read_text_up_to(projects->loop, path, size, size)) == NULL)
         snprintf(why, sizeof why, "cannot read it");
-    if (text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0) {
+    if (text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0 &&
+        (p->baseline_file = strdup(path)) != NULL) {
         char *slash = strrchr(path, '/');
         slash[slash == path] = '\0'; /* its directory */
         p->baseline_dir = path;
@@ -315,7 +317,7 @@ static struct lsp_project *project_for(struct lsp_projects *projects, const char
 
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
 {
-    *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL, NULL, NULL};
+    *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL, NULL, NULL, false};
     char *path = lsp_uri_to_path(uri, strlen(uri));
     if (path == NULL || project_is_config(path, strlen(path))) {
         free(path); /* a srcls.json is checked on its own */
@@ -335,6 +337,7 @@ void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct 
     for (struct lsp_project *q = projects->first; q != NULL; q = q->next) {
         if (q->usable && project_schema_has(&q->schema, path))
             out->kind_schema = &q->schema; /* a kind file of that project */
+        out->baseline_file |= q->baseline_file != NULL && strcmp(q->baseline_file, path) == 0;
     }
     free(path);
 }

@@ -21,6 +21,7 @@ struct lsp_project {
     struct project_schema schema;   /* its own kinds ("schemas"), when usable */
     struct baseline_index baseline; /* the entries of its "baseline" (empty: none, unreadable) */
     char *baseline_dir;             /* that file's directory (owned), or NULL */
+    char *baseline_file;            /* that file (owned), or NULL */
     struct lsp_project *next;
 };
 
@@ -50,6 +51,9 @@ struct lsp_target {
      * from that file's directory (malloc'd: the caller frees it). */
     struct baseline_index *baseline;
     char *baseline_path;
+    /* The document is the baseline file a srcls.json read names: no source or job document,
+     * and under srcls.reviewBase the entries it gained are reviewed. */
+    bool baseline_file;
 };
 void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
 /* Frees the paths of `target`. */

@@ -85,9 +85,12 @@ void lsp_review_base_free(struct lsp_review_base *base);
  * `base`, analysed first when it is not (with `options`, the document's). 0, or -1 (memory).
  * A srcls.json's base (`project`; `now` analysed by project_analyze): what its change does to
  * the gate (project_review), both settings read by the one reader, the base analysed again
- * each time (a small file); the editor applies the working tree's settings as they are (the
- * stricter-of rule of --base is the command line's). */
+ * each time (a small file), at the severity of risky-change in the stricter of the base's
+ * settings and the working tree's (each with the editor's over it), as --base reports it. The
+ * `baseline_file` a srcls.json names: the entries it gained since the base
+ * (project_review_baseline), at the document's severity of risky-change. */
 int lsp_review_compare(const struct lsp_review *review, struct lsp_review_base *base,
-                       struct analysis *now, const struct analysis_options *options);
+                       struct analysis *now, const struct analysis_options *options,
+                       bool baseline_file);
 
 #endif

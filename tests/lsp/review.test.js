@@ -105,6 +105,46 @@ describe('srcls.reviewBase', { skip: WASM ? false : (!HAVE_GIT && 'git is not in
     await client.waitForPublish(uri, (q) => risky(q).length === 0, { from });
   });
 
+  test('an open srcls.json: its findings at the stricter of the revision\'s settings and its own', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{\n  "rules": {"security": "error"}\n}\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-q', '-m', 'security raised');
+    const client = await startClient(t, { initializationOptions: { srcls: { reviewBase: 'HEAD' } } });
+    const uri = 'file://' + path.join(root, 'srcls.json');
+    // the gate switched off: risky-change is in the security group, an error at HEAD, so it
+    // stays an error, as `srcls --check --base HEAD` reports it
+    await client.open(uri, '{\n  "rules": {"security": "off"}\n}\n');
+    const found = risky(await client.waitForPublish(uri, (q) => risky(q).length > 0));
+    assert.equal(found.length, 1);
+    assert.match(found[0].message, /^"rules" weakened since HEAD: insecure-transport from error to off/);
+    assert.equal(found[0].severity, 1);
+  });
+
+  test('the baseline file srcls.json names: the entries it gained since the revision', { ...T, skip: WASM }, async (t) => {
+    const root = repository(t);
+    const entry = (pointer) => ({ file: 'a.source.json', code: 'unknown-field', pointer, hash: '0000000000000000' });
+    const baseline = (findings) => JSON.stringify({ version: 1, findings }) + '\n';
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "bl.json"}\n');
+    fs.writeFileSync(path.join(root, 'bl.json'), baseline([entry('/a')]));
+    git(root, 'add', '.');
+    git(root, 'commit', '-q', '-m', 'baseline');
+    const grown = baseline([entry('/a'), entry('/b'), entry('/c')]);
+    fs.writeFileSync(path.join(root, 'bl.json'), grown);
+    const client = await startClient(t, { initializationOptions: { srcls: { reviewBase: 'HEAD' } } });
+    const uri = 'file://' + path.join(root, 'bl.json');
+    await client.open(uri, grown);
+    const p = await client.waitForPublish(uri, (q) => risky(q).length > 0);
+    assert.deepEqual(p.diagnostics.map((d) => d.code), ['risky-change'], 'no unknown-document: it is no document');
+    assert.match(risky(p)[0].message, /^2 entries added to the baseline since HEAD: findings hidden, not fixed \(a\.source\.json: 2 unknown-field\)/);
+    assert.deepEqual(risky(p)[0].range.start, { line: 0, character: 0 });
+    // back to the revision's entries: nothing gained
+    const from = client.publishesFor(uri).length;
+    await client.change(uri, 2, [{ text: baseline([entry('/a')]) }]);
+    const after = await client.waitForPublish(uri, (q) => risky(q).length === 0, { from });
+    assert.deepEqual(after.diagnostics, []);
+  });
+
   test('a document moved since the revision is compared with its old path\'s version', { ...T, skip: WASM }, async (t) => {
     const root = repository(t);
     fs.mkdirSync(path.join(root, 'team'));

@@ -29,15 +29,15 @@ int project_analyze(struct analysis *out, const char *text, size_t len,
 /* Under `--base`: what a change of a srcls.json since the version called `base_name` does to
  * the gate, as risky-change diagnostics of `severity` (none when off) added to `now`, sorted in.
  * `now` is project_analyze's analysis of its text now, with `now_settings` its own settings (an
- * analysis of "" and empty settings when it was deleted: then each finding is about the whole
- * file); `base` and `base_settings` the same at the base (NULL when it had none: compared with
- * the defaults). Reported, each at the member that changed (for a removed key, the object that
- * held it): a code turned off or lowered under "rules" (one finding per member, counting the
- * codes it lowers); an "ignore" entry that no entry at the base equals in "files", "pointer" and
- * "codes" (added, or changed in any way: a narrowing is not told from a widening); a glob added
- * to "exclude"; and, against a srcls.json at the base only, a glob removed from "include",
- * "types" or "schemas" changed, "baseline" removed or pointed elsewhere. Returns 0, or -1 when
- * memory ran out. */
+ * analysis of "" when it was deleted, with the settings that govern its directory now: then
+ * each finding is about the whole file); `base` and `base_settings` the same at the base (NULL
+ * when it had none: compared with the defaults). Reported, each at the member that changed (for a
+ * removed key, the object that held it): a code turned off or lowered under "rules" (one finding
+ * per member, counting the codes it lowers); an "ignore" entry that no entry at the base equals in
+ * "files", "pointer" and "codes" (added, or changed in any way: a narrowing is not told from a
+ * widening); a glob added to "exclude"; and, against a srcls.json at the base only, a glob removed
+ * from "include", "types" or "schemas" changed, "baseline" removed or pointed elsewhere. Returns 0,
+ * or -1 when memory ran out. */
 int project_review(struct analysis *now, const struct settings *now_settings, struct analysis *base,
                    const struct settings *base_settings, const char *base_name,
                    enum diag_severity severity);
