@@ -28,8 +28,10 @@ void lsp_jsonrpc_result_begin(struct json_writer *w, const struct lsp_request *r
     json_write_key(w, "result");
 }
 
-void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
+void lsp_jsonrpc_notification_begin(struct lsp_jsonrpc *rpc, struct json_writer *w,
+                                    const char *method)
 {
+    rpc->sending = method;
     message_begin(w);
     json_write_key(w, "method");
     json_write_string(w, method);
@@ -38,6 +40,7 @@ void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
 
 void lsp_jsonrpc_request_begin(struct lsp_jsonrpc *rpc, struct json_writer *w, const char *method)
 {
+    rpc->sending = method;
     message_begin(w);
     char id[32];
     snprintf(id, sizeof id, "srcls-%llu", (unsigned long long)++rpc->requests_sent);
@@ -60,6 +63,20 @@ void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w)
                                 !built ? "the response could not be built (out of memory or "
                                          "nested too deeply)"
                                        : "the response could not be sent (out of memory)");
+}
+
+bool lsp_jsonrpc_send(struct lsp_jsonrpc *rpc, struct json_writer *w)
+{
+    json_write_object_end(w);
+    const char *method = rpc->sending;
+    rpc->sending = NULL;
+    bool built = !w->failed;
+    int status = built ? lsp_transport_send(rpc->transport, w->buf, w->len) : 0;
+    json_writer_free(w);
+    /* A log that could not be sent is not logged again: there is nothing smaller to say it. */
+    if ((!built || status == UV_ENOMEM) && method != NULL && strncmp(method, "window/", 7) != 0)
+        lsp_jsonrpc_log(rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a %s was not sent", method);
+    return built && status == 0;
 }
 
 void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req)
@@ -99,15 +116,17 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
 static void message_notification(struct lsp_jsonrpc *rpc, const char *method,
                                  enum lsp_message_type type, const char *message)
 {
+    const char *outer = rpc->sending; /* a log may be sent while another message is written */
     struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, method);
+    lsp_jsonrpc_notification_begin(rpc, &w, method);
     json_write_object_begin(&w);
     json_write_key(&w, "type");
     json_write_int(&w, type);
     json_write_key(&w, "message");
     json_write_string(&w, message);
     json_write_object_end(&w);
-    lsp_jsonrpc_finish(rpc, &w);
+    lsp_jsonrpc_send(rpc, &w);
+    rpc->sending = outer;
 }
 
 void lsp_jsonrpc_show(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *message)
@@ -130,7 +149,8 @@ void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char 
     if (rpc->trace == LSP_TRACE_OFF)
         return;
     struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "$/logTrace");
+    const char *outer = rpc->sending;
+    lsp_jsonrpc_notification_begin(rpc, &w, "$/logTrace");
     json_write_object_begin(&w);
     json_write_key(&w, "message");
     json_write_string(&w, message);
@@ -139,7 +159,8 @@ void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char 
         json_write_string(&w, verbose);
     }
     json_write_object_end(&w);
-    lsp_jsonrpc_finish(rpc, &w);
+    lsp_jsonrpc_send(rpc, &w);
+    rpc->sending = outer;
 }
 
 /* ---- reading ---- */
