@@ -278,7 +278,7 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
                      : complete_at(&d->analysis, d->registry, d->settings, offset, &options, &list);
     free(variables);
     arena_free(&arena);
-    if (status != 0) {
+    if (status != 0 || list.arena.failed) { /* an item may lack a part */
         completion_list_free(&list);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
                                 "the completion could not be built (out of memory)");

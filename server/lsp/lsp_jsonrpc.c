@@ -87,8 +87,9 @@ void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *r
     lsp_jsonrpc_finish(rpc, &w);
 }
 
-void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
-                             enum lsp_error_code code, const char *message)
+/* The error response to `req`, built and sent; false when memory ran out. */
+static bool send_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
+                       enum lsp_error_code code, const char *message)
 {
     struct json_writer w;
     message_begin(&w);
@@ -105,11 +106,19 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
     json_write_string(&w, message);
     json_write_object_end(&w);
     json_write_object_end(&w);
-    /* The last resort, so its status is not acted on: there is nothing smaller to send, and a
-     * failed write is kept in the transport, where the server sees it. */
-    if (!w.failed)
-        (void)lsp_transport_send(rpc->transport, w.buf, w.len);
+    /* A failed write is kept in the transport, where the server sees it. */
+    bool sent = !w.failed && lsp_transport_send(rpc->transport, w.buf, w.len) != UV_ENOMEM;
     json_writer_free(&w);
+    return sent;
+}
+
+void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
+                             enum lsp_error_code code, const char *message)
+{
+    /* The last resort: there is nothing smaller to send, so what ran out of memory is tried
+     * once more (a request is never left unanswered while memory can be had). */
+    if (!send_error(rpc, req, code, message))
+        (void)send_error(rpc, req, code, message);
 }
 
 /* window/logMessage or window/showMessage. */

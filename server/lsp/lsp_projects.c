@@ -252,8 +252,8 @@ static char *nearest(struct lsp_projects *projects, const char *uri, char **dir,
     for (char *slash = path ? strrchr(path, '/') : NULL; candidate != NULL && slash != NULL;
          slash = strrchr(path, '/')) {
         *slash = '\0'; /* the directory above */
-        if (*dir == NULL)
-            *dir = strdup(path);
+        if (*dir == NULL && (*dir = strdup(path)) == NULL)
+            break; /* out of memory (errno says so to the caller) */
         strcpy(candidate, path);
         strcat(candidate, "/" PROJECT_FILE_NAME);
         if (regular_file(projects->loop, candidate, size)) {
