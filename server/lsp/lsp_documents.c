@@ -184,13 +184,14 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 /* ---- analysis and publishing ---- */
 
-void lsp_document_retarget(struct lsp_document *d)
+int lsp_document_retarget(struct lsp_document *d)
 {
     lsp_projects_target_free(&d->target);
-    lsp_projects_target(&d->store->projects, d->uri, &d->target);
+    d->retarget = lsp_projects_target(&d->store->projects, d->uri, &d->target) != 0;
     d->settings = d->target.settings;
     d->registry = d->target.registry;
     d->kind_schema = d->target.kind_schema;
+    return d->retarget ? -1 : 0;
 }
 
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
@@ -205,7 +206,7 @@ int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
         return 0;
-    if (d->lost)
+    if (d->lost || (d->retarget && lsp_document_retarget(d) != 0))
         return -1;
     analysis_free(&d->analysis);
     struct analysis_options options = analysis_options_of(d);

@@ -64,6 +64,7 @@ struct lsp_document {
      * its whole text arrives (lsp_document_lose). */
     bool lost;
     bool update_failed; /* an edit's incremental update ran out of memory: analyse it now */
+    bool retarget;      /* `target` could not be found for memory: found before analysing */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
      * textDocument/diagnostic, with the version. */
     uint64_t result;
@@ -85,8 +86,9 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
 void lsp_documents_close_all(struct lsp_documents *store);
 
 /* Finds again what the document is checked with (its srcls.json's settings and kinds, or as a
- * kind file): on opening, and when a srcls.json or a kind file changed. */
-void lsp_document_retarget(struct lsp_document *d);
+ * kind file): on opening, and when a srcls.json or a kind file changed. -1 when memory ran out:
+ * then it is found again before the document is analysed. */
+int lsp_document_retarget(struct lsp_document *d);
 
 struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri);
 /* Opens `uri` with the text `body` (copied; decoded first when `escaped`: the body of a JSON

@@ -30,6 +30,7 @@ struct lsp_projects {
     const struct schema_registry *registry;
     const struct settings *editor; /* the editor's settings (not owned) */
     struct lsp_project *first;
+    bool out_of_memory; /* a srcls.json could not be read for memory (lsp_projects_target) */
 };
 
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
@@ -51,7 +52,9 @@ struct lsp_target {
     struct baseline_index *baseline;
     char *baseline_path;
 };
-void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
+/* Returns 0, or -1 when memory ran out (then `out` may lack its project: it must not be used;
+ * a srcls.json read without memory is not kept, but read again next time). */
+int lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
 /* Frees the paths of `target`. */
 void lsp_projects_target_free(struct lsp_target *target);
 
