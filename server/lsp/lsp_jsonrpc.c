@@ -121,20 +121,24 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
         (void)send_error(rpc, req, code, message);
 }
 
-/* window/logMessage or window/showMessage. */
+/* window/logMessage or window/showMessage. One that could not be built or framed for memory
+ * is tried once more: it is often what says that something else ran out. */
 static void message_notification(struct lsp_jsonrpc *rpc, const char *method,
                                  enum lsp_message_type type, const char *message)
 {
     const char *outer = rpc->sending; /* a log may be sent while another message is written */
-    struct json_writer w;
-    lsp_jsonrpc_notification_begin(rpc, &w, method);
-    json_write_object_begin(&w);
-    json_write_key(&w, "type");
-    json_write_int(&w, type);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    lsp_jsonrpc_send(rpc, &w);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        struct json_writer w;
+        lsp_jsonrpc_notification_begin(rpc, &w, method);
+        json_write_object_begin(&w);
+        json_write_key(&w, "type");
+        json_write_int(&w, type);
+        json_write_key(&w, "message");
+        json_write_string(&w, message);
+        json_write_object_end(&w);
+        if (lsp_jsonrpc_send(rpc, &w) || rpc->transport->write_error != 0)
+            break;
+    }
     rpc->sending = outer;
 }
 
