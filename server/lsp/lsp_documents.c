@@ -328,7 +328,11 @@ void lsp_documents_projects_changed(struct lsp_documents *store)
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
     store->settings_changes++;
-    lsp_projects_editor_changed(&store->projects);
+    if (lsp_projects_editor_changed(&store->projects) != 0) { /* read them again */
+        lsp_projects_forget(&store->projects);
+        for (struct lsp_document *d = store->first; d != NULL; d = d->next)
+            lsp_document_retarget(d);
+    }
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
         d->review.analyzed = false; /* analysed with the settings too */

@@ -45,12 +45,15 @@ void lsp_projects_free(struct lsp_projects *projects)
     lsp_projects_forget(projects);
 }
 
-void lsp_projects_editor_changed(struct lsp_projects *projects)
+int lsp_projects_editor_changed(struct lsp_projects *projects)
 {
     for (struct lsp_project *p = projects->first; p != NULL; p = p->next) {
-        if (p->usable && settings_merge(&p->merged, &p->own, projects->editor) != 0)
+        if (p->usable && settings_merge(&p->merged, &p->own, projects->editor) != 0) {
             p->usable = false;
+            return -1; /* out of memory: not a project with mistakes */
+        }
     }
+    return 0;
 }
 
 /* Whether `path` is a regular file; its size in `*size`. */

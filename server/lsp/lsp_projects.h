@@ -75,7 +75,9 @@ int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, cha
 /* Forgets every srcls.json read (one changed on disk); the next lookups read them again. */
 void lsp_projects_forget(struct lsp_projects *projects);
 /* The editor's settings changed: lays them over each srcls.json again. */
-void lsp_projects_editor_changed(struct lsp_projects *projects);
+/* -1 when memory ran out: then the projects must be forgotten (lsp_projects_forget) and read
+ * again. */
+int lsp_projects_editor_changed(struct lsp_projects *projects);
 
 /* Analyses a srcls.json (`kind_schema` NULL) as a project configuration, or a kind file of the
  * project whose kind files are `kind_schema` as one of them, into `out`. 0, or -1 (memory). */

@@ -274,6 +274,8 @@ static void walk_dir(struct walk *walk, const char *dir, unsigned depth)
         }
         free(path); /* links (UV_DIRENT_LINK) are not followed */
     }
+    while (uv_fs_scandir_next(&req, &entry) != UV_EOF)
+        continue; /* to the end: libuv's cleanup misses the last entry otherwise (a leak) */
     uv_fs_req_cleanup(&req);
 }
 
