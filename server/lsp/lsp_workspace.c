@@ -170,6 +170,8 @@ static char *read_file(uv_loop_t *loop, const char *path, size_t size)
     }
     uv_fs_close(loop, &req, fd, NULL);
     uv_fs_req_cleanup(&req);
+    if (text == NULL)
+        errno = ENOMEM; /* for the caller: libuv's requests clear errno */
     if (text != NULL && got != size) {
         free(text);
         return NULL;

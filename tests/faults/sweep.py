@@ -90,6 +90,28 @@ def without_result_ids(message):
     return re.sub(r'"resultId": "[^"]*"', '"resultId": ""', text)
 
 
+def same_notifications(mine, theirs):
+    """Whether the notifications tell the client the same: the same ones but diagnostics in the
+    same order, and for each document every diagnostics the clean run published, in order, the
+    last one last. A run that reads its input in other pieces (a pipe) handles it in other
+    batches, between which a debounce may publish once more: an extra publication, not a lost
+    one."""
+    def split(notes):
+        published = {}
+        for m in notes:
+            if m.get("method") == "textDocument/publishDiagnostics":
+                published.setdefault(m["params"]["uri"], []).append(m["params"])
+        return [m for m in notes if m.get("method") != "textDocument/publishDiagnostics"], published
+    (others, published), (want_others, want) = split(mine), split(theirs)
+    if others != want_others:
+        return False
+    for uri, wanted in want.items():
+        got = iter(published.get(uri, []))
+        if not all(any(g == w for g in got) for w in wanted) or published[uri][-1] != wanted[-1]:
+            return False
+    return True
+
+
 def judge_lsp(clean, r):
     """'same', 'oom', or what went wrong, for a run of the language server."""
     if r["status"] == "timeout":
@@ -121,7 +143,7 @@ def judge_lsp(clean, r):
     notes = [m for m in mine if "id" not in m]
     logged = any(m.get("method") == "window/logMessage" and
                  "out of memory" in m.get("params", {}).get("message", "") for m in notes)
-    if notes != [m for m in theirs if "id" not in m] and not logged:
+    if not same_notifications(notes, [m for m in theirs if "id" not in m]) and not logged:
         return "notifications differ, and no window/logMessage says out of memory"
     return "oom" if oom or logged else "same"
 
