@@ -563,6 +563,45 @@ static const struct diagnostic *diagnostic_starting_at(const struct analysis *a,
 /* The smallest case: `"b"` stands alone after the string "x" (no ',' between), then a value is
  * typed right after it. The editor must show the missing ':' there, as a fresh analysis does
  * (the update used to give the value and drop that error). */
+/* A source (checked again whole on each edit) with srcls.json "ignore" entries: the update kept
+ * a pointer to the entries' hits in the arena it had just freed, and zeroed them there, over the
+ * new diagnostic's message ("unknown field" published with an empty message; the faults sweep's
+ * editor session found it). */
+static void test_source_update_with_ignore_entries(void **state)
+{
+    (void)state;
+    struct settings settings;
+    settings_init(&settings);
+    const char *json = "{\"ignore\": [{\"files\": \"old.json\", \"codes\": [\"unknown-field\"], "
+                       "\"reason\": \"read by the old loader\"}]}";
+    struct json_doc doc;
+    assert_int_equal(json_parse(&doc, json, strlen(json), NULL), 0);
+    settings_read(&settings, &doc, doc.root, NULL, 0);
+    struct text t = {0};
+    const char *source = "{\"name\": \"lake\", \"type\": \"NETWORK_ATTACHED_STORAGE\", "
+                         "\"config\": {\"path\": \"/x\"}}";
+    text_append(&t, source, strlen(source));
+    struct analysis_options options = {.report_unknown_document = true,
+                                       .registry = &analysed_schema,
+                                       .settings = &settings,
+                                       .path = "lake.json"};
+    struct analysis live, fresh;
+    assert_int_equal(analysis_run(&live, t.s, t.len, &options), 0);
+    uint32_t at = (uint32_t)(strstr(t.s, "\"path\"") - t.s);
+    static const char field[] = "\"port\": 1, ";
+    text_replace(&t, at, at, field, sizeof field - 1);
+    struct json_edit edit = {at, at, sizeof field - 1};
+    assert_int_equal(analysis_update(&live, t.s, t.len, edit, &options, NULL), 1);
+    assert_int_equal(analysis_run(&fresh, t.s, t.len, &options), 0);
+    assert_true(fresh.diags.count > 0);
+    assert_same_analysis(&live, &fresh);
+    analysis_free(&live);
+    analysis_free(&fresh);
+    json_doc_free(&doc);
+    settings_free(&settings);
+    free(t.s);
+}
+
 static void test_value_typed_after_a_lone_key_after_a_string(void **state)
 {
     (void)state;
@@ -686,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_edits_without_a_registry_and_from_broken_text),
         cmocka_unit_test(test_byte_order_mark_inside_a_value_is_an_error),
         cmocka_unit_test(test_update_of_a_document_without_diagnostics),
+        cmocka_unit_test(test_source_update_with_ignore_entries),
         cmocka_unit_test(test_value_typed_after_a_lone_key_after_a_string),
         cmocka_unit_test(test_member_typed_before_its_comma),
         cmocka_unit_test(test_fuzz_update_finding_edit_sequence),

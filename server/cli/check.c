@@ -129,16 +129,20 @@ static void task_prepare_fix(struct file_task *t, const struct analysis_options 
     if (t->collected == 0 && fixes.count > 0)
         t->fixed = fix_apply(t->text, t->len, &fixes, &t->fixed_len);
     fix_list_free(&fixes);
-    if (t->fixed != NULL) {
+    uint32_t more = 0; /* the last round's fixes; UINT32_MAX: out of memory, the next unknown */
+    if (t->fixed != NULL) { /* analysis_run frees what it made when it fails */
         t->fixed_analysed = analysis_run(&t->fixed_analysis, t->fixed, t->fixed_len, options) == 0;
-        if (!t->fixed_analysed)
-            analysis_free(&t->fixed_analysis);
+        more = t->fixed_analysed ? 1 : UINT32_MAX;
     }
-    uint32_t more = 1;
-    for (unsigned round = 1; t->fixed_analysed && more > 0 && round < CHECK_FIX_ROUNDS; round++) {
+    for (unsigned round = 1; more > 0 && more != UINT32_MAX && round < CHECK_FIX_ROUNDS; round++) {
         more = fix_round(&t->fixed_analysis, &t->fixed, &t->fixed_len, options, unsafe,
                          &t->hidden_count);
-        t->fix_count += more;
+        t->fix_count += more != UINT32_MAX ? more : 0;
+    }
+    if (more == UINT32_MAX) { /* never half fixed: unchanged, and "not fixed: out of memory" */
+        free(t->fixed);
+        t->fixed = NULL;
+        t->collected = -1;
     }
 }
 

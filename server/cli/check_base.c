@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,14 +85,20 @@ static bool resolve(struct check_base *base)
     int status;
     size_t size = strlen(base->ref) + sizeof "^{commit}";
     char *spec = malloc(size);
-    if (spec == NULL)
+    if (spec == NULL) {
+        fputs("srcls: out of memory\n", stderr);
         return false;
+    }
     snprintf(spec, size, "%s^{commit}", base->ref);
     char *argv[] = {"git", "rev-parse", "--verify", "--quiet", "--end-of-options", spec, NULL};
     base->commit = git_line(argv, &status);
     free(spec);
     if (base->commit != NULL)
         return true;
+    if (status == CHECK_GIT_NO_MEMORY) {
+        fprintf(stderr, "srcls: --base %s: out of memory\n", base->ref);
+        return false;
+    }
     char *shallow_argv[] = {"git", "rev-parse", "--is-shallow-repository", NULL};
     char *shallow = git_line(shallow_argv, &status);
     bool is_shallow = shallow != NULL && strcmp(shallow, "true") == 0;
@@ -136,7 +143,8 @@ static bool list_changed(struct check_base *base)
                     "-M",  "-z", base->commit,   "--",   NULL};
     base->listing = check_git_output(argv, &len, &status);
     if (status != 0) {
-        fprintf(stderr, "srcls: --base %s: git diff failed\n", base->ref);
+        fprintf(stderr, "srcls: --base %s: %s\n", base->ref,
+                status == CHECK_GIT_NO_MEMORY ? "out of memory" : "git diff failed");
         return false;
     }
     struct review_change change;
@@ -177,12 +185,16 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
     char *top = git_line(argv, &status);
     if (top == NULL) {
         fprintf(stderr, "srcls: --base %s: %s\n", ref,
-                status < 0 ? "git cannot be run (is it installed?)"
-                           : "not in a git work tree (run it from inside one)");
+                status == CHECK_GIT_NO_MEMORY ? "out of memory"
+                : status < 0                  ? "git cannot be run (is it installed?)"
+                                              : "not in a git work tree (run it from inside one)");
         check_base_close(base);
         return NULL;
     }
     base->toplevel = realpath(top, NULL);
+    if (base->toplevel == NULL)
+        fprintf(stderr, "srcls: --base %s: %s: %s\n", ref, top,
+                errno == ENOMEM ? "out of memory" : strerror(errno));
     free(top);
     if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
         check_base_close(base);
@@ -326,7 +338,8 @@ static int read_blob(struct check_base *base, const char *rel, char **text, size
 /* Says that `path` could not be compared with its version at the base: the run fails (2). */
 static void compare_failed(struct check_base *base, const char *path)
 {
-    fprintf(stderr, "srcls: %s: cannot compare it with its version at %s (git or memory failed)\n",
+    fprintf(stderr,
+            "srcls: %s: cannot compare it with its version at %s (git failed or out of memory)\n",
             path, base->ref);
     base->failed = true;
 }
@@ -336,7 +349,12 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
     *text = NULL;
     if (base->failed)
         return -1;
+    errno = 0;
     char *rel = relative(base, path);
+    if (rel == NULL && errno == ENOMEM) { /* not outside the work tree: unknown */
+        compare_failed(base, path);
+        return -1;
+    }
     struct changed_path key = {.path = rel};
     int found = rel == NULL || base->changed.count == 0 ||
                         bsearch(&key, base->changed.items, base->changed.count,
@@ -396,7 +414,12 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
         compare_failed(base, path); /* a srcls.json named: its review with it */
     if (base == NULL || base->failed || now->document == DOCUMENT_UNKNOWN)
         return;
+    errno = 0;
     char *rel = relative(base, path);
+    if (rel == NULL && errno == ENOMEM) { /* not outside the work tree: unknown */
+        compare_failed(base, path);
+        return;
+    }
     struct changed_path key = {.path = rel};
     const struct changed_path *found = rel != NULL && base->changed.count > 0
                                            ? bsearch(&key, base->changed.items, base->changed.count,

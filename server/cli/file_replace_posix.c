@@ -97,14 +97,14 @@ int file_replace(const char *path, const struct stat *was, const char *text, siz
     int fd = -1;
     char *target = realpath(path, NULL);
     if (target == NULL) {
-        snprintf(why, why_size, "%s", strerror(errno));
+        snprintf(why, why_size, "%s", errno == ENOMEM ? "out of memory" : strerror(errno));
         goto fail;
     }
     if (!file_replace_allowed(target, was, why, why_size))
         goto fail;
     temp = temp_name_for(target);
     if (temp == NULL) {
-        snprintf(why, why_size, "%s", strerror(ENOMEM));
+        snprintf(why, why_size, "out of memory");
         goto fail;
     }
     fd = mkstemps(temp, 4);

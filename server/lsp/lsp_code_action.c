@@ -1,6 +1,7 @@
 /* lsp_code_action: fixes as code actions with workspace edits. */
 #include "lsp_code_action.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,15 +136,18 @@ static const struct schema_kind *kind_to_map(const struct lsp_document *d, struc
 }
 
 /* A quick fix for the diagnostic `index` of `d` that edits the srcls.json at `uri` (`text`,
- * `len` bytes: [start, end) becomes `edit`), or creates it first (`create`). */
+ * `len` bytes: [start, end) becomes `edit`), or creates it first (`create`). Out of memory, `w`
+ * fails. */
 static void write_config_action(struct json_writer *w, struct lsp_document *d, uint32_t index,
                                 bool create, const char *uri, const char *text, size_t len,
                                 uint32_t start, uint32_t end, const char *edit, bool snippet,
                                 const char *title)
 {
     struct line_index lines;
-    if (title == NULL || line_index_build(&lines, text ? text : "", len) != 0)
+    if (title == NULL || line_index_build(&lines, text ? text : "", len) != 0) {
+        w->failed = true; /* out of memory: the response is answered so */
         return;
+    }
     json_write_object_begin(w);
     json_write_key(w, "title");
     json_write_string(w, title);
@@ -199,37 +203,43 @@ static void write_config_action(struct json_writer *w, struct lsp_document *d, u
 
 /* "Map ID to KIND in srcls.json" for the unknown-kind diagnostic `index`: an edit of the
  * srcls.json that applies to the document, or the creation of one beside it. */
-static void write_map_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
-                             uint32_t index)
+static int write_map_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
+                            uint32_t index)
 {
     struct json_doc *doc = &d->analysis.doc;
     uint32_t source = analysis_source_at(&d->analysis, d->analysis.diags.items[index].start);
     uint32_t type = source != JSON_NONE ? envelope_type(doc, source) : JSON_NONE;
     const struct schema_kind *kind = type != JSON_NONE ? kind_to_map(d, doc, source) : NULL;
     if (kind == NULL || doc->nodes[type].kind != JSON_STRING)
-        return;
+        return 0;
     struct json_str id = json_node_string(doc, type);
     char *path = NULL, *text = NULL;
     size_t len = 0;
+    errno = 0;
     int found = lsp_projects_config_text(&s->documents.projects, d->uri, &path, &text, &len);
+    if (found < 0)
+        return errno == ENOMEM ? -1 : 0;
     struct arena arena;
     arena_init(&arena);
     const char *id_text = arena_strndup(&arena, id.ptr, id.len);
     uint32_t start = 0, end = 0;
-    const char *edit = found < 0 || (found == 0 && !s->create_files) || id_text == NULL ||
-                               memchr(id.ptr, '\0', id.len) != NULL
-                           ? NULL
-                           : project_map_type(text ? text : "", len, id_text, kind->types[0],
-                                              &arena, &start, &end);
+    const char *edit =
+        (found == 0 && !s->create_files) || id_text == NULL || memchr(id.ptr, '\0', id.len) != NULL
+            ? NULL
+            : project_map_type(text ? text : "", len, id_text, kind->types[0], &arena, &start,
+                               &end);
     char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
-    if (uri != NULL)
+    const char *title =
+        arena_printf(&arena, "Map \"%s\" to %s in %s", id_text, kind->types[0], PROJECT_FILE_NAME);
+    int status = arena.failed || (edit != NULL && uri == NULL) ? -1 : 0;
+    if (uri != NULL && status == 0)
         write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit, false,
-                            arena_printf(&arena, "Map \"%s\" to %s in %s", id_text, kind->types[0],
-                                         PROJECT_FILE_NAME));
+                            title);
     free(uri);
     free(path);
     free(text);
     arena_free(&arena);
+    return status;
 }
 
 /* The text of an "ignore" entry for the diagnostic `index` of `d`, the document at `relative`
@@ -304,37 +314,46 @@ static const char *with_reason(const char *edit, bool snippet, struct arena *are
     return text;
 }
 
-static void write_ignore_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
-                                uint32_t index)
+/* -1 when memory ran out (the action would be missing), else 0: written, or none to offer. */
+static int write_ignore_action(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
+                               uint32_t index)
 {
-    char *path = NULL, *text = NULL, *file = lsp_uri_to_path(d->uri, strlen(d->uri));
+    char *path = NULL, *text = NULL;
     size_t len = 0;
+    errno = 0; /* a NULL for memory says ENOMEM; one for a URI that is no file, nothing */
+    char *file = lsp_uri_to_path(d->uri, strlen(d->uri));
     int found = file != NULL
                     ? lsp_projects_config_text(&s->documents.projects, d->uri, &path, &text, &len)
                     : -1;
+    if (found < 0) {
+        free(file);
+        return errno == ENOMEM ? -1 : 0;
+    }
     size_t dir = path != NULL ? strlen(path) - strlen(PROJECT_FILE_NAME) : 0;
     struct arena arena;
     arena_init(&arena);
     uint32_t start = 0, end = 0;
-    const char *entry =
-        found >= 0 && (found == 1 || s->create_files) && strncmp(file, path, dir) == 0
-            ? ignore_entry(d, index, file + dir, &arena)
-            : NULL;
+    bool offered = (found == 1 || s->create_files) && strncmp(file, path, dir) == 0;
+    const char *entry = offered ? ignore_entry(d, index, file + dir, &arena) : NULL;
     const char *edit = entry != NULL
                            ? suppress_add_entry(text ? text : "", len, entry, &arena, &start, &end)
                            : NULL;
     edit = edit != NULL ? with_reason(edit, s->snippet_edits, &arena) : NULL;
     char *uri = edit != NULL ? lsp_uri_from_path(path) : NULL;
-    if (uri != NULL)
-        write_config_action(
-            w, d, index, found == 0, uri, text, len, start, end, edit, s->snippet_edits,
-            arena_printf(&arena, "Ignore %s here in %s",
-                         code_name(d->analysis.diags.items[index].code), PROJECT_FILE_NAME));
+    const char *title =
+        arena_printf(&arena, "Ignore %s here in %s", code_name(d->analysis.diags.items[index].code),
+                     PROJECT_FILE_NAME);
+    int status =
+        arena.failed || (offered && entry == NULL) || (edit != NULL && uri == NULL) ? -1 : 0;
+    if (uri != NULL && status == 0)
+        write_config_action(w, d, index, found == 0, uri, text, len, start, end, edit,
+                            s->snippet_edits, title);
     free(uri);
     free(path);
     free(text);
     free(file);
     arena_free(&arena);
+    return status;
 }
 
 static void write_actions(struct lsp_server *s, struct json_writer *w, struct lsp_document *d,
@@ -363,7 +382,8 @@ static void write_actions(struct lsp_server *s, struct json_writer *w, struct ls
     for (uint32_t i = 0; quickfix && i < d->analysis.diags.count; i++) {
         const struct diagnostic *diag = &d->analysis.diags.items[i];
         if (diag->code == CODE_UNKNOWN_KIND && diag->end >= start && diag->start <= end)
-            write_map_action(s, w, d, i);
+            if (write_map_action(s, w, d, i) != 0)
+                w->failed = true; /* the response is answered "out of memory" */
     }
     for (uint32_t i = 0;
          quickfix && !d->project_file && d->kind_schema == NULL && i < d->analysis.diags.count;
@@ -371,7 +391,8 @@ static void write_actions(struct lsp_server *s, struct json_writer *w, struct ls
         const struct diagnostic *diag = &d->analysis.diags.items[i];
         if (diag->code != CODE_JSON_SYNTAX && diag->code != CODE_PROJECT_CONFIG &&
             diag->end >= start && diag->start <= end)
-            write_ignore_action(s, w, d, i);
+            if (write_ignore_action(s, w, d, i) != 0)
+                w->failed = true; /* the response is answered "out of memory" */
     }
     if (all->count > 0) {
         json_write_object_begin(w);

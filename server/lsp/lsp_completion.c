@@ -245,7 +245,8 @@ static int open_variables(struct lsp_server *s, const struct lsp_document *d, st
     size_t cap = 0;
     for (struct lsp_document *o = s->documents.first;
          set != NULL && set->placeholder_count > 0 && o != NULL; o = o->next) {
-        if (o != d && o->settings == set && !o->project_file && o->kind_schema == NULL &&
+        if (o != d && !o->lost && o->settings == set && !o->project_file &&
+            o->kind_schema == NULL &&
             placeholder_names(set->placeholders, set->placeholder_count, o->text, o->len, arena,
                               names, count, &cap) != 0)
             return -1;
@@ -277,7 +278,7 @@ void lsp_completion_request(struct lsp_server *s, struct lsp_request *req)
                      : complete_at(&d->analysis, d->registry, d->settings, offset, &options, &list);
     free(variables);
     arena_free(&arena);
-    if (status != 0) {
+    if (status != 0 || list.arena.failed) { /* an item may lack a part */
         completion_list_free(&list);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR,
                                 "the completion could not be built (out of memory)");

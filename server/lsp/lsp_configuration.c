@@ -152,7 +152,7 @@ void lsp_configuration_initialized(struct lsp_server *s, struct lsp_request *req
     json_write_object_end(&w);
     json_write_array_end(&w);
     json_write_object_end(&w);
-    lsp_jsonrpc_finish(&s->rpc, &w);
+    lsp_jsonrpc_send(&s->rpc, &w);
 }
 
 void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *req)

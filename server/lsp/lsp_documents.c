@@ -184,13 +184,14 @@ void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *
 
 /* ---- analysis and publishing ---- */
 
-void lsp_document_retarget(struct lsp_document *d)
+int lsp_document_retarget(struct lsp_document *d)
 {
     lsp_projects_target_free(&d->target);
-    lsp_projects_target(&d->store->projects, d->uri, &d->target);
+    d->retarget = lsp_projects_target(&d->store->projects, d->uri, &d->target) != 0;
     d->settings = d->target.settings;
     d->registry = d->target.registry;
     d->kind_schema = d->target.kind_schema;
+    return d->retarget ? -1 : 0;
 }
 
 static struct analysis_options analysis_options_of(const struct lsp_document *d)
@@ -205,6 +206,8 @@ int lsp_document_analyze(struct lsp_document *d)
 {
     if (d->analyzed)
         return 0;
+    if (d->lost || (d->retarget && lsp_document_retarget(d) != 0))
+        return -1;
     analysis_free(&d->analysis);
     struct analysis_options options = analysis_options_of(d);
     int status = d->project_file || d->kind_schema != NULL
@@ -245,15 +248,15 @@ static bool published_already(struct lsp_document *d, const struct json_writer *
  * message published last for the same version is not sent again. */
 static void publish(struct lsp_document *d, bool clear)
 {
-    if (d->store->pull)
-        return; /* the client asks when it wants them */
+    if (d->store->pull || (d->lost && !clear))
+        return; /* the client asks when it wants them; a lost text has none */
     if (!clear && lsp_document_analyze(d) != 0) {
         lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
                         "srcls: out of memory: %s could not be checked", d->uri);
         return;
     }
     struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "textDocument/publishDiagnostics");
+    lsp_jsonrpc_notification_begin(d->store->rpc, &w, "textDocument/publishDiagnostics");
     json_write_object_begin(&w);
     json_write_key(&w, "uri");
     json_write_string(&w, d->uri);
@@ -269,10 +272,12 @@ static void publish(struct lsp_document *d, bool clear)
     }
     json_write_object_end(&w);
     if (published_already(d, &w, clear)) {
+        d->store->rpc->sending = NULL; /* not sent */
         json_writer_free(&w);
         return;
     }
-    lsp_jsonrpc_finish(d->store->rpc, &w);
+    if (!lsp_jsonrpc_send(d->store->rpc, &w))
+        d->published = false; /* not sent: the next is, even if the same */
 }
 
 static void on_debounce(uv_timer_t *timer)
@@ -284,8 +289,9 @@ void lsp_document_changed(struct lsp_document *d, bool now)
 {
     d->result = ++d->store->results;
     /* An analysis kept up to date by the edits costs nothing more to publish; a whole one waits
-     * for the typing to pause. */
-    if (now || d->analyzed) {
+     * for the typing to pause, unless it stands in for an update that ran out of memory. */
+    if (now || d->analyzed || d->update_failed) {
+        d->update_failed = false;
         uv_timer_stop(&d->debounce);
         publish(d, false);
         return;
@@ -314,7 +320,11 @@ void lsp_documents_projects_changed(struct lsp_documents *store)
 void lsp_documents_republish_all(struct lsp_documents *store)
 {
     store->settings_changes++;
-    lsp_projects_editor_changed(&store->projects);
+    if (lsp_projects_editor_changed(&store->projects) != 0) { /* read them again */
+        lsp_projects_forget(&store->projects);
+        for (struct lsp_document *d = store->first; d != NULL; d = d->next)
+            lsp_document_retarget(d);
+    }
     for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
         d->analyzed = false;
         d->review.analyzed = false; /* analysed with the settings too */
@@ -323,7 +333,7 @@ void lsp_documents_republish_all(struct lsp_documents *store)
     if (store->pull && store->refresh && store->first != NULL) {
         struct json_writer w;
         lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
-        lsp_jsonrpc_finish(store->rpc, &w);
+        lsp_jsonrpc_send(store->rpc, &w);
     }
 }
 
@@ -359,8 +369,23 @@ int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool esc
     d->len = escaped ? json_string_decode(body.ptr, body.len, d->text) : body.len;
     d->text[d->len] = '\0';
     d->analyzed = false;
+    d->lost = false;
     d->result = ++d->store->results;
     return 0;
+}
+
+void lsp_document_lose(struct lsp_document *d, const char *what)
+{
+    lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
+                    "srcls: out of memory: %s, so the text of %s is not the editor's: it is not "
+                    "checked until it is closed and opened again",
+                    what, d->uri);
+    d->lost = true;
+    uv_timer_stop(&d->debounce);
+    analysis_free(&d->analysis);
+    d->analyzed = false;
+    d->result = ++d->store->results;
+    publish(d, true); /* the diagnostics of another text would mislead */
 }
 
 /* Replaces bytes [start, end) of the text with `text`. */
@@ -394,10 +419,13 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
     struct json_edit edit = {start, end, (uint32_t)len};
     struct analysis_delta delta;
     uint32_t lines = d->analysis.lines.count;
-    if (len >= UINT32_MAX ||
-        analysis_update(&d->analysis, d->text, d->len, edit, &options, &delta) != 1) {
+    int updated = len < UINT32_MAX
+                      ? analysis_update(&d->analysis, d->text, d->len, edit, &options, &delta)
+                      : 0;
+    if (updated != 1) {
         analysis_free(&d->analysis);
         d->analyzed = false;
+        d->update_failed = updated < 0;
         return;
     }
     lsp_rendered_update(&d->rendered, &delta, edit_line, d->analysis.lines.count != lines);
@@ -453,13 +481,12 @@ static struct lsp_document *new_document(struct lsp_documents *store, struct jso
     d->store = store;
     d->uri = malloc(uri.len + 1);
     /* the timer last: once initialised, only uv_close may free it */
-    if (d->uri == NULL || lsp_document_set_text(d, body, escaped) != 0 ||
-        uv_timer_init(store->loop, &d->debounce) != 0) {
-        free(d->text);
+    if (d->uri == NULL || uv_timer_init(store->loop, &d->debounce) != 0) {
         free(d->uri);
         free(d);
         return NULL;
     }
+    d->lost = lsp_document_set_text(d, body, escaped) != 0; /* told by the caller */
     memcpy(d->uri, uri.ptr, uri.len);
     d->uri[uri.len] = '\0';
     d->project_file = project_is_config(d->uri, uri.len);
@@ -473,12 +500,13 @@ struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json
 {
     struct lsp_document *d = lsp_documents_find(store, uri);
     if (d != NULL) {
-        if (lsp_document_set_text(d, body, escaped) != 0)
-            return NULL;
+        d->lost = lsp_document_set_text(d, body, escaped) != 0;
     } else {
         d = new_document(store, uri, body, escaped);
-        if (d == NULL)
+        if (d == NULL) {
+            store->open_lost = true;
             return NULL;
+        }
         d->next = store->first;
         store->first = d;
     }
@@ -521,70 +549,4 @@ void lsp_documents_close_all(struct lsp_documents *store)
         uv_timer_stop(&d->debounce);
         uv_close((uv_handle_t *)&d->debounce, free_document);
     }
-}
-
-/* ---- the document a request names ---- */
-
-struct lsp_document *lsp_documents_target(struct lsp_documents *store,
-                                          const struct lsp_request *req, bool reply)
-{
-    struct json_doc *doc = req->doc;
-    uint32_t uri = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "textDocument"), "uri");
-    if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING) {
-        if (reply)
-            lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
-                                    "params.textDocument.uri is missing");
-        return NULL;
-    }
-    struct lsp_document *d = lsp_documents_find(store, json_node_string(doc, uri));
-    if (d == NULL && reply)
-        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS, "the document is not open");
-    return d;
-}
-
-struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
-                                                   const struct lsp_request *req)
-{
-    struct lsp_document *d = lsp_documents_target(store, req, true);
-    if (d != NULL && lsp_document_analyze(d) != 0) {
-        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INTERNAL_ERROR,
-                                "the document could not be analysed (out of memory)");
-        return NULL;
-    }
-    return d;
-}
-
-bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
-                                 struct lsp_document **d, uint32_t *offset)
-{
-    struct text_position position;
-    if (!lsp_position_read(req->doc, lsp_jsonrpc_get(req->doc, req->params, "position"),
-                           &position)) {
-        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
-                                "params.position must be {line, character}");
-        return false;
-    }
-    *d = lsp_documents_target_analyzed(store, req);
-    if (*d == NULL)
-        return false;
-    *offset = lsp_document_offset(*d, position);
-    return true;
-}
-
-bool lsp_documents_target_range(struct lsp_documents *store, const struct lsp_request *req,
-                                struct lsp_document **d, uint32_t *start, uint32_t *end)
-{
-    struct text_position a, b;
-    if (!lsp_position_read_range(req->doc, lsp_jsonrpc_get(req->doc, req->params, "range"), &a,
-                                 &b)) {
-        lsp_jsonrpc_reply_error(store->rpc, req, LSP_INVALID_PARAMS,
-                                "params.range must be {start, end}");
-        return false;
-    }
-    *d = lsp_documents_target_analyzed(store, req);
-    if (*d == NULL)
-        return false;
-    *start = lsp_document_offset(*d, a);
-    *end = lsp_document_offset(*d, b);
-    return true;
 }

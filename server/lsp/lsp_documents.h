@@ -40,6 +40,9 @@ struct lsp_documents {
     bool pull;    /* the client pulls diagnostics (textDocument/diagnostic): none is pushed */
     bool refresh; /* ... and takes workspace/diagnostic/refresh */
     struct lsp_review review; /* srcls.reviewBase */
+    /* A didOpen failed for memory before its document could be kept: a request on a document
+     * that is not open may be on it, and is answered "out of memory" rather than "not open". */
+    bool open_lost;
     struct lsp_document *first;
 };
 
@@ -56,6 +59,12 @@ struct lsp_document {
     struct lsp_target target;                 /* what it is checked with (its paths owned) */
     bool analyzed;                            /* `analysis` is of the current text */
     bool project_file; /* a srcls.json: analysed as a project configuration */
+    /* The text is not the client's: an open or an edit could not be applied for memory. Requests
+     * on it are answered "out of memory" and ranged edits ignored until it is opened again or
+     * its whole text arrives (lsp_document_lose). */
+    bool lost;
+    bool update_failed; /* an edit's incremental update ran out of memory: analyse it now */
+    bool retarget;      /* `target` could not be found for memory: found before analysing */
     /* Changes whenever the diagnostics may have changed (text, settings): the resultId of
      * textDocument/diagnostic, with the version. */
     uint64_t result;
@@ -77,13 +86,15 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
 void lsp_documents_close_all(struct lsp_documents *store);
 
 /* Finds again what the document is checked with (its srcls.json's settings and kinds, or as a
- * kind file): on opening, and when a srcls.json or a kind file changed. */
-void lsp_document_retarget(struct lsp_document *d);
+ * kind file): on opening, and when a srcls.json or a kind file changed. -1 when memory ran out:
+ * then it is found again before the document is analysed. */
+int lsp_document_retarget(struct lsp_document *d);
 
 struct lsp_document *lsp_documents_find(struct lsp_documents *store, struct json_str uri);
 /* Opens `uri` with the text `body` (copied; decoded first when `escaped`: the body of a JSON
  * string as written, json_node_string_body), or replaces the text of the document already open
- * there. NULL when memory ran out. */
+ * there. NULL when memory ran out before a document could be kept (then the store's open_lost is
+ * set); a document that is `lost` when its text could not be kept. */
 struct lsp_document *lsp_documents_open(struct lsp_documents *store, struct json_str uri,
                                         struct json_str body, bool escaped, int64_t version);
 /* Clears the document's diagnostics and closes it. */
@@ -113,6 +124,9 @@ bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_r
 bool lsp_documents_target_range(struct lsp_documents *store, const struct lsp_request *req,
                                 struct lsp_document **d, uint32_t *start, uint32_t *end);
 
+/* The text of `d` could not be kept up to date for memory: it is marked lost, its diagnostics
+ * are cleared and the client is told (`what` failed). */
+void lsp_document_lose(struct lsp_document *d, const char *what);
 /* Replaces the whole text with `body` (copied; decoded first when `escaped`, as for
  * lsp_documents_open); 0 or -1 when memory ran out. */
 int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool escaped);

@@ -30,7 +30,7 @@ static void changed(void *context, const char *uri)
     if (store->pull && store->refresh) {
         struct json_writer w;
         lsp_jsonrpc_request_begin(store->rpc, &w, "workspace/diagnostic/refresh");
-        lsp_jsonrpc_finish(store->rpc, &w);
+        lsp_jsonrpc_send(store->rpc, &w);
     }
 }
 

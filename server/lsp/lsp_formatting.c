@@ -1,6 +1,7 @@
 /* lsp_formatting: re-indenting with the client's options. */
 #include "lsp_formatting.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,12 @@ void lsp_formatting_request(struct lsp_server *s, struct lsp_request *req)
     if (d == NULL)
         return;
     size_t len = 0;
+    errno = 0; /* ENOMEM after a NULL: out of memory, not syntax errors */
     char *formatted = formatted_text(d, req, &len);
+    if (formatted == NULL && errno == ENOMEM) {
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
+        return;
+    }
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_array_begin(&w);
@@ -68,10 +74,16 @@ void lsp_formatting_range_request(struct lsp_server *s, struct lsp_request *req)
     if (!lsp_documents_target_range(&s->documents, req, &d, &start, &end))
         return;
     size_t len = 0;
+    errno = 0;
     char *formatted = formatted_text(d, req, &len);
     struct format_edit *edits = NULL;
     int64_t count =
         formatted == NULL ? 0 : format_edits(d->text, d->len, formatted, len, start, end, &edits);
+    if ((formatted == NULL && errno == ENOMEM) || count < 0) { /* -1: memory (never more) */
+        free(formatted);
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
+        return;
+    }
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);
     json_write_array_begin(&w);

@@ -47,6 +47,7 @@ struct lsp_server {
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;
     size_t folder_capacity;
+    bool folders_lost; /* a workspace folder was not kept for memory (workspace/diagnostic) */
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;

@@ -28,8 +28,10 @@ void lsp_jsonrpc_result_begin(struct json_writer *w, const struct lsp_request *r
     json_write_key(w, "result");
 }
 
-void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
+void lsp_jsonrpc_notification_begin(struct lsp_jsonrpc *rpc, struct json_writer *w,
+                                    const char *method)
 {
+    rpc->sending = method;
     message_begin(w);
     json_write_key(w, "method");
     json_write_string(w, method);
@@ -38,6 +40,7 @@ void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method)
 
 void lsp_jsonrpc_request_begin(struct lsp_jsonrpc *rpc, struct json_writer *w, const char *method)
 {
+    rpc->sending = method;
     message_begin(w);
     char id[32];
     snprintf(id, sizeof id, "srcls-%llu", (unsigned long long)++rpc->requests_sent);
@@ -62,6 +65,20 @@ void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w)
                                        : "the response could not be sent (out of memory)");
 }
 
+bool lsp_jsonrpc_send(struct lsp_jsonrpc *rpc, struct json_writer *w)
+{
+    json_write_object_end(w);
+    const char *method = rpc->sending;
+    rpc->sending = NULL;
+    bool built = !w->failed;
+    int status = built ? lsp_transport_send(rpc->transport, w->buf, w->len) : 0;
+    json_writer_free(w);
+    /* A log that could not be sent is not logged again: there is nothing smaller to say it. */
+    if ((!built || status == UV_ENOMEM) && method != NULL && strncmp(method, "window/", 7) != 0)
+        lsp_jsonrpc_log(rpc, LSP_MESSAGE_ERROR, "srcls: out of memory: a %s was not sent", method);
+    return built && status == 0;
+}
+
 void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req)
 {
     struct json_writer w;
@@ -70,8 +87,9 @@ void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *r
     lsp_jsonrpc_finish(rpc, &w);
 }
 
-void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
-                             enum lsp_error_code code, const char *message)
+/* The error response to `req`, built and sent; false when memory ran out. */
+static bool send_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
+                       enum lsp_error_code code, const char *message)
 {
     struct json_writer w;
     message_begin(&w);
@@ -88,26 +106,40 @@ void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *
     json_write_string(&w, message);
     json_write_object_end(&w);
     json_write_object_end(&w);
-    /* The last resort, so its status is not acted on: there is nothing smaller to send, and a
-     * failed write is kept in the transport, where the server sees it. */
-    if (!w.failed)
-        (void)lsp_transport_send(rpc->transport, w.buf, w.len);
+    /* A failed write is kept in the transport, where the server sees it. */
+    bool sent = !w.failed && lsp_transport_send(rpc->transport, w.buf, w.len) != UV_ENOMEM;
     json_writer_free(&w);
+    return sent;
 }
 
-/* window/logMessage or window/showMessage. */
+void lsp_jsonrpc_reply_error(struct lsp_jsonrpc *rpc, const struct lsp_request *req,
+                             enum lsp_error_code code, const char *message)
+{
+    /* The last resort: there is nothing smaller to send, so what ran out of memory is tried
+     * once more (a request is never left unanswered while memory can be had). */
+    if (!send_error(rpc, req, code, message))
+        (void)send_error(rpc, req, code, message);
+}
+
+/* window/logMessage or window/showMessage. One that could not be built or framed for memory
+ * is tried once more: it is often what says that something else ran out. */
 static void message_notification(struct lsp_jsonrpc *rpc, const char *method,
                                  enum lsp_message_type type, const char *message)
 {
-    struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, method);
-    json_write_object_begin(&w);
-    json_write_key(&w, "type");
-    json_write_int(&w, type);
-    json_write_key(&w, "message");
-    json_write_string(&w, message);
-    json_write_object_end(&w);
-    lsp_jsonrpc_finish(rpc, &w);
+    const char *outer = rpc->sending; /* a log may be sent while another message is written */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        struct json_writer w;
+        lsp_jsonrpc_notification_begin(rpc, &w, method);
+        json_write_object_begin(&w);
+        json_write_key(&w, "type");
+        json_write_int(&w, type);
+        json_write_key(&w, "message");
+        json_write_string(&w, message);
+        json_write_object_end(&w);
+        if (lsp_jsonrpc_send(rpc, &w) || rpc->transport->write_error != 0)
+            break;
+    }
+    rpc->sending = outer;
 }
 
 void lsp_jsonrpc_show(struct lsp_jsonrpc *rpc, enum lsp_message_type type, const char *message)
@@ -130,7 +162,8 @@ void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char 
     if (rpc->trace == LSP_TRACE_OFF)
         return;
     struct json_writer w;
-    lsp_jsonrpc_notification_begin(&w, "$/logTrace");
+    const char *outer = rpc->sending;
+    lsp_jsonrpc_notification_begin(rpc, &w, "$/logTrace");
     json_write_object_begin(&w);
     json_write_key(&w, "message");
     json_write_string(&w, message);
@@ -139,7 +172,8 @@ void lsp_jsonrpc_trace(struct lsp_jsonrpc *rpc, const char *message, const char 
         json_write_string(&w, verbose);
     }
     json_write_object_end(&w);
-    lsp_jsonrpc_finish(rpc, &w);
+    lsp_jsonrpc_send(rpc, &w);
+    rpc->sending = outer;
 }
 
 /* ---- reading ---- */

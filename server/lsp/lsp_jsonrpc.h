@@ -57,6 +57,7 @@ struct lsp_jsonrpc {
     /* The request being handled (set by the dispatcher): when its result cannot be built, it is
      * answered with an error instead. */
     const struct lsp_request *current;
+    const char *sending; /* the method of the notification or request being written, or NULL */
 };
 
 void lsp_jsonrpc_init(struct lsp_jsonrpc *rpc, struct lsp_transport *transport);
@@ -69,14 +70,18 @@ bool lsp_jsonrpc_read(struct lsp_jsonrpc *rpc, const char *body, size_t len, str
                       struct lsp_request *req);
 
 /* A message is written into a writer the begin function initialises, then sent (and the writer
- * freed) by lsp_jsonrpc_finish. */
+ * freed): a response by lsp_jsonrpc_finish, a notification or a request of the server's by
+ * lsp_jsonrpc_send. */
 void lsp_jsonrpc_result_begin(struct json_writer *w, const struct lsp_request *req);
-void lsp_jsonrpc_notification_begin(struct json_writer *w, const char *method);
+void lsp_jsonrpc_notification_begin(struct lsp_jsonrpc *rpc, struct json_writer *w,
+                                    const char *method);
 /* A request from the server to the client, whose answer is not waited for (its response is
  * ignored as every response is): its id is "srcls-N"; the caller writes "params" if it has
  * any. */
 void lsp_jsonrpc_request_begin(struct lsp_jsonrpc *rpc, struct json_writer *w, const char *method);
 void lsp_jsonrpc_finish(struct lsp_jsonrpc *rpc, struct json_writer *w);
+/* Whether the notification or request was sent; one that was not for memory is logged. */
+bool lsp_jsonrpc_send(struct lsp_jsonrpc *rpc, struct json_writer *w);
 
 void lsp_jsonrpc_reply_null(struct lsp_jsonrpc *rpc, const struct lsp_request *req);
 /* Answers `req` (id null when `req` is NULL or has no id) with an error. */

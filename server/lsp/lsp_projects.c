@@ -17,23 +17,28 @@
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
                        const struct schema_registry *registry, const struct settings *editor)
 {
-    *projects = (struct lsp_projects){loop, rpc, registry, editor, NULL};
+    *projects = (struct lsp_projects){loop, rpc, registry, editor, NULL, false};
+}
+
+/* Frees the first project of the list. */
+static void forget_first(struct lsp_projects *projects)
+{
+    struct lsp_project *p = projects->first;
+    projects->first = p->next;
+    settings_free(&p->merged);
+    settings_free(&p->own);
+    project_schema_free(&p->schema);
+    baseline_index_free(&p->baseline);
+    free(p->baseline_dir);
+    free(p->baseline_file);
+    free(p->path);
+    free(p);
 }
 
 void lsp_projects_forget(struct lsp_projects *projects)
 {
-    while (projects->first != NULL) {
-        struct lsp_project *p = projects->first;
-        projects->first = p->next;
-        settings_free(&p->merged);
-        settings_free(&p->own);
-        project_schema_free(&p->schema);
-        baseline_index_free(&p->baseline);
-        free(p->baseline_dir);
-        free(p->baseline_file);
-        free(p->path);
-        free(p);
-    }
+    while (projects->first != NULL)
+        forget_first(projects);
 }
 
 void lsp_projects_free(struct lsp_projects *projects)
@@ -41,12 +46,15 @@ void lsp_projects_free(struct lsp_projects *projects)
     lsp_projects_forget(projects);
 }
 
-void lsp_projects_editor_changed(struct lsp_projects *projects)
+int lsp_projects_editor_changed(struct lsp_projects *projects)
 {
     for (struct lsp_project *p = projects->first; p != NULL; p = p->next) {
-        if (p->usable && settings_merge(&p->merged, &p->own, projects->editor) != 0)
+        if (p->usable && settings_merge(&p->merged, &p->own, projects->editor) != 0) {
             p->usable = false;
+            return -1; /* out of memory: not a project with mistakes */
+        }
     }
+    return 0;
 }
 
 /* Whether `path` is a regular file; its size in `*size`. */
@@ -157,14 +165,15 @@ static bool baseline_file_gone(const char *path, void *context)
 /* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline
  * (as large as --check reads); one that cannot be read or is not a baseline leaves it empty,
  * and a window/logMessage says why, once for each time the srcls.json is read. */
-static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
+/* false when memory ran out. */
+static bool load_baseline(struct lsp_projects *projects, struct lsp_project *p,
                           struct json_doc *doc, const char *dir)
 {
     uint32_t named = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_BASELINE));
     struct json_str name = named != JSON_NONE ? json_node_string(doc, named) : (struct json_str){0};
     char *path = name.ptr != NULL ? malloc(strlen(dir) + name.len + 2) : NULL;
     if (path == NULL)
-        return;
+        return name.ptr == NULL;
     sprintf(path, "%s%s%.*s", name.ptr[0] == '/' ? "" : dir, name.ptr[0] == '/' ? "" : "/",
             (int)name.len, name.ptr);
     char why[256] = "";
@@ -181,10 +190,13 @@ static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
     else if ((uint64_t)size > JSON_DEFAULT_MAX_SIZE)
         snprintf(why, sizeof why, "cannot read it: too large (%lld bytes; the most is %zu)",
                  (long long)size, JSON_DEFAULT_MAX_SIZE);
-    else if ((text = read_text_up_to(projects->loop, path, size, size)) == NULL)
-        snprintf(why, sizeof why, "cannot read it");
-    if (text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0 &&
-        (p->baseline_file = strdup(path)) != NULL) {
+    else if ((errno = 0, text = read_text_up_to(projects->loop, path, size, size)) == NULL)
+        snprintf(why, sizeof why, "%s", errno == ENOMEM ? "out of memory" : "cannot read it");
+    bool parsed =
+        text != NULL && baseline_parse(&p->baseline, text, (size_t)size, why, sizeof why) == 0;
+    if (parsed && (p->baseline_file = strdup(path)) == NULL)
+        snprintf(why, sizeof why, "out of memory"); /* read again */
+    if (parsed && p->baseline_file != NULL) {
         char *slash = strrchr(path, '/');
         slash[slash == path] = '\0'; /* its directory */
         p->baseline_dir = path;
@@ -192,13 +204,15 @@ static void load_baseline(struct lsp_projects *projects, struct lsp_project *p,
         p->baseline.gone_context = p->baseline_dir;
         path = NULL;
     }
-    if (path != NULL && projects->rpc != NULL)
+    bool enough = path == NULL || strstr(why, "out of memory") == NULL; /* else read again */
+    if (path != NULL && enough && projects->rpc != NULL)
         lsp_jsonrpc_log(projects->rpc, LSP_MESSAGE_WARNING,
                         "srcls: baseline %s (the \"baseline\" of %s): %s; its findings are "
                         "shown as new",
                         path, p->path, why);
     free(text);
     free(path);
+    return enough;
 }
 
 /* Reads srcls.json at `path` into a new project entry (usable when it has no mistake), with the
@@ -208,27 +222,36 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
     struct lsp_project *p = calloc(1, sizeof *p);
     if (p == NULL || (p->path = strdup(path)) == NULL) {
         free(p);
+        projects->out_of_memory = true;
         return NULL;
     }
     settings_init(&p->own);
     settings_init(&p->merged);
+    errno = 0;
     char *text = read_text(projects->loop, path, size);
+    bool enough = text != NULL || errno != ENOMEM; /* memory, for all that follows */
     char *dir = strdup(path);
     if (text != NULL && dir != NULL) {
         *strrchr(dir, '/') = '\0'; /* a path from nearest(): absolute */
         struct analysis a;
         struct project_reader reader = {read_kind_dir, projects->loop};
-        p->usable = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
-                                           &p->own, &p->schema) == 1 &&
-                    settings_merge(&p->merged, &p->own, projects->editor) == 0;
-        if (p->usable)
-            load_baseline(projects, p, &a.doc, dir);
+        int read = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
+                                          &p->own, &p->schema);
+        p->usable = read == 1 && settings_merge(&p->merged, &p->own, projects->editor) == 0;
+        enough = read >= 0 && p->usable == (read == 1) &&
+                 (!p->usable || load_baseline(projects, p, &a.doc, dir));
         analysis_free(&a);
     }
+    enough = enough && dir != NULL;
     free(dir);
     free(text);
     p->next = projects->first;
     projects->first = p;
+    if (!enough) { /* not kept: read again when next needed */
+        projects->out_of_memory = true;
+        forget_first(projects);
+        return NULL;
+    }
     return p;
 }
 
@@ -254,8 +277,8 @@ static char *nearest(struct lsp_projects *projects, const char *uri, char **dir,
     for (char *slash = path ? strrchr(path, '/') : NULL; candidate != NULL && slash != NULL;
          slash = strrchr(path, '/')) {
         *slash = '\0'; /* the directory above */
-        if (*dir == NULL)
-            *dir = strdup(path);
+        if (*dir == NULL && (*dir = strdup(path)) == NULL)
+            break; /* out of memory (errno says so to the caller) */
         strcpy(candidate, path);
         strcat(candidate, "/" PROJECT_FILE_NAME);
         if (regular_file(projects->loop, candidate, size)) {
@@ -302,6 +325,8 @@ static struct lsp_project *project_for(struct lsp_projects *projects, const char
     char *dir = strdup(path);
     char *candidate = dir != NULL ? malloc(strlen(path) + sizeof "/" PROJECT_FILE_NAME) : NULL;
     struct lsp_project *found = NULL;
+    if (candidate == NULL)
+        projects->out_of_memory = true;
     for (char *slash = candidate != NULL ? strrchr(dir, '/') : NULL; slash != NULL;
          slash = strrchr(dir, '/')) {
         *slash = '\0'; /* the directory above */
@@ -315,23 +340,28 @@ static struct lsp_project *project_for(struct lsp_projects *projects, const char
     return found;
 }
 
-void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
+int lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out)
 {
     *out = (struct lsp_target){projects->editor, projects->registry, NULL, NULL, NULL, NULL, false};
+    errno = 0;
     char *path = lsp_uri_to_path(uri, strlen(uri));
     if (path == NULL || project_is_config(path, strlen(path))) {
         free(path); /* a srcls.json is checked on its own */
-        return;
+        return path == NULL && errno == ENOMEM ? -1 : 0;
     }
+    projects->out_of_memory = false;
     struct lsp_project *p = project_for(projects, path);
     if (p != NULL && p->usable) {
         out->settings = &p->merged;
         out->registry = project_schema_registry(&p->schema, projects->registry);
         size_t dir = strlen(p->path) - strlen(PROJECT_FILE_NAME); /* with its slash */
-        if (p->merged.ignore_count > 0 && strncmp(path, p->path, dir) == 0)
-            out->relative = strdup(path + dir);
+        if (p->merged.ignore_count > 0 && strncmp(path, p->path, dir) == 0 &&
+            (out->relative = strdup(path + dir)) == NULL)
+            projects->out_of_memory = true;
         if (p->baseline_dir != NULL &&
-            (out->baseline_path = baseline_relative(p->baseline_dir, path)) != NULL)
+            (out->baseline_path = baseline_relative(p->baseline_dir, path)) == NULL)
+            projects->out_of_memory = true; /* NULL only then */
+        if (out->baseline_path != NULL)
             out->baseline = &p->baseline;
     }
     for (struct lsp_project *q = projects->first; q != NULL; q = q->next) {
@@ -340,6 +370,7 @@ void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct 
         out->baseline_file |= q->baseline_file != NULL && strcmp(q->baseline_file, path) == 0;
     }
     free(path);
+    return projects->out_of_memory ? -1 : 0;
 }
 
 bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t len)

@@ -31,6 +31,7 @@ struct lsp_projects {
     const struct schema_registry *registry;
     const struct settings *editor; /* the editor's settings (not owned) */
     struct lsp_project *first;
+    bool out_of_memory; /* a srcls.json could not be read for memory (lsp_projects_target) */
 };
 
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
@@ -55,7 +56,9 @@ struct lsp_target {
      * and under srcls.reviewBase the entries it gained are reviewed. */
     bool baseline_file;
 };
-void lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
+/* Returns 0, or -1 when memory ran out (then `out` may lack its project: it must not be used;
+ * a srcls.json read without memory is not kept, but read again next time). */
+int lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
 /* Frees the paths of `target`. */
 void lsp_projects_target_free(struct lsp_target *target);
 
@@ -76,7 +79,9 @@ int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, cha
 /* Forgets every srcls.json read (one changed on disk); the next lookups read them again. */
 void lsp_projects_forget(struct lsp_projects *projects);
 /* The editor's settings changed: lays them over each srcls.json again. */
-void lsp_projects_editor_changed(struct lsp_projects *projects);
+/* -1 when memory ran out: then the projects must be forgotten (lsp_projects_forget) and read
+ * again. */
+int lsp_projects_editor_changed(struct lsp_projects *projects);
 
 /* Analyses a srcls.json (`kind_schema` NULL) as a project configuration, or a kind file of the
  * project whose kind files are `kind_schema` as one of them, into `out`. 0, or -1 (memory). */

@@ -42,12 +42,15 @@ void lsp_text_sync_did_open(struct lsp_server *s, struct lsp_request *req)
     struct json_str body = json_node_string_body(doc, text, &escaped);
     struct lsp_document *d =
         lsp_documents_open(&s->documents, json_node_string(doc, uri), body, escaped, version);
-    if (d == NULL) {
+    if (d == NULL) { /* requests on a document not open are answered "out of memory" now */
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
-                        "srcls: out of memory: a document was not opened");
+                        "srcls: out of memory: a document could not be opened");
         return;
     }
-    lsp_document_opened(d);
+    if (d->lost)
+        lsp_document_lose(d, "its text could not be kept");
+    else
+        lsp_document_opened(d);
 }
 
 /* Applies one TextDocumentContentChangeEvent; -1 when memory ran out. */
@@ -63,6 +66,8 @@ static int apply_change(struct lsp_server *s, struct lsp_document *d, struct jso
         struct json_str whole = json_node_string_body(doc, text, &escaped);
         return lsp_document_set_text(d, whole, escaped);
     }
+    if (d->lost)
+        return 0; /* a range of a text that is not known */
     struct json_str body = json_node_string(doc, text);
     if (doc->arena.failed)
         return -1; /* out of memory: the text was not decoded */
@@ -87,14 +92,12 @@ void lsp_text_sync_did_change(struct lsp_server *s, struct lsp_request *req)
     }
     for (uint32_t c = doc->nodes[changes].first_child; c != JSON_NONE; c = doc->nodes[c].next) {
         if (apply_change(s, d, doc, c) != 0) {
-            /* The text now differs from the client's; its diagnostics would mislead. */
-            lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_ERROR,
-                            "srcls: out of memory: a change was lost, so %s is out of step with "
-                            "the editor (close and reopen it)",
-                            d->uri);
+            lsp_document_lose(d, "a change could not be applied");
             return;
         }
     }
+    if (d->lost)
+        return; /* until its whole text arrives */
     int64_t version = d->version;
     json_node_int64(
         doc, lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, req->params, "textDocument"), "version"),

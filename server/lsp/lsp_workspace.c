@@ -4,6 +4,7 @@
  * file count; an open document is reported from its editor text, others from the file. */
 #include "lsp_workspace.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct walk {
     struct json_writer *w;
     uint32_t previous; /* params.previousResultIds */
     uint32_t files;
+    bool out_of_memory; /* a file may be missing: the request is answered so */
 };
 
 void lsp_workspace_free(struct lsp_server *s)
@@ -35,10 +37,12 @@ void lsp_workspace_free(struct lsp_server *s)
 
 static void add_folder(struct lsp_server *s, char *path)
 {
+    bool lost = path == NULL && errno == ENOMEM; /* path_of sets errno to 0 first */
     char **grown = path ? vector_grow(s->folders, &s->folder_capacity, (size_t)s->folder_count + 1,
                                       sizeof *s->folders)
                         : NULL;
     if (grown == NULL) {
+        s->folders_lost |= lost || path != NULL;
         free(path);
         return;
     }
@@ -49,6 +53,7 @@ static void add_folder(struct lsp_server *s, char *path)
 /* A path from a URI string node, or NULL. */
 static char *path_of(struct json_doc *doc, uint32_t uri)
 {
+    errno = 0; /* ENOMEM after a NULL: out of memory */
     if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
         return NULL;
     struct json_str text = json_node_string(doc, uri);
@@ -71,6 +76,7 @@ void lsp_workspace_initialize(struct lsp_server *s, struct lsp_request *initiali
     if (root == NULL && root_path != JSON_NONE && doc->nodes[root_path].kind == JSON_STRING) {
         struct json_str text = json_node_string(doc, root_path);
         root = memchr(text.ptr, '\0', text.len) ? NULL : strndup(text.ptr, text.len);
+        s->folders_lost |= root == NULL && !memchr(text.ptr, '\0', text.len);
     }
     if (root != NULL)
         add_folder(s, root);
@@ -130,10 +136,12 @@ static void write_report(struct walk *walk, const char *uri, const char *id, int
 }
 
 /* The open document whose file is `path`, or NULL. */
-static struct lsp_document *open_document(struct lsp_documents *store, const char *path)
+static struct lsp_document *open_document(struct walk *walk, const char *path)
 {
-    for (struct lsp_document *d = store->first; d != NULL; d = d->next) {
+    for (struct lsp_document *d = walk->s->documents.first; d != NULL; d = d->next) {
+        errno = 0;
         char *own = lsp_uri_to_path(d->uri, strlen(d->uri));
+        walk->out_of_memory |= own == NULL && errno == ENOMEM;
         bool same = own != NULL && strcmp(own, path) == 0;
         free(own);
         if (same)
@@ -162,6 +170,8 @@ static char *read_file(uv_loop_t *loop, const char *path, size_t size)
     }
     uv_fs_close(loop, &req, fd, NULL);
     uv_fs_req_cleanup(&req);
+    if (text == NULL)
+        errno = ENOMEM; /* for the caller: libuv's requests clear errno */
     if (text != NULL && got != size) {
         free(text);
         return NULL;
@@ -173,13 +183,17 @@ static void visit_file(struct walk *walk, const char *path)
 {
     struct lsp_server *s = walk->s;
     char *uri = lsp_uri_from_path(path);
-    if (uri == NULL)
+    if (uri == NULL) {
+        walk->out_of_memory = true; /* NULL only then */
         return;
-    struct lsp_document *d = open_document(&s->documents, path);
+    }
+    struct lsp_document *d = open_document(walk, path);
     if (d != NULL) {
         char id[48];
         lsp_document_result_id(d, id, sizeof id);
-        if (lsp_document_analyze(d) == 0 && d->analysis.document != DOCUMENT_UNKNOWN)
+        int analyzed = lsp_document_analyze(d);
+        walk->out_of_memory |= analyzed != 0;
+        if (analyzed == 0 && d->analysis.document != DOCUMENT_UNKNOWN)
             write_report(walk, uri, id, d->version, &d->analysis);
         free(uri);
         return;
@@ -198,25 +212,28 @@ static void visit_file(struct walk *walk, const char *path)
              (unsigned long long)s->documents.settings_changes);
     struct json_str had = previous_id(walk, uri);
     char *text = NULL;
-    if (!(had.ptr != NULL && had.len == strlen(id) && memcmp(had.ptr, id, had.len) == 0))
+    bool unchanged = had.ptr != NULL && had.len == strlen(id) && memcmp(had.ptr, id, had.len) == 0;
+    errno = 0;
+    if (!unchanged)
         text = read_file(s->loop, path, (size_t)st.st_size);
+    walk->out_of_memory |= !unchanged && text == NULL && errno == ENOMEM;
     struct analysis a;
     struct lsp_target target; /* as an open document would be checked */
-    lsp_projects_target(&s->documents.projects, uri, &target);
+    walk->out_of_memory |= lsp_projects_target(&s->documents.projects, uri, &target) != 0;
     struct analysis_options options = lsp_projects_options(&target, s->documents.baseline_mode);
     if (text == NULL) {
         /* unchanged (or unreadable: then the client keeps what it had) */
         memset(&a, 0, sizeof a);
         if (had.ptr != NULL)
             write_report(walk, uri, id, -1, &a);
-    } else if (target.kind_schema != NULL
-                   ? project_kind_file_analyze(&a, text, (size_t)st.st_size, path,
-                                               target.kind_schema) == 0
-                   : analysis_run(&a, text, (size_t)st.st_size, &options) == 0 &&
-                         a.document != DOCUMENT_UNKNOWN) {
-        write_report(walk, uri, id, -1, &a);
-        analysis_free(&a);
     } else {
+        int analysed =
+            target.kind_schema != NULL
+                ? project_kind_file_analyze(&a, text, (size_t)st.st_size, path, target.kind_schema)
+                : analysis_run(&a, text, (size_t)st.st_size, &options);
+        walk->out_of_memory |= analysed != 0; /* -1: memory */
+        if (analysed == 0 && (target.kind_schema != NULL || a.document != DOCUMENT_UNKNOWN))
+            write_report(walk, uri, id, -1, &a);
         analysis_free(&a);
     }
     free(text);
@@ -233,8 +250,11 @@ static bool is_json_file(const char *name)
 static void walk_dir(struct walk *walk, const char *dir, unsigned depth)
 {
     uv_fs_t req;
-    if (depth > WALK_MAX_DEPTH || uv_fs_scandir(walk->s->loop, &req, dir, 0, NULL) < 0) {
-        uv_fs_req_cleanup(&req);
+    int count = depth <= WALK_MAX_DEPTH ? uv_fs_scandir(walk->s->loop, &req, dir, 0, NULL) : 0;
+    walk->out_of_memory |= count == UV_ENOMEM;
+    if (depth > WALK_MAX_DEPTH || count < 0) {
+        if (depth <= WALK_MAX_DEPTH)
+            uv_fs_req_cleanup(&req);
         return;
     }
     uv_dirent_t entry;
@@ -243,8 +263,10 @@ static void walk_dir(struct walk *walk, const char *dir, unsigned depth)
             continue; /* hidden (.git) and dependency trees */
         size_t len = strlen(dir) + strlen(entry.name) + 2;
         char *path = malloc(len);
-        if (path == NULL)
+        if (path == NULL) {
+            walk->out_of_memory = true;
             break;
+        }
         snprintf(path, len, "%s/%s", dir, entry.name);
         if (entry.type == UV_DIRENT_DIR) {
             walk_dir(walk, path, depth + 1);
@@ -254,6 +276,8 @@ static void walk_dir(struct walk *walk, const char *dir, unsigned depth)
         }
         free(path); /* links (UV_DIRENT_LINK) are not followed */
     }
+    while (uv_fs_scandir_next(&req, &entry) != UV_EOF)
+        continue; /* to the end: libuv's cleanup misses the last entry otherwise (a leak) */
     uv_fs_req_cleanup(&req);
 }
 
@@ -264,10 +288,14 @@ void lsp_workspace_diagnostic_request(struct lsp_server *s, struct lsp_request *
     json_write_object_begin(&w);
     json_write_key(&w, "items");
     json_write_array_begin(&w);
-    struct walk walk = {s, req, &w, lsp_jsonrpc_get(req->doc, req->params, "previousResultIds"), 0};
-    for (uint32_t i = 0; i < s->folder_count; i++)
+    struct walk walk = {s,  req,
+                        &w, lsp_jsonrpc_get(req->doc, req->params, "previousResultIds"),
+                        0,  s->folders_lost || s->documents.open_lost};
+    for (uint32_t i = 0; i < s->folder_count && !walk.out_of_memory; i++)
         walk_dir(&walk, s->folders[i], 0);
     json_write_array_end(&w);
     json_write_object_end(&w);
+    if (walk.out_of_memory)
+        w.failed = true; /* answered -32603 "out of memory": not a report lacking files */
     lsp_jsonrpc_finish(&s->rpc, &w);
 }

@@ -24,8 +24,12 @@ copy=$(mktemp -d "${TMPDIR:-/tmp}/srcls-project-XXXXXX")
 cp -r "$project/." "$copy/"
 run --name "project --write-baseline" --jobs 1 --cwd "$copy" -- "$srcls" --check --write-baseline out.json src
 rm -rf "$copy"
+# --fix rewrites: each run in a fresh copy of docs/examples, one at a time
+run --name "--fix docs/examples" --jobs 1 --copy docs/examples -- "$srcls" --check --fix --jobs 1 .
+# --base HEAD in a git repository made once from the project
+bash tests/faults/base.sh "$srcls" "$shim" || [ $? -eq 77 ] || status=1
 session=$(mktemp "${TMPDIR:-/tmp}/srcls-session-XXXXXX")
-python3 tests/faults/lsp_script.py docs/examples/bad-object-storage.source.json "$session"
+python3 tests/faults/lsp_script.py docs/examples/bad-object-storage.source.json "$project" "$session"
 run --name "an editor session (tests/faults/lsp_script.py)" --lsp "$session" -- "$srcls"
 rm -f "$session"
 bash tests/faults/machine.sh "$srcls" docs/examples || [ $? -eq 77 ] || status=1

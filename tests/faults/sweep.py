@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every allocation of a srcls run made to fail, one run per allocation (tests/faults/README.md).
 
-    sweep.py SHIM [--every K] [--jobs J] [--cwd DIR] [--show M] [--lsp FRAMES] -- SRCLS ARGS...
+    sweep.py SHIM [--every K] [--jobs J] [--cwd DIR | --copy DIR] [--show M] [--lsp FRAMES]
+             -- SRCLS ARGS...
 
 A clean run first (the shim counts A allocations and L live blocks at exit); then, for N = 1, 1+K,
 1+2K ... A, the same run with the N-th allocation failing. A run holds when it gives the clean
@@ -11,12 +12,15 @@ live at its exit than at the clean run's. With --lsp, the file FRAMES (lsp_scrip
 server's stdin, and a run holds when every request the clean run answered is answered the same,
 or with the error -32603 "out of memory", with the same exit status, and notifications differ
 only where a window/logMessage says "out of memory"; or the server could not start and said
-"out of memory". Prints the figures; exits 0 when every run held and
-none leaked, 1 otherwise."""
+"out of memory". With --copy, each run (the clean one too) runs in a fresh copy of DIR, which
+it may rewrite (--fix); a run holds when it also left the clean run's files, or (out of memory)
+each file as it was or as the clean run left it, never half, and no other file. Prints the
+figures; exits 0 when every run held and none leaked, 1 otherwise."""
 import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +29,29 @@ from concurrent.futures import ThreadPoolExecutor
 TIMEOUT = 20
 
 
-def run(shim, command, cwd, fail_at, scratch, stdin=None):
+def tree(root):
+    """Every file under `root`: {relative path: bytes}."""
+    files = {}
+    for here, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(here, name)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, root)] = f.read()
+    return files
+
+
+def run(shim, command, cwd, fail_at, scratch, stdin=None, copy=None):
+    if copy is not None:  # a fresh copy of the tree, which the run may rewrite (--fix)
+        cwd = os.path.join(scratch, "tree-%d" % fail_at)
+        shutil.copytree(copy, cwd, symlinks=True)
+    result = run_in(shim, command, cwd, fail_at, scratch, stdin)
+    if copy is not None:
+        result["tree"] = tree(cwd)
+        shutil.rmtree(cwd)
+    return result
+
+
+def run_in(shim, command, cwd, fail_at, scratch, stdin):
     report = os.path.join(scratch, "report-%d" % fail_at)
     env = dict(os.environ, LD_PRELOAD=shim, SRCLS_FAULT_AT=str(fail_at),
                SRCLS_FAULT_REPORT=report, SRCLS_DEBOUNCE_MS="0")
@@ -45,6 +71,21 @@ def run(shim, command, cwd, fail_at, scratch, stdin=None):
     except (OSError, ValueError, IndexError):
         pass
     return {"n": fail_at, "status": status, "out": out, "err": err, "counts": counts}
+
+
+def judge_tree(before, clean, r):
+    """With --copy: what went wrong with the files, or None. A run that gave the clean run's
+    output left the clean run's files; one that ran out of memory left each file as it was or as
+    the clean run left it, never half, and no file the clean run did not leave."""
+    verdict = judge(clean, r)
+    if verdict not in ("same", "oom") or "tree" not in r:
+        return verdict
+    if verdict == "same" and r["tree"] != clean["tree"]:
+        return "the clean run's output, other files"
+    for path, data in r["tree"].items():
+        if data not in (before.get(path), clean["tree"].get(path)):
+            return "%s is neither as it was nor as the clean run left it" % path
+    return verdict
 
 
 def judge(clean, r):
@@ -82,6 +123,36 @@ def frames(data):
     return out
 
 
+def without_result_ids(message):
+    """`message` with its resultIds blanked: a server's counter, which an earlier failure (a
+    document not opened) leaves at another value; opaque to the client, which only sends it
+    back."""
+    text = json.dumps(message, sort_keys=True)
+    return re.sub(r'"resultId": "[^"]*"', '"resultId": ""', text)
+
+
+def same_notifications(mine, theirs):
+    """Whether the notifications tell the client the same: the same ones but diagnostics in the
+    same order, and for each document every diagnostics the clean run published, in order, the
+    last one last. A run that reads its input in other pieces (a pipe) handles it in other
+    batches, between which a debounce may publish once more: an extra publication, not a lost
+    one."""
+    def split(notes):
+        published = {}
+        for m in notes:
+            if m.get("method") == "textDocument/publishDiagnostics":
+                published.setdefault(m["params"]["uri"], []).append(m["params"])
+        return [m for m in notes if m.get("method") != "textDocument/publishDiagnostics"], published
+    (others, published), (want_others, want) = split(mine), split(theirs)
+    if others != want_others:
+        return False
+    for uri, wanted in want.items():
+        got = iter(published.get(uri, []))
+        if not all(any(g == w for g in got) for w in wanted) or published[uri][-1] != wanted[-1]:
+            return False
+    return True
+
+
 def judge_lsp(clean, r):
     """'same', 'oom', or what went wrong, for a run of the language server."""
     if r["status"] == "timeout":
@@ -100,7 +171,7 @@ def judge_lsp(clean, r):
         got = answers.pop(want["id"], None)
         if got is None:
             return "request %s unanswered" % want["id"]
-        if got == want:
+        if got == want or without_result_ids(got) == without_result_ids(want):
             continue
         error = got.get("error", {})
         if error.get("code") != -32603 or "out of memory" not in error.get("message", ""):
@@ -113,7 +184,7 @@ def judge_lsp(clean, r):
     notes = [m for m in mine if "id" not in m]
     logged = any(m.get("method") == "window/logMessage" and
                  "out of memory" in m.get("params", {}).get("message", "") for m in notes)
-    if notes != [m for m in theirs if "id" not in m] and not logged:
+    if not same_notifications(notes, [m for m in theirs if "id" not in m]) and not logged:
         return "notifications differ, and no window/logMessage says out of memory"
     return "oom" if oom or logged else "same"
 
@@ -127,6 +198,7 @@ def main():
     parser.add_argument("--show", type=int, default=3)
     parser.add_argument("--name", default="")
     parser.add_argument("--lsp", default=None)
+    parser.add_argument("--copy", default=None)
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
     shim = os.path.abspath(args.shim)
@@ -138,7 +210,8 @@ def main():
                   "fail its allocations (run the faults suite on the plain build)" % args.command[0])
             return 77
     with tempfile.TemporaryDirectory(prefix="srcls-faults-") as scratch:
-        clean = run(shim, args.command, args.cwd, 0, scratch, args.lsp)
+        before = tree(args.copy) if args.copy else None
+        clean = run(shim, args.command, args.cwd, 0, scratch, args.lsp, args.copy)
         if not clean["counts"]:
             print("the shim reported nothing: is %s preloadable?" % shim, file=sys.stderr)
             return 2
@@ -146,11 +219,13 @@ def main():
         points = range(1, total + 1, args.every)
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(
-                lambda n: run(shim, args.command, args.cwd, n, scratch, args.lsp), points))
+                lambda n: run(shim, args.command, args.cwd, n, scratch, args.lsp, args.copy),
+                points))
     verdicts = {}
     leaks = []
     for r in results:
-        verdict = (judge_lsp if args.lsp else judge)(clean, r)
+        verdict = (judge_lsp(clean, r) if args.lsp
+                   else judge_tree(before, clean, r) if args.copy else judge(clean, r))
         verdicts.setdefault(verdict, []).append(r)
         live = r["counts"].get("live")
         if verdict in ("same", "oom") and live is not None and live > clean["counts"]["live"]:

@@ -39,7 +39,9 @@ struct completion_item *completion_list_item(struct completion_list *list,
                                              const char *text, const char *detail, const char *doc,
                                              uint32_t start, uint32_t end)
 {
-    struct completion_item *item = complete__add(list);
+    /* a text or a documentation made in the list's arena that ran out: the list fails */
+    struct completion_item *item =
+        label != NULL && text != NULL && !list->arena.failed ? complete__add(list) : NULL;
     if (item == NULL)
         return NULL;
     item->label = label;

@@ -81,7 +81,8 @@ int complete_at(struct analysis *analysis, const struct schema_registry *registr
                 const struct completion_options *options, struct completion_list *out);
 void completion_list_free(struct completion_list *list);
 /* A new item at the end of `list` (in its arena) with these fields, replacing [start, end);
- * the caller sets its sort key. NULL when memory ran out. */
+ * the caller sets its sort key. NULL when memory ran out (also for a NULL label or text, or a
+ * list whose arena failed: a part made for the item in it may be missing). */
 struct completion_item *completion_list_item(struct completion_list *list,
                                              enum completion_kind kind, const char *label,
                                              const char *text, const char *detail, const char *doc,

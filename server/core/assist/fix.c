@@ -541,17 +541,19 @@ uint32_t fix_round(struct analysis *analysis, char **text, size_t *len,
     fix_list_init(&fixes);
     size_t fixed_len = 0;
     char *fixed = NULL;
-    if (fix_collect_safe(analysis, &fixes, unsafe, hidden) == 0 && fixes.count > 0)
+    int collected = fix_collect_safe(analysis, &fixes, unsafe, hidden);
+    if (collected == 0 && fixes.count > 0)
         fixed = fix_apply(*text, *len, &fixes, &fixed_len);
     uint32_t count = fixes.count;
     fix_list_free(&fixes);
     if (fixed == NULL)
-        return 0;
+        return collected != 0 || count > 0 ? UINT32_MAX : 0; /* out of memory, or none */
     struct analysis next;
-    if (analysis_run(&next, fixed, fixed_len, options) != 0 || next.doc.error_count > 0) {
+    int analysed = analysis_run(&next, fixed, fixed_len, options);
+    if (analysed != 0 || next.doc.error_count > 0) {
         analysis_free(&next);
         free(fixed);
-        return 0;
+        return analysed != 0 ? UINT32_MAX : 0;
     }
     analysis_free(analysis);
     free(*text);

@@ -75,8 +75,9 @@ int fix_assertion(struct analysis *analysis, uint32_t index, struct fix_list *ou
  * `options` is `*analysis`: fixes can uncover fixes (a misspelled key renamed, its value is then
  * checked as that field's). When the round finds some and its result analyses without syntax
  * errors, `*text` (the old one freed), `*len` and `*analysis` are replaced and the number of
- * fixes applied is returned; otherwise nothing changes and it returns 0 (nothing to fix, or no
- * memory to fix it). `unsafe` and `*hidden`: as fix_collect_safe's, for this round. */
+ * fixes applied is returned; otherwise nothing changes and it returns 0 (nothing to fix), or
+ * UINT32_MAX when memory ran out (the fixes so far are not all there are: a file must not be
+ * written with them). `unsafe` and `*hidden`: as fix_collect_safe's, for this round. */
 uint32_t fix_round(struct analysis *analysis, char **text, size_t *len,
                    const struct analysis_options *options, bool unsafe, uint32_t *hidden);
 

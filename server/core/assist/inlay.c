@@ -11,7 +11,7 @@
 static int add(struct inlay_list *list, uint32_t offset, enum inlay_kind kind, const char *label,
                const char *tooltip)
 {
-    if (label == NULL)
+    if (label == NULL || list->arena.failed) /* a tooltip made in it may be missing */
         return -1;
     struct inlay_hint *grown =
         vector_grow(list->items, &list->cap, (size_t)list->count + 1, sizeof *grown);
@@ -131,7 +131,7 @@ int inlay_hints(struct analysis *a, const struct schema_registry *registry,
         }
     }
     keep_between(out, from, to);
-    return 0;
+    return out->arena.failed ? -1 : 0;
 }
 
 void inlay_list_free(struct inlay_list *list)

@@ -475,6 +475,7 @@ static int rediagnose(struct analysis *a, const struct analysis_options *options
     a->diags.count = 0;
     arena_free(&a->arena);
     arena_init(&a->arena);
+    a->ignore_hits = NULL; /* it was in the arena (written after the free: a message lost) */
     if (diagnose(a, options) != 0)
         return -1;
     *delta = (struct analysis_delta){0, removed, a->diags.count};

@@ -162,7 +162,7 @@ int project_analyze_schema(struct analysis *out, const char *text, size_t len,
     settings_init(&read);
     char problems[4096] = "";
     settings_read(&read, &out->doc, out->doc.root, problems, sizeof problems);
-    int status = report_problems(out, problems);
+    int status = read.arena.failed ? -1 : report_problems(out, problems); /* a part missing */
     if (status == 0 && out->diags.count == 0 && schema != NULL && reader != NULL)
         status = read_schemas(out, config_dir, reader, schema);
     const struct schema_registry *registry =
