@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""shell_docs: the options srcls takes (the getopt table of server/main/main.c), the ones
-`srcls --help` lists, the man page (docs/man/srcls.1), docs/cli.md and the bash completion
-(editors/shell/srcls.bash) are the same set, each way; their code and format lists are what srcls
-generates from its tables (tools/generated_regions.py); and the completion completes.
+"""shell_docs: the options srcls takes (the option table of server/cli/options.c, from which
+main.c builds getopt's), the ones `srcls --help` lists, the man page (docs/man/srcls.1),
+docs/cli.md and the bash completion (editors/shell/srcls.bash) are the same set, each way; their
+option, code and format lists are what srcls generates from its tables
+(tools/generated_regions.py), so this holds by construction and guards against hand edits
+outside the generated regions; and the completion completes.
 
 usage: shell_docs.py SOURCE_ROOT SRCLS_BINARY"""
 import os
@@ -23,12 +25,10 @@ def main():
     sys.path.insert(0, os.path.join(root, "tools"))
     import generated_regions
     failures += generated_regions.stale_files(binary, root)
-    main_c = open(os.path.join(root, "server", "main", "main.c"), encoding="utf-8").read()
-    table = re.search(r"long_options\[\]\s*=\s*\{(.*?)\n\};", main_c, re.S)
-    taken = set("--" + o for o in re.findall(r'\{"([a-z][a-z-]*)",', table.group(1))) \
-        if table else set()
+    options_c = open(os.path.join(root, "server", "cli", "options.c"), encoding="utf-8").read()
+    taken = set("--" + o for o in re.findall(r'\.name = "([a-z][a-z-]*)"', options_c))
     if not taken:
-        failures.append("server/main/main.c: no long_options[] table found")
+        failures.append("server/cli/options.c: no row of the option table found")
     cli_md = open(os.path.join(root, "docs", "cli.md"), encoding="utf-8").read()
     lists = {
         "srcls --help": set(options),
@@ -51,6 +51,11 @@ def main():
                                 (["srcls", "--select", "unknown-f"], "unknown-field"),
                                 (["srcls", "--select", "secu"], "security"),
                                 (["srcls", "--explain", "risky-c"], "risky-change"),
+                                (["srcls", "--explain", "secu"], "security"),
+                                (["srcls", "--generate-docs", "man-"], "man-codes man-options"),
+                                (["srcls", "--color", "a"], "auto always"),
+                                (["srcls", "--jobs", "''"], ""),
+                                (["srcls", "--stdi"], "--stdio --stdin-filename"),
                                 # after a comma: what is before it is kept
                                 (["srcls", "--select", "json-syntax,unknown-f"],
                                  "json-syntax,unknown-field"),
