@@ -79,6 +79,16 @@ static void print_help_lines(FILE *out, const char *text, int at, int column, bo
     fputc('\n', out);
 }
 
+/* "--NAME", then " ARG" or, when the argument is optional, "[=ARG]" (`argument`: its name). */
+static int print_label(FILE *out, const struct cli_option *o, const char *argument)
+{
+    if (argument == NULL)
+        return fprintf(out, "--%s", o->name);
+    bool optional = o->argument_kind == OPTION_OPTIONAL;
+    return fprintf(out, "--%s%s%s%s", o->name, optional ? "[=" : " ", argument,
+                   optional ? "]" : "");
+}
+
 void options_print_help(FILE *out)
 {
     size_t count;
@@ -88,10 +98,8 @@ void options_print_help(FILE *out)
         const struct cli_option *o = &table[i];
         if (o->section != OPTION_IS_ACTION || o->help == NULL)
             continue;
-        int at = o->synopsis != NULL
-                     ? fprintf(out, "  srcls %s", o->synopsis)
-                     : fprintf(out, "  srcls --%s%s%s", o->name, o->argument ? " " : "",
-                               o->argument ? o->argument : "");
+        int at = o->synopsis != NULL ? fprintf(out, "  srcls %s", o->synopsis)
+                                     : fprintf(out, "  srcls ") + print_label(out, o, o->argument);
         print_help_lines(out, o->help, at, 35, false);
     }
     fputs("\nOptions for --check (an error without --check):\n", out);
@@ -100,7 +108,7 @@ void options_print_help(FILE *out)
         if (o->section != OPTION_OF_CHECK || o->help == NULL)
             continue;
         const char *argument = o->help_argument ? o->help_argument : o->argument;
-        int at = fprintf(out, "  --%s%s%s", o->name, argument ? " " : "", argument ? argument : "");
+        int at = fprintf(out, "  ") + print_label(out, o, argument);
         if (o->letter != 0)
             at += fprintf(out, ", -%c", o->letter);
         print_help_lines(out, o->help, at, 20, true);
@@ -119,6 +127,33 @@ static void roff_dashes(FILE *out, const char *text)
     }
 }
 
+/* The man page's .TP line of `o`: --NAME in bold, its argument in lower case in italics (in
+ * brackets when optional); beside it its short form, or its alternative when that has no text of
+ * its own. */
+static void print_man_label(FILE *out, const struct cli_option *o)
+{
+    const struct cli_option *beside = o->alternative ? options_find(o->alternative) : NULL;
+    bool optional = o->argument_kind == OPTION_OPTIONAL;
+    bool pair = o->letter != 0 || (beside != NULL && beside->man == NULL);
+    fputs(o->argument && !optional ? ".TP\n.BI \\-\\-"
+          : pair && !o->argument   ? ".TP\n.BR \\-\\-"
+                                   : ".TP\n.B \\-\\-",
+          out);
+    roff_dashes(out, o->name);
+    if (o->argument != NULL) {
+        fputs(optional ? "\\fR[=\\fI" : " \" ", out);
+        for (const char *a = o->argument; *a != '\0'; a++)
+            fputc(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a, out);
+        fputs(optional ? "\\fR]" : "\"", out);
+    } else if (o->letter != 0) {
+        fprintf(out, " \", \" \\-%c", o->letter);
+    } else if (pair) {
+        fputs(" \", \" \\-\\-", out);
+        roff_dashes(out, beside->name);
+    }
+    fputc('\n', out);
+}
+
 void options_docs_man(FILE *out)
 {
     size_t count;
@@ -128,26 +163,8 @@ void options_docs_man(FILE *out)
             const struct cli_option *o = &table[i];
             if ((int)o->section != section || o->man == NULL)
                 continue;
-            /* beside it: its short form, or its alternative when that has no text of its own */
-            const struct cli_option *beside = o->alternative ? options_find(o->alternative) : NULL;
-            bool pair = o->letter != 0 || (beside != NULL && beside->man == NULL);
-            fputs(o->argument ? ".TP\n.BI \\-\\-"
-                  : pair      ? ".TP\n.BR \\-\\-"
-                              : ".TP\n.B \\-\\-",
-                  out);
-            roff_dashes(out, o->name);
-            if (o->argument != NULL) {
-                fputs(" \" ", out);
-                for (const char *a = o->argument; *a != '\0'; a++)
-                    fputc(*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a, out);
-                fputc('"', out);
-            } else if (o->letter != 0) {
-                fprintf(out, " \", \" \\-%c", o->letter);
-            } else if (pair) {
-                fputs(" \", \" \\-\\-", out);
-                roff_dashes(out, beside->name);
-            }
-            fprintf(out, "\n%s\n", o->man);
+            print_man_label(out, o);
+            fprintf(out, "%s\n", o->man);
         }
     }
 }
@@ -230,15 +247,17 @@ void options_docs_completion(FILE *out)
     size_t count;
     const struct cli_option *table = cli_option_table(&count);
     fputs("    case \"$prev\" in\n", out);
-    for (size_t i = 0; i < count; i++) { /* one arm per value set, its options joined */
+    /* one arm per value set, its options joined; an optional argument is never the next word */
+    for (size_t i = 0; i < count; i++) {
         bool earlier = false;
         for (size_t j = 0; j < i && !earlier; j++)
-            earlier = table[j].argument != NULL && same_values(&table[i], &table[j]);
-        if (table[i].argument == NULL || earlier)
+            earlier =
+                table[j].argument_kind == OPTION_REQUIRED && same_values(&table[i], &table[j]);
+        if (table[i].argument_kind != OPTION_REQUIRED || earlier)
             continue;
         fprintf(out, "        --%s", table[i].name);
         for (size_t j = i + 1; j < count; j++) {
-            if (table[j].argument != NULL && same_values(&table[i], &table[j]))
+            if (table[j].argument_kind == OPTION_REQUIRED && same_values(&table[i], &table[j]))
                 fprintf(out, "|--%s", table[j].name);
         }
         fputc(')', out);
@@ -273,7 +292,7 @@ static void synopsis_item(const struct cli_option *o, char *buf, size_t size)
              i++)
             append(buf, size, i > 0 ? "|%s" : " %s", w);
         if (at->argument != NULL && !words)
-            append(buf, size, " %s", at->argument);
+            append(buf, size, at->argument_kind == OPTION_OPTIONAL ? "[=%s]" : " %s", at->argument);
     }
     append(buf, size, "]%s", o->effect == OPTION_APPENDS ? "..." : "");
 }
@@ -298,9 +317,12 @@ void options_docs_synopsis(FILE *out)
         if (o->section != OPTION_IS_ACTION)
             continue;
         if (strcmp(o->name, "check") != 0) {
-            fprintf(out, "srcls %s%s%s%s\n", o->synopsis ? "" : "--",
-                    o->synopsis ? o->synopsis : o->name, o->argument && !o->synopsis ? " " : "",
-                    o->argument && !o->synopsis ? o->argument : "");
+            fputs("srcls ", out);
+            if (o->synopsis != NULL)
+                fputs(o->synopsis, out);
+            else
+                print_label(out, o, o->argument);
+            fputc('\n', out);
             continue;
         }
         /* --check: each of its options, the lines kept under 100 columns */
