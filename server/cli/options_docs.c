@@ -307,36 +307,47 @@ static bool is_alternative(const struct cli_option *table, size_t count, const c
     return false;
 }
 
+/* The options of --check, each [--NAME ARG] after `column` columns, the lines kept under 96;
+ * returns the column it ends at. */
+static int print_check_options(FILE *out, int column)
+{
+    size_t count;
+    const struct cli_option *table = cli_option_table(&count);
+    for (size_t j = 0; j < count; j++) {
+        char item[256];
+        if (table[j].section != OPTION_OF_CHECK || is_alternative(table, count, table[j].name))
+            continue;
+        synopsis_item(&table[j], item, sizeof item);
+        if (column + 1 + (int)strlen(item) > 96)
+            column = fprintf(out, "\n             ");
+        column += fprintf(out, " %s", item);
+    }
+    return column;
+}
+
 void options_docs_synopsis(FILE *out)
 {
     size_t count;
     const struct cli_option *table = cli_option_table(&count);
     fputs("```\n", out);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) { /* each action: its synopsis, [OPTIONS] written out */
         const struct cli_option *o = &table[i];
+        const char *options = o->synopsis ? strstr(o->synopsis, " [OPTIONS]") : NULL;
         if (o->section != OPTION_IS_ACTION)
             continue;
-        if (strcmp(o->name, "check") != 0) {
-            fputs("srcls ", out);
-            if (o->synopsis != NULL)
-                fputs(o->synopsis, out);
-            else
-                print_label(out, o, o->argument);
-            fputc('\n', out);
-            continue;
+        int column = fprintf(out, "srcls ");
+        if (options != NULL) {
+            column += fprintf(out, "%.*s", (int)(options - o->synopsis), o->synopsis);
+            column = print_check_options(out, column);
+            const char *rest = options + strlen(" [OPTIONS]");
+            fputs(column + (int)strlen(rest) > 96 ? "\n             " : "", out);
+            fputs(rest, out);
+        } else if (o->synopsis != NULL) {
+            fputs(o->synopsis, out);
+        } else {
+            print_label(out, o, o->argument);
         }
-        /* --check: each of its options, the lines kept under 100 columns */
-        int column = fprintf(out, "srcls --check");
-        for (size_t j = 0; j < count; j++) {
-            char item[256];
-            if (table[j].section != OPTION_OF_CHECK || is_alternative(table, count, table[j].name))
-                continue;
-            synopsis_item(&table[j], item, sizeof item);
-            if (column + 1 + (int)strlen(item) > 96)
-                column = fprintf(out, "\n             ");
-            column += fprintf(out, " %s", item);
-        }
-        fputs(column + 8 > 96 ? "\n              PATH...\n" : " PATH...\n", out);
+        fputc('\n', out);
     }
     fputs("```\n", out);
 }
