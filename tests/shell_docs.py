@@ -45,6 +45,22 @@ def main():
         if where in ("srcls --help", "the bash completion"):
             for option in sorted(named - taken):
                 failures.append("%s names %s, which srcls does not take" % (where, option))
+    # what --generate-docs prints (its table in server/cli/command.c, as the completion offers
+    # it) is named in --help, the man page and docs/cli.md, whose texts say it by hand
+    generated = subprocess.run([binary, "--generate-docs", "completion"], capture_output=True,
+                               text=True).stdout
+    whats = re.search(r'--generate-docs\) COMPREPLY=\(\$\(compgen -W "([^"]*)"', generated)
+    if not whats:
+        failures.append("--generate-docs completion offers no WHAT after --generate-docs")
+    def prose(text):  # without the lines that mark the generated regions
+        return "\n".join(line for line in text.split("\n")
+                         if "srcls --generate-docs " not in line.replace("\\-", "-"))
+    for what in whats.group(1).split() if whats else []:
+        for where, text in (("srcls --help", help_text),
+                            ("the man page", prose(man).replace("\\-", "-")),
+                            ("docs/cli.md", prose(cli_md))):
+            if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(what), text):
+                failures.append("%s does not name --generate-docs %s" % (where, what))
     if shutil.which("bash"):
         for words, expected in ((["srcls", "--fail"], "--fail-on"),
                                 (["srcls", "--check", "--format", "sa"], "sarif"),
