@@ -139,8 +139,8 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
     return true;
 }
 
-/* The walk of `srcls --check` with what run_check prepared; --base REF opened first (a REF that
- * cannot be read checks nothing: 2). */
+/* The walk of `srcls --check` with what command_check prepared; --base REF opened first (a REF
+ * that cannot be read checks nothing: 2). */
 static int run_walk(const struct cli_options *o, struct reporter *reporter,
                     const struct schema_registry *registry, struct check_configs *configs,
                     unsigned jobs, enum diag_severity fail_on)
