@@ -5,7 +5,7 @@ two directories (it must be empty).
 
 Recorded (stdout, stderr and exit status of each run; files written):
 - `--check` over every example (docs/examples/, with its team-kinds project) and every rule case
-  (tests/rules/, one file a case) in every --format (text, json, sarif, github, gitlab), with
+  (tests/rules/, one file a case) in every --format (text, json, sarif, github, gitlab: the binary's list), with
   code frames (--show-source, --color always), --statistics, --diff, and --fix on a copy (the
   fixed files are recorded);
 - the gate, in a git repository built in the work directory (a commit tagged `base`, then a
@@ -87,8 +87,11 @@ inputs = {"examples": ["examples"], "rules": ["rules"]}
 
 # ---- the CLI ----------------------------------------------------------------------------
 common = ["--jobs", "2", "--no-respect-gitignore"]
+# every format of --check, as the binary names them (server/cli/report.c's table)
+formats = subprocess.run([binary, "--generate-docs", "formats"], capture_output=True, text=True,
+                         check=True).stdout.split()
 for label, paths in inputs.items():
-    for fmt in ("text", "json", "sarif", "github", "gitlab"):
+    for fmt in formats:
         run("check-%s-%s" % (label, fmt),
             ["--check", "--format", fmt, "--no-show-source"] + common + paths)
     run("check-%s-frames" % label,
@@ -274,6 +277,34 @@ for fmt in ("text", "json"):
                                 "sources/template.source.json"], cwd=GATE)
 run("gate-env-examples", ["--check", "--env", "staging.env", "examples/team-kinds"])
 run("gate-ignore-partial", ["--check", "--no-baseline", "sources/bulk.json"], cwd=GATE)
+
+# ---- the command line itself: every option --help names, alone, with a value, with --check
+# and without an argument, and each pair of them (which one a usage error names) -------------
+help_text = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text)) - {"--stdio"})
+for option in options + ["-q", "-x", "--no-such-option", "--"]:
+    run("option%s" % option, [option], stdin=b"")
+    run("option%s-value" % option, [option, "nope"], stdin=b"")
+    run("option%s-check" % option, ["--check", "examples", option], stdin=b"")
+    run("option%s-check-value" % option, ["--check", option, "nope", "examples"], stdin=b"")
+for first in options:
+    for second in options:
+        if first < second:
+            run("options%s%s" % (first, second), [first, "v", second, "v"], stdin=b"")
+            run("options%s%s-reversed" % (first, second), [second, "v", first, "v"], stdin=b"")
+for value in ("0", "1025", "x", "-1"):
+    run("jobs-" + value, ["--check", "--jobs", value, "examples"])
+for args in (["--stdio", "--check"], ["--stdio", "x"], ["--stdio", "--list-kinds"],
+             ["--list-kinds", "--format", "xml"], ["--explain", ""],
+             ["--export-json-schema", ""], ["--generate-docs", "nope"], ["x.json"],
+             ["--check"], ["--check", "--select", "a,unknown-field", "examples"],
+             ["--check", "--ignore", "security,b", "examples"],
+             ["--check", "--fail-on", "off", "examples"], ["--check", "--color", "x", "e"],
+             ["--check", "--statistics", "--format", "json", "e"],
+             ["--check", "--diff", "--fix", "e"], ["--check", "--unsafe-fixes", "e"],
+             ["--check", "--env", "a.env", "--fix", "e"], ["--check=x"], ["--format=json"],
+             ["--check", "--format=json", "--output-file=/nonexistent/x", "examples"]):
+    run("args" + "".join(a.replace("/", "_") for a in args), args, stdin=b"")
 
 # ---- a long LSP session -------------------------------------------------------------------
 

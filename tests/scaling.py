@@ -105,9 +105,8 @@ def duplicate_names(n):
 
 # (name, generator, n, formats)
 # every format of --check, from the one list of them in C (server/cli/report.c's table)
-ALL_FORMATS = re.search(r'local formats="([^"]*)"', subprocess.run(
-    [binary, "--generate-docs", "completion-formats"], capture_output=True, text=True,
-    check=True).stdout).group(1).split()
+ALL_FORMATS = subprocess.run([binary, "--generate-docs", "formats"], capture_output=True,
+                             text=True, check=True).stdout.split()
 SHAPES = [
     ("one long line, a diagnostic every few bytes (minified bulk)", lambda n: bulk(n, None), 1000,
      ALL_FORMATS),

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""shell_docs: the options srcls takes (the getopt table of server/main/main.c), the ones
-`srcls --help` lists, the man page (docs/man/srcls.1), docs/cli.md and the bash completion
-(editors/shell/srcls.bash) are the same set, each way; their code and format lists are what srcls
-generates from its tables (tools/generated_regions.py); and the completion completes.
+"""shell_docs: the options srcls takes (the option table of server/cli/options.c, from which
+main.c builds getopt's), the ones `srcls --help` lists, the man page (docs/man/srcls.1),
+docs/cli.md and the bash completion (editors/shell/srcls.bash) are the same set, each way; their
+option, code and format lists are what srcls generates from its tables
+(tools/generated_regions.py), so this holds by construction and guards against hand edits
+outside the generated regions; and the completion completes.
 
 usage: shell_docs.py SOURCE_ROOT SRCLS_BINARY"""
 import os
@@ -23,12 +25,10 @@ def main():
     sys.path.insert(0, os.path.join(root, "tools"))
     import generated_regions
     failures += generated_regions.stale_files(binary, root)
-    main_c = open(os.path.join(root, "server", "main", "main.c"), encoding="utf-8").read()
-    table = re.search(r"long_options\[\]\s*=\s*\{(.*?)\n\};", main_c, re.S)
-    taken = set("--" + o for o in re.findall(r'\{"([a-z][a-z-]*)",', table.group(1))) \
-        if table else set()
+    options_c = open(os.path.join(root, "server", "cli", "options.c"), encoding="utf-8").read()
+    taken = set("--" + o for o in re.findall(r'\.name = "([a-z][a-z-]*)"', options_c))
     if not taken:
-        failures.append("server/main/main.c: no long_options[] table found")
+        failures.append("server/cli/options.c: no row of the option table found")
     cli_md = open(os.path.join(root, "docs", "cli.md"), encoding="utf-8").read()
     lists = {
         "srcls --help": set(options),
@@ -45,12 +45,33 @@ def main():
         if where in ("srcls --help", "the bash completion"):
             for option in sorted(named - taken):
                 failures.append("%s names %s, which srcls does not take" % (where, option))
+    # what --generate-docs prints (its table in server/cli/command.c, as the completion offers
+    # it) is named in --help, the man page and docs/cli.md, whose texts say it by hand
+    generated = subprocess.run([binary, "--generate-docs", "completion"], capture_output=True,
+                               text=True).stdout
+    whats = re.search(r'--generate-docs\) COMPREPLY=\(\$\(compgen -W "([^"]*)"', generated)
+    if not whats:
+        failures.append("--generate-docs completion offers no WHAT after --generate-docs")
+    def prose(text):  # without the lines that mark the generated regions
+        return "\n".join(line for line in text.split("\n")
+                         if "srcls --generate-docs " not in line.replace("\\-", "-"))
+    for what in whats.group(1).split() if whats else []:
+        for where, text in (("srcls --help", help_text),
+                            ("the man page", prose(man).replace("\\-", "-")),
+                            ("docs/cli.md", prose(cli_md))):
+            if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(what), text):
+                failures.append("%s does not name --generate-docs %s" % (where, what))
     if shutil.which("bash"):
         for words, expected in ((["srcls", "--fail"], "--fail-on"),
                                 (["srcls", "--check", "--format", "sa"], "sarif"),
                                 (["srcls", "--select", "unknown-f"], "unknown-field"),
                                 (["srcls", "--select", "secu"], "security"),
                                 (["srcls", "--explain", "risky-c"], "risky-change"),
+                                (["srcls", "--explain", "secu"], "security"),
+                                (["srcls", "--generate-docs", "man-"], "man-codes man-options"),
+                                (["srcls", "--color", "a"], "auto always"),
+                                (["srcls", "--jobs", "''"], ""),
+                                (["srcls", "--stdi"], "--stdio --stdin-filename"),
                                 # after a comma: what is before it is kept
                                 (["srcls", "--select", "json-syntax,unknown-f"],
                                  "json-syntax,unknown-field"),

@@ -454,6 +454,43 @@ static void test_usage_errors_exit_2_on_stderr(void **state)
     run_free(&r);
 }
 
+/* What the option table (server/cli/options.c) decides: every option of --check without it is
+ * named, the first one given; --NAME=VALUE for an option that takes none is said as such; the
+ * value sets of the usage errors and of --generate-docs formats are the tables'. */
+static void test_the_option_table_drives_the_command_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[4];
+        const char *err; /* the first line of stderr */
+    } cases[] = {
+        {{"--unsafe-fixes", NULL}, "srcls: --unsafe-fixes is an option of --check\n"},
+        {{"--no-show-source", NULL}, "srcls: --no-show-source is an option of --check\n"},
+        {{"--select", "security", "--fix", NULL}, "srcls: --select is an option of --check\n"},
+        {{"--fix", "--select", "security", NULL}, "srcls: --fix is an option of --check\n"},
+        {{"--format", "json", "--list-kinds", "-q"}, "srcls: --quiet is an option of --check\n"},
+        {{"--check=x", NULL}, "srcls: option '--check' takes no argument\n"},
+        {{"--quiet=1", NULL}, "srcls: option '--quiet' takes no argument\n"},
+        {{"--check", "--fail-on", "off", "x.json"},
+         "srcls: --fail-on takes error, warning, information or hint (got 'off')\n"},
+        {{"--check", "--format", "xml", "x.json"},
+         "srcls: --format takes text, json, sarif, github or gitlab (got 'xml')\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[5] = {cases[i].args[0], cases[i].args[1], cases[i].args[2],
+                               cases[i].args[3], NULL};
+        struct run r = run_srcls("", args);
+        assert_exit(&r, 2);
+        if (strncmp(r.err, cases[i].err, strlen(cases[i].err)) != 0)
+            fail_msg("srcls %s ...: stderr\n%s\nnot\n%s", args[0], r.err, cases[i].err);
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--generate-docs", "formats", NULL});
+    assert_exit(&r, 0);
+    assert_string_equal(r.out, "text\njson\nsarif\ngithub\ngitlab\n");
+    run_free(&r);
+}
+
 /* A report that does not reach standard output (a full disk here; a closed pipe alike) is not
  * success: exit 2, and stderr says why. The same for the other actions' output. */
 static void test_output_that_cannot_be_written_exits_2(void **state)
@@ -808,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_srcls_json_include_and_exclude_shape_a_scan),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
+        cmocka_unit_test(test_the_option_table_drives_the_command_line),
         cmocka_unit_test(test_output_that_cannot_be_written_exits_2),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_jobs_give_the_same_output_as_one_thread),

@@ -86,7 +86,7 @@ cases=$(find "$tmp/cases" -name '*.json' | wc -l)
 echo "wasm_check: $cases rule-case documents in $tmp/cases"
 
 cd "$root"
-for format in text json sarif github gitlab; do
+for format in $("$native" --generate-docs formats); do
   run_both --check --no-respect-gitignore --format "$format" docs/examples/
   expect_same "--check --format $format docs/examples/"
   run_both --check --format "$format" "$tmp/cases"

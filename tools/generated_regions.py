@@ -3,9 +3,11 @@
 
 A region is the lines between one holding "BEGIN srcls --generate-docs WHAT" and the next
 holding "END srcls --generate-docs WHAT" (in a comment of the file's language); its text is
-exactly what `SRCLS --generate-docs WHAT` prints. Today: the code list of docs/man/srcls.1
-(man-codes) and of editors/shell/srcls.bash (completion-codes), and the completion's --format
-values (completion-formats, from the format table of server/cli/report.c).
+exactly what `SRCLS --generate-docs WHAT` prints. Today: the code list (man-codes) and the
+OPTIONS (man-options) of docs/man/srcls.1, the case of the option values and the option words of
+editors/shell/srcls.bash (completion), and the synopsis of docs/cli.md (cli-synopsis): the code
+table of server/core/domain/codes.c, the option table of server/cli/options.c and the format
+table of server/cli/report.c.
 
 usage: generated_regions.py SRCLS SOURCE_ROOT           rewrite the regions
        generated_regions.py --check SRCLS SOURCE_ROOT   exit 1, naming each stale file
@@ -15,7 +17,7 @@ import re
 import subprocess
 import sys
 
-FILES = ["docs/man/srcls.1", "editors/shell/srcls.bash"]
+FILES = ["docs/man/srcls.1", "editors/shell/srcls.bash", "docs/cli.md"]
 BEGIN = re.compile(r"BEGIN srcls --generate-docs ([a-z-]+)")
 
 

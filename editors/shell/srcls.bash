@@ -3,33 +3,32 @@ _srcls() {
     local cur prev
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
+    # BEGIN srcls --generate-docs completion (from the option table: tools/generated_regions.py)
     case "$prev" in
+        --explain) COMPREPLY=($(compgen -W "json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential duplicate-name security" -- "$cur")); return ;;
+        --export-json-schema) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --generate-docs) COMPREPLY=($(compgen -W "rules kinds man-codes man-options completion cli-synopsis formats" -- "$cur")); return ;;
         --format)
-            # BEGIN srcls --generate-docs completion-formats (from the format table: tools/generated_regions.py)
             local formats="text json sarif github gitlab"
             [[ " ${COMP_WORDS[*]} " == *" --list-kinds "* ]] && formats="text json"
-            # END srcls --generate-docs completion-formats
             COMPREPLY=($(compgen -W "$formats" -- "$cur"))
             return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --jobs) return ;;
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
-        --explain|--select|--ignore)
-            # BEGIN srcls --generate-docs completion-codes (from the code table: tools/generated_regions.py)
-            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential duplicate-name"
-            [ "$prev" = --explain ] || codes="$codes security" # groups of codes
-            # END srcls --generate-docs completion-codes
-            # after a comma (--select a,b): complete the last code, keep what is before it
+        --output-file|--stdin-filename|--exclude|--baseline|--write-baseline|--env|--config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --base) COMPREPLY=($(compgen -W "HEAD origin/main $(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur")); return ;;
+        --select|--ignore)
+            local codes="json-syntax duplicate-key unknown-document unknown-kind kind-inferred unknown-field alternate-spelling type-mismatch missing-required conditional-required not-applicable invalid-enum out-of-range invalid-format secret-not-encoded secret-needs-base64 invalid-base64 job-inconsistent project-config insecure-transport unverified-certificate anonymous-access unrestricted-scope inline-secret risky-change unset-variable plaintext-credential duplicate-name security"
             local before=""
             [[ "$cur" == *,* ]] && before="${cur%,*},"
             COMPREPLY=($(compgen -P "$before" -W "$codes" -- "${cur##*,}"))
             return ;;
-        --jobs) return ;;
-        --base) COMPREPLY=($(compgen -W "HEAD origin/main $(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur")); return ;;
-        --config|--output-file|--stdin-filename|--exclude|--env|--baseline|--write-baseline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --export-json-schema) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
+    local options="--stdio --check --list-kinds --explain --export-json-schema --generate-docs --version --help --format --color --fix --diff --unsafe-fixes --jobs --quiet --statistics --fail-on --exit-zero --output-file --stdin-filename --show-source --no-show-source --exclude --no-respect-gitignore --base --baseline --write-baseline --no-baseline --select --ignore --env --config"
+    # END srcls --generate-docs completion
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--stdio --check --list-kinds --explain --export-json-schema --version --help --format --color --fix --jobs --quiet --statistics --fail-on --diff --unsafe-fixes --exit-zero --output-file --stdin-filename --select --ignore --config --show-source --no-show-source --exclude --no-respect-gitignore --base --env --baseline --write-baseline --no-baseline" -- "$cur"))
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -185,7 +185,7 @@ static void task_work(void *task)
     t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
     if (t->refused)
         return;
-    if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (main.c) */
+    if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (command.c) */
         t->analysed = check_env_apply(t->options->env, &t->analysis, &options) == 0;
     else if (t->ours && (t->options->fix || t->options->diff))
         task_prepare_fix(t, &options);

@@ -1,93 +1,20 @@
-/* help: the texts of `srcls --help` and of the usage a usage error prints. */
+/* help: the texts of `srcls --help` around its option lists (printed from the table of
+ * options.c), and the usage a usage error prints. */
 #include "help.h"
+
+#include <stdio.h>
 
 const char help_usage[] =
     "usage: srcls [--stdio]                      run the language server on stdin/stdout\n"
     "       srcls --check [OPTIONS] PATH...      lint files and directories ('-' reads stdin)\n"
     "       srcls --list-kinds | --explain CODE | --export-json-schema DIR | --version | --help\n";
 
-const char help_actions[] =
+const char help_title[] =
     "srcls - language server and linter for query-engine source and job documents\n"
     "\n"
-    "Usage:\n"
-    "  srcls [--stdio]                  Run the language server on stdin/stdout (LSP 3.17);\n"
-    "                                   see docs/editors.md. --stdio, which editors pass,\n"
-    "                                   asks for the server explicitly: it cannot be\n"
-    "                                   combined with --check, a PATH or an action below.\n"
-    "  srcls --check [OPTIONS] PATH...  Lint files and directories. Directories are searched\n"
-    "                                   for *.json files that are source or job documents;\n"
-    "                                   a file named explicitly is always checked. '-' reads\n"
-    "                                   standard input.\n"
-    "  srcls --list-kinds [--format json]  Every kind: number, type identifiers, title (as\n"
-    "                                   JSON with --format json, for scripts).\n"
-    "  srcls --explain CODE             What a diagnostic code means, with an example and\n"
-    "                                   the fix (codes: docs/rules.md).\n"
-    "  srcls --export-json-schema DIR   Write JSON Schema files (draft 2020-12) of every\n"
-    "                                   kind, any source, bulk files and jobs into DIR\n"
-    "                                   (created when missing), with index.json.\n"
-    "  srcls --generate-docs WHAT       Print a generated part of the docs: rules, kinds,\n"
-    "                                   man-codes, completion-codes or completion-formats\n"
-    "                                   (for contributors; docs/cli.md).\n"
-    "  srcls --version                  Print the version.\n"
-    "  srcls --help                     Print this help.\n"
-    "\n";
+    "Usage:\n";
 
-const char help_options[] =
-    "Options for --check (an error without --check):\n"
-    "  --format FORMAT   text (default; colored on a terminal unless NO_COLOR is set, and\n"
-    "                    wherever FORCE_COLOR is),\n"
-    "                    json (one object), sarif (SARIF 2.1.0 for code scanning) or\n"
-    "                    github (GitHub Actions annotations) or gitlab (GitLab Code\n"
-    "                    Quality). See docs/cli.md.\n"
-    "  --color WHEN      auto (default), always or never.\n"
-    "  --fix             Apply the safe quick fixes in place (atomically; never to a file\n"
-    "                    with syntax errors), then report what is left. With '-': the\n"
-    "                    fixed document on stdout, the report on stderr.\n"
-    "  --diff            Print what --fix would change as a unified diff, writing nothing\n"
-    "                    (exit 1 when it would change something; secrets masked).\n"
-    "  --unsafe-fixes    With --fix or --diff: apply the unsafe fixes too (encoding a\n"
-    "                    bare secret as data:,..., which keeps it in the file).\n"
-    "  --jobs N          Check N files at a time (default: the number of online CPUs,\n"
-    "                    at most 8). The output is the same for every N.\n"
-    "  --quiet, -q       Only the diagnostics: no summary line (text and github).\n"
-    "  --statistics      How many of each code, most first, instead of each diagnostic\n"
-    "                    (text).\n"
-    "  --fail-on SEV     The least severe diagnostic that makes the exit status 1: error\n"
-    "                    (default), warning, information or hint.\n"
-    "  --exit-zero       Exit 0 whatever the diagnostics (2 still means a path or a file\n"
-    "                    could not be read or written).\n"
-    "  --output-file F   Write the report to F instead of standard output.\n"
-    "  --stdin-filename PATH\n"
-    "                    Standard input ('-') stands for the file PATH: its name in the\n"
-    "                    report, and the srcls.json that applies to it.\n"
-    "  --show-source     A code frame under each diagnostic: the line, carets under the\n"
-    "                    range, values that could be secrets masked (the default on a\n"
-    "                    terminal); --no-show-source: one line each.\n"
-    "  --exclude GLOB    Skip what a directory scan meets that matches GLOB: its name, or\n"
-    "                    its path when GLOB holds a '/' (repeatable; named paths are checked).\n"
-    "  --no-respect-gitignore\n"
-    "                    Scan what git ignores too (by default a scan in a git work tree\n"
-    "                    skips it: .gitignore, .git/info/exclude).\n"
-    "  --base REF        In a git work tree: also report, as risky-change, what each\n"
-    "                    document's change since REF does that a reviewer must see.\n";
-
-/* The second half of --help (C11 promises string literals of 4095 bytes, not more). */
 const char help_status[] =
-    "  --baseline FILE   Report only the findings the baseline FILE does not hold, and how\n"
-    "                    many it holds that are fixed (srcls.json \"baseline\" names one too).\n"
-    "  --write-baseline FILE\n"
-    "                    Record every finding in FILE (keyed by path, code, pointer and a\n"
-    "                    hash of the value, never by line): they are then not reported.\n"
-    "                    Its entries of files or codes not checked in this run are kept;\n"
-    "                    syntax errors are never recorded.\n"
-    "  --no-baseline     Do not read the baseline srcls.json names.\n"
-    "  --select CODES    Report only these codes or groups (security), over srcls.json.\n"
-    "  --ignore CODES    Report none of these codes or groups, over srcls.json.\n"
-    "  --env FILE        Check each template (srcls.json \"placeholders\") as rendered with\n"
-    "                    FILE's variables (dotenv, repeatable); values are never printed.\n"
-    "  --config FILE     Project configuration for every file (default: for each file,\n"
-    "                    the nearest srcls.json upwards): {\"rules\": {\"CODE\": \"error|warning|\n"
-    "                    information|hint|off\"}, \"types\": {\"MY_ID\": \"KIND_TYPE\"}}.\n"
     "\n"
     "Exit status of --check:\n"
     "  0  no diagnostic of severity error (or of --fail-on's), or --exit-zero; with a\n"
@@ -100,3 +27,13 @@ const char help_status[] =
     "More: man srcls (installed with srcls), and in the srcls source tree docs/cli.md (this\n"
     "command line), docs/lsp.md (the server), docs/rules.md (every code); srcls --explain CODE\n"
     "explains one code.\n";
+
+int help_usage_error(const char *format, const char *arg)
+{
+    fputs("srcls: ", stderr);
+    fprintf(stderr, format, arg);
+    fputs("\n", stderr);
+    fputs(help_usage, stderr);
+    fputs("Try 'srcls --help' for more.\n", stderr);
+    return 2;
+}

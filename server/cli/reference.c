@@ -354,33 +354,3 @@ void reference_docs_man_codes(FILE *out)
         fputs(".\n", out);
     }
 }
-
-void reference_docs_completion_codes(FILE *out)
-{
-    fputs("            local codes=\"", out);
-    for (int code = 0; code < CODE_COUNT; code++)
-        fprintf(out, "%s%s", code > 0 ? " " : "", code_name((enum diag_code)code));
-    fputs("\"\n            [ \"$prev\" = --explain ] || codes=\"$codes", out);
-    /* each group once, in the table's order */
-    for (int code = 0; code < CODE_COUNT; code++) {
-        const char *group = code_info((enum diag_code)code)->group;
-        bool first = group != NULL;
-        for (int before = 0; first && before < code; before++)
-            first = !code_in_group((enum diag_code)before, group);
-        if (first)
-            fprintf(out, " %s", group);
-    }
-    fputs("\" # groups of codes\n", out);
-}
-
-void reference_docs_completion_formats(FILE *out)
-{
-    fputs("            local formats=\"", out);
-    for (size_t i = 0; report_format_name(i) != NULL; i++)
-        fprintf(out, "%s%s", i > 0 ? " " : "", report_format_name(i));
-    fputs("\"\n", out);
-    /* --list-kinds takes two of them */
-    fprintf(out,
-            "            [[ \" ${COMP_WORDS[*]} \" == *\" --list-kinds \"* ]] && formats=\"%s\"\n",
-            REFERENCE_LIST_KINDS_FORMATS);
-}

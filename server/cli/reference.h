@@ -1,7 +1,7 @@
 /* reference: srcls as a reference — `--list-kinds`, `--explain CODE`, the generated
- * docs/kinds.md and docs/rules.md (`--generate-docs kinds|rules`) and the code lists of the man
- * page and the bash completion (`--generate-docs man-codes|completion-codes`), all from the
- * registry and the code table so they never drift from what the linter does. */
+ * docs/kinds.md and docs/rules.md (`--generate-docs kinds|rules`) and the code list of the man
+ * page (`--generate-docs man-codes`), all from the registry and the code table so they never
+ * drift from what the linter does. */
 #ifndef SRCLS_REFERENCE_H
 #define SRCLS_REFERENCE_H
 
@@ -17,15 +17,11 @@ int reference_list_kinds_json(const struct schema_registry *registry, FILE *out)
 int reference_explain(const char *name, FILE *out);
 void reference_docs_kinds(const struct schema_registry *registry, FILE *out);
 void reference_docs_rules(FILE *out);
-/* The code lists of docs/man/srcls.1 (a roff paragraph per code: name, severity, group, summary)
- * and editors/shell/srcls.bash (the lines that set `codes` for --explain, --select and --ignore),
- * each the text between the file's "BEGIN srcls --generate-docs WHAT" and "END" lines. */
+/* The code list of docs/man/srcls.1 (a roff paragraph per code: name, severity, group, summary),
+ * the text between its "BEGIN srcls --generate-docs man-codes" and "END" lines. (The code lists
+ * of the bash completion: options_docs_completion.) */
 void reference_docs_man_codes(FILE *out);
-void reference_docs_completion_codes(FILE *out);
-/* The bash completion's --format values: the formats of --check, those of --list-kinds
- * (REFERENCE_LIST_KINDS_FORMATS) after --list-kinds. */
-void reference_docs_completion_formats(FILE *out);
-/* The formats --list-kinds takes. */
+/* The formats --list-kinds takes (the completion offers them after --list-kinds). */
 #define REFERENCE_LIST_KINDS_FORMATS "text json"
 
 #endif

@@ -69,7 +69,7 @@ struct reporter {
 const char *report_path(const char *path, char *buf, size_t size);
 
 /* The name of the `i`th format of --check ("text" first), or NULL past the last: the one list
- * of them (help, --generate-docs completion-formats, the man page). */
+ * of them (usage errors, --generate-docs formats and completion, the synopsis of docs/cli.md). */
 const char *report_format_name(size_t i);
 
 /* Fills `reporter` for the format `name` ("text", "json", "sarif", "github", "gitlab"); false

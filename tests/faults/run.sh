@@ -12,7 +12,7 @@ project=tests/faults/project
 [ -x "$srcls" ] && [ -f "$shim" ] || { echo "build first: ninja -C $build"; exit 2; }
 status=0
 run() { python3 "$sweep" "$shim" "$@" || status=1; }
-for format in text json sarif github gitlab; do
+for format in $("$srcls" --generate-docs formats); do
   run --name "--check docs/examples --format $format" -- "$srcls" --check --format "$format" docs/examples
 done
 run --name "--check docs/examples --jobs 1" -- "$srcls" --check --jobs 1 docs/examples
