@@ -175,11 +175,15 @@ async function complete(context) {
   });
   const items = Array.isArray(result) ? result : result?.items || [];
   if (items.length === 0) return null;
+  // As LSP says: the client matches an item's filterText against the text from its edit's start
+  // to the cursor (a key's filterText holds its quotes, as that text does).
+  const range = items[0].textEdit?.range || items[0].textEdit?.insert;
+  const from = range ? Math.min(toOffset(doc, range.start), context.pos) : word ? word.from : context.pos;
   return {
-    from: word ? word.from : context.pos,
-    filter: false,
+    from,
     options: items.map((item) => ({
-      label: item.label,
+      label: item.filterText || item.label,
+      displayLabel: item.label,
       detail: item.detail,
       info: typeof item.documentation === 'string' ? item.documentation : item.documentation?.value,
       apply(view, _completion, from, to) {

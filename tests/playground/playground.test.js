@@ -168,12 +168,16 @@ test('completion lists the fields of the kind, and picking one inserts it', asyn
   await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 10000 });
   const labels = await page.$$eval('.cm-tooltip-autocomplete li', (items) => items.map((li) => li.textContent));
   assert.ok(labels.some((l) => l.includes('isCachingEnabled')), labels.join(' | '));
+  // filtered by what was typed, as LSP's filterText says
+  assert.ok(labels.every((l) => /isCach/i.test(l)), labels.join(' | '));
   await shot(page, 'completion');
   const index = labels.findIndex((l) => l.includes('isCachingEnabled'));
   for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => [...document.querySelectorAll('#document .cm-line')]
     .some((l) => l.textContent.includes('"isCachingEnabled"')), { timeout: 5000 });
+  // the key in its quotes once, its value's snippet in place, nothing of what was typed left over
+  assert.match(await text(page), /\n {4}"isCachingEnabled": true\n {2}\}/);
   await shot(page, 'completion-applied');
   await page.close();
 });
