@@ -122,8 +122,10 @@ after(async () => {
   server?.close();
 });
 
-test('the server starts in the worker and says its version', async () => {
+test('the server starts in the worker and says its version', async (t) => {
+  const started = Date.now();
   const page = await open(`${origin}/${hashOf(GOOD)}`);
+  t.diagnostic(`page load to the server's answer to initialize: ${Date.now() - started} ms`);
   const version = await page.$eval('#version', (e) => e.textContent);
   assert.match(version, /^srcls \d+\.\d+/);
   assert.equal(await text(page), GOOD);
