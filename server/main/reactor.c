@@ -7,10 +7,9 @@
  * (srcls.json, kind files) are read through WASI, from the directories the host preopens. */
 #include <stddef.h>
 #include <stdint.h>
-#include <uv.h>
 
 #include "base/base.h"
-#include "lsp_server.h"
+#include "lsp_server.h" /* and, through it, the loop it runs on (uv.h) */
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
