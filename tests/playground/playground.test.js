@@ -285,6 +285,13 @@ test('a shared URL restores the document and srcls.json', async () => {
   await again.close();
 });
 
+test('a damaged link opens the first example instead', async () => {
+  const page = await open(`${origin}/#doc=%%%not-base64&config=@@`);
+  assert.match(await text(page), /"acessKey"/); // bad-object-storage.source.json
+  assert.equal(await text(page, 'config'), '');
+  await page.close();
+});
+
 test('nothing is fetched from another origin', () => {
   assert.ok(requests.length > 0);
   const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
