@@ -23,9 +23,14 @@ async function start(wasmUrl) {
     root,
   ];
   const wasi = new WASI(['srcls'], [], fds);
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(wasmUrl), {
-    wasi_snapshot_preview1: wasi.wasiImport,
-  });
+  // Compiled as it downloads when the server says application/wasm; any static server will do,
+  // though: otherwise from the whole file.
+  const imports = { wasi_snapshot_preview1: wasi.wasiImport };
+  const response = await fetch(wasmUrl);
+  if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
+  const { instance } = response.headers.get('Content-Type') === 'application/wasm'
+    ? await WebAssembly.instantiateStreaming(response, imports)
+    : await WebAssembly.instantiate(await response.arrayBuffer(), imports);
   wasi.initialize(instance);
   server = instance.exports;
 }

@@ -29,14 +29,19 @@ const requests = [];
 function serve() {
   return new Promise((resolve) => {
     server = http.createServer((req, res) => {
-      const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/$/, '/index.html');
+      // /plain/...: the site as a static server that knows no WebAssembly type serves it
+      let name = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const plain = name.startsWith('/plain/');
+      if (plain) name = name.slice('/plain'.length);
+      if (name === '/') name = '/index.html';
       const file = path.join(site, path.normalize(name));
       if (!file.startsWith(site) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         res.writeHead(404);
         res.end();
         return;
       }
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+      const type = TYPES[path.extname(file)] || 'application/octet-stream';
+      res.writeHead(200, { 'Content-Type': plain && type === 'application/wasm' ? 'application/octet-stream' : type });
       fs.createReadStream(file).pipe(res);
     });
     server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`));
@@ -289,6 +294,13 @@ test('a damaged link opens the first example instead', async () => {
   const page = await open(`${origin}/#doc=%%%not-base64&config=@@`);
   assert.match(await text(page), /"acessKey"/); // bad-object-storage.source.json
   assert.equal(await text(page, 'config'), '');
+  await page.close();
+});
+
+test('a static server that sends srcls.wasm as application/octet-stream will do', async () => {
+  const page = await open(`${origin}/plain/${hashOf(GOOD.replace('"accessKey"', '"acessKey"'))}`);
+  await page.waitForSelector('#findings li[data-code="unknown-field"]', { timeout: 10000 });
+  assert.ok(requests.includes(`${origin}/plain/srcls.wasm`));
   await page.close();
 });
 
