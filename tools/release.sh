@@ -4,6 +4,8 @@
 #   srcls-linux-x86_64, srcls-linux-aarch64   static (libuv and glibc included), stripped
 #   srcls.wasm, srcls-wasm.mjs                srcls as WebAssembly (server and --check), its runner
 #                                             (node srcls-wasm.mjs --stdio|--check; Node 20+)
+#   playground/                               the browser playground, a static site
+#                                             (tools/playground.sh)
 #   srcls-linux-x64.vsix, srcls-linux-arm64.vsix   the VS Code extension with the static binary
 #   srcls-universal.vsix                      ... with the WebAssembly server, for every other
 #                                             platform (macOS, Windows)
@@ -105,6 +107,9 @@ llvm-strip-14 -o "$dist/srcls.wasm" build-release-wasm/server/srcls.wasm
 cp server/main/srcls-wasm.mjs "$dist/srcls-wasm.mjs"
 version=$(node "$dist/srcls-wasm.mjs" --version) || fail "node dist/srcls-wasm.mjs --version"
 echo "srcls.wasm: $version, $(stat -c %s "$dist/srcls.wasm") bytes"
+
+step "browser playground: dist/playground/"
+bash tools/playground.sh
 
 step "npm packages: dist/npm/"
 bash tools/npm-pack.sh "$dist/npm" "$dist/srcls.wasm" "$dist/srcls-wasm.mjs" \

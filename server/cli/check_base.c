@@ -205,7 +205,6 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
     return base;
 }
 
-/* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. */
 /* The real path of `dir` (a directory, or a path named on the command line) relative to the
  * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
 static char *directory_relative(const struct check_base *base, const char *dir)
@@ -217,8 +216,7 @@ static char *directory_relative(const struct check_base *base, const char *dir)
         free(real);
         return NULL;
     }
-    size_t skip = real[top] == '/' ? top + 1 : top;
-    memmove(real, real + skip, strlen(real + skip) + 1);
+    memmove(real, real + top + (real[top] == '/'), strlen(real + top) + (real[top] != '/'));
     return real;
 }
 
