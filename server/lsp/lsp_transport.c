@@ -196,7 +196,6 @@ static void on_output_drained(uv_shutdown_t *req, int status)
 {
     (void)status;
     uv_close((uv_handle_t *)req->handle, on_closed);
-    free(req);
 }
 
 void lsp_transport_close(struct lsp_transport *t)
@@ -215,11 +214,8 @@ void lsp_transport_close(struct lsp_transport *t)
     }
     if ((t->out_type == UV_NAMED_PIPE || t->out_type == UV_TTY) &&
         !uv_is_closing((uv_handle_t *)&t->out)) {
-        uv_shutdown_t *req = malloc(sizeof *req);
-        if (req == NULL || uv_shutdown(req, (uv_stream_t *)&t->out, on_output_drained) != 0) {
-            free(req);
+        if (uv_shutdown(&t->out_shutdown, (uv_stream_t *)&t->out, on_output_drained) != 0)
             uv_close((uv_handle_t *)&t->out, on_closed);
-        }
     }
 }
 

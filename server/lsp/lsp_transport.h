@@ -18,6 +18,9 @@ struct lsp_transport {
         uv_tty_t tty;
     } in, out;
     uv_fs_t in_req; /* for an input that is a regular file */
+    /* Closing the output after the writes queued: held here, as closing must not need memory
+     * (an allocation that failed there closed the output at once, losing the last answers) */
+    uv_shutdown_t out_shutdown;
     char *file_buf;
     struct lsp_framing framing;
     struct lsp_framing_sink sink;
