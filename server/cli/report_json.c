@@ -21,16 +21,6 @@ static void json_begin(struct reporter *self)
     fputs("{\n  \"version\": 1,\n  \"files\": [", self->out);
 }
 
-static void write_text_position(struct json_writer *w, struct text_position pos)
-{
-    json_write_object_begin(w);
-    json_write_key(w, "line");
-    json_write_int(w, pos.line);
-    json_write_key(w, "character");
-    json_write_int(w, pos.character);
-    json_write_object_end(w);
-}
-
 /* "related": the place in this file, or in another one (with its "path", placed when that file
  * was read). */
 static void write_related(struct json_writer *w, const struct analysis *a,
@@ -50,9 +40,9 @@ static void write_related(struct json_writer *w, const struct analysis *a,
         json_write_key(w, "range");
         json_write_object_begin(w);
         json_write_key(w, "start");
-        write_text_position(w, other->start[POSITION_UTF16]);
+        line_index_write_text_position(w, other->start[POSITION_UTF16]);
         json_write_key(w, "end");
-        write_text_position(w, other->end[POSITION_UTF16]);
+        line_index_write_text_position(w, other->end[POSITION_UTF16]);
         json_write_object_end(w);
     } else {
         json_write_key(w, "range");

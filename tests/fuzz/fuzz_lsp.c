@@ -217,12 +217,7 @@ static void write_text_document(struct json_writer *w)
 static void write_position(struct json_writer *w, const char *key, struct text_position p)
 {
     json_write_key(w, key);
-    json_write_object_begin(w);
-    json_write_key(w, "line");
-    json_write_int(w, p.line);
-    json_write_key(w, "character");
-    json_write_int(w, p.character);
-    json_write_object_end(w);
+    line_index_write_text_position(w, p);
 }
 
 static void write_range(struct json_writer *w, struct text_position a, struct text_position b)

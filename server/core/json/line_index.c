@@ -326,7 +326,11 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
 void line_index_write_position(struct json_writer *w, const struct line_index *index,
                                uint32_t offset, enum position_encoding encoding)
 {
-    struct text_position position = line_index_position(index, offset, encoding);
+    line_index_write_text_position(w, line_index_position(index, offset, encoding));
+}
+
+void line_index_write_text_position(struct json_writer *w, struct text_position position)
+{
     json_write_object_begin(w);
     json_write_key(w, "line");
     json_write_int(w, position.line);

@@ -56,6 +56,8 @@ struct json_writer;
  * in `encoding`): the one writer of the server's positions and of the JSON report's. */
 void line_index_write_position(struct json_writer *w, const struct line_index *index,
                                uint32_t offset, enum position_encoding encoding);
+/* The same for a position already computed (a place in a document no longer at hand). */
+void line_index_write_text_position(struct json_writer *w, struct text_position position);
 /* Writes the bytes [start, end) as LSP's Range, {"start": Position, "end": Position}. */
 void line_index_write_range(struct json_writer *w, const struct line_index *index, uint32_t start,
                             uint32_t end, enum position_encoding encoding);
