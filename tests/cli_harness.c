@@ -52,6 +52,16 @@ const char *scratch_dir(void)
     return workdir;
 }
 
+int scratch_git(const char *dir, const char *args)
+{
+    char command[4096];
+    snprintf(command, sizeof command,
+             "cd '%s/%s' && git -c user.name=srcls -c user.email=srcls@example.invalid "
+             "-c init.defaultBranch=main %s >/dev/null 2>&1",
+             scratch_dir(), dir, args);
+    return system(command);
+}
+
 void write_file(const char *relative, const char *content)
 {
     char path[8192];

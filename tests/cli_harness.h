@@ -14,6 +14,9 @@ int scratch_create(const char *name);
 void scratch_remove(void);
 /* The scratch directory's absolute path. */
 const char *scratch_dir(void);
+/* Runs `git ARGS` (a shell command line's words) in the scratch directory's `dir`, with an
+ * author and the branch main set, quietly; 0 when git succeeded. */
+int scratch_git(const char *dir, const char *args);
 
 /* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes, `big_endian` or not), after a byte
  * order mark when `bom`, into `out` (room for (strlen(ascii) + 1) * unit bytes); returns the

@@ -51,17 +51,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Runs `git ARGS` in the scratch directory's `dir`; 0 when git succeeded. */
-static int git(const char *dir, const char *args)
-{
-    char command[4096];
-    snprintf(command, sizeof command,
-             "cd '%s/%s' && git -c user.name=srcls -c user.email=srcls@example.invalid "
-             "-c init.defaultBranch=main %s >/dev/null 2>&1",
-             scratch_dir(), dir, args);
-    return system(command);
-}
-
 static void skip_without_git(void)
 {
     if (!have_git)
@@ -90,13 +79,13 @@ static void repo(const char *dir, const char *config, const char *now, const cha
     put(dir, "a.source.json", SOURCE("true"));
     put(dir, "bl.json", EMPTY_BASELINE);
     put(dir, "srcls.json", config);
-    assert_int_equal(git(dir, "init -q"), 0);
-    assert_int_equal(git(dir, "add -A"), 0);
-    assert_int_equal(git(dir, "commit -q -m base"), 0);
+    assert_int_equal(scratch_git(dir, "init -q"), 0);
+    assert_int_equal(scratch_git(dir, "add -A"), 0);
+    assert_int_equal(scratch_git(dir, "commit -q -m base"), 0);
     put(dir, "srcls.json", now);
     put(dir, "a.source.json", source_now);
-    assert_int_equal(git(dir, "add -A"), 0);
-    assert_int_equal(git(dir, "commit -q --allow-empty -m change"), 0);
+    assert_int_equal(scratch_git(dir, "add -A"), 0);
+    assert_int_equal(scratch_git(dir, "commit -q --allow-empty -m change"), 0);
 }
 
 static struct run review(const char *dir, const char *format, const char *extra)
@@ -289,7 +278,7 @@ static void test_off_silences_risky_change_deleted_document_included(void **stat
                  "{\n  \"rules\": {\"%s\": \"off\", \"unknown-field\": \"hint\"}\n}\n", off[i]);
         put(dir, "gone.source.json", SOURCE("true"));
         repo(dir, before, after, SOURCE("false"));
-        assert_int_equal(git(dir, "rm -q gone.source.json"), 0); /* since HEAD~1 too */
+        assert_int_equal(scratch_git(dir, "rm -q gone.source.json"), 0); /* since HEAD~1 too */
         struct run r = review(dir, "text", NULL);
         assert_null(strstr(r.out, "[risky-change]"));
         assert_null(strstr(r.out, "gone.source.json"));
@@ -305,7 +294,7 @@ static void test_deleted_document_reported_without_off(void **state)
     skip_without_git();
     put("deleted", "gone.source.json", SOURCE("true"));
     repo("deleted", "{}\n", "{}\n", SOURCE("true"));
-    assert_int_equal(git("deleted", "rm -q gone.source.json"), 0);
+    assert_int_equal(scratch_git("deleted", "rm -q gone.source.json"), 0);
     struct run r = review("deleted", "text", NULL);
     assert_int_equal(
         count_lines(r.out, "gone.source.json: warning: the file was deleted", "[risky-change]"), 1);
@@ -322,7 +311,7 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     repo("grown", config, config, SOURCE("true"));
     put("grown", "bl.json",
         "{\"version\": 1, \"findings\": [" ENTRY("/a") ", " ENTRY("/b") ", " ENTRY("/c") "]}\n");
-    assert_int_equal(git("grown", "commit -q -a -m grown"), 0);
+    assert_int_equal(scratch_git("grown", "commit -q -a -m grown"), 0);
     struct run r = review("grown", "text", NULL);
     assert_int_equal(count_lines(r.out,
                                  "bl.json:1:1: warning: 3 entries added to the baseline since "
@@ -334,7 +323,7 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     /* --baseline FILE, with no srcls.json naming it */
     repo("flag", NULL, NULL, SOURCE("true"));
     put("flag", "bl.json", "{\"version\": 1, \"findings\": [" ENTRY("/a") ", " ENTRY("/b") "]}\n");
-    assert_int_equal(git("flag", "commit -q -a -m grown"), 0);
+    assert_int_equal(scratch_git("flag", "commit -q -a -m grown"), 0);
     r = review("flag", "text", "--baseline=bl.json");
     assert_int_equal(count_lines(r.out, "bl.json:1:1: warning: 2 entries added to the baseline",
                                  "[risky-change]"),
@@ -342,7 +331,7 @@ static void test_baseline_gaining_entries_says_how_many(void **state)
     run_free(&r);
     /* entries removed since HEAD~1 (which has 3): findings fixed */
     put("grown", "bl.json", "{\"version\": 1, \"findings\": [" ENTRY("/a") "]}\n");
-    assert_int_equal(git("grown", "commit -q -a -m fixed"), 0);
+    assert_int_equal(scratch_git("grown", "commit -q -a -m fixed"), 0);
     r = review("grown", "text", NULL);
     assert_null(strstr(r.out, "[risky-change]"));
     run_free(&r);
@@ -381,8 +370,8 @@ static void test_moved_config_is_gone_from_where_it_was(void **state)
     const char *config = "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n";
     repo("moved", config, config, SOURCE_WITH_KEY);
     put("moved", "team/README.txt", "the team's sources\n");
-    assert_int_equal(git("moved", "add -A"), 0);
-    assert_int_equal(git("moved", "mv srcls.json team/srcls.json"), 0);
+    assert_int_equal(scratch_git("moved", "add -A"), 0);
+    assert_int_equal(scratch_git("moved", "mv srcls.json team/srcls.json"), 0);
     struct run r = review("moved", "text", NULL);
     assert_exit(&r, 1);
     assert_int_equal(count_lines(r.out, "a.source.json:1:117: error: \"accessKey\" holds a cloud",
@@ -425,13 +414,13 @@ static void test_new_nested_config_is_compared_with_the_one_it_shadows(void **st
     skip_without_git();
     put("nested", "srcls.json", "{\n  \"rules\": {\"insecure-transport\": \"error\"}\n}\n");
     put("nested", "sub/a.source.json", SOURCE("true"));
-    assert_int_equal(git("nested", "init -q"), 0);
-    assert_int_equal(git("nested", "add -A"), 0);
-    assert_int_equal(git("nested", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("nested", "init -q"), 0);
+    assert_int_equal(scratch_git("nested", "add -A"), 0);
+    assert_int_equal(scratch_git("nested", "commit -q -m base"), 0);
     put("nested", "sub/srcls.json", "{\n  \"rules\": {\"security\": \"off\"}\n}\n");
     put("nested", "sub/a.source.json", SOURCE("false"));
-    assert_int_equal(git("nested", "add -A"), 0);
-    assert_int_equal(git("nested", "commit -q -m change"), 0);
+    assert_int_equal(scratch_git("nested", "add -A"), 0);
+    assert_int_equal(scratch_git("nested", "commit -q -m change"), 0);
     struct run r = review("nested", "text", NULL);
     assert_exit(&r, 1);
     assert_int_equal(count_lines(r.out, "sub/a.source.json:1:69: error: `secure` is false",
@@ -455,11 +444,11 @@ static void test_config_moved_up_unchanged_weakens_nothing(void **state)
     skip_without_git();
     put("up", "sub/srcls.json", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n");
     put("up", "sub/a.source.json", SOURCE_WITH_KEY);
-    assert_int_equal(git("up", "init -q"), 0);
-    assert_int_equal(git("up", "add -A"), 0);
-    assert_int_equal(git("up", "commit -q -m base"), 0);
-    assert_int_equal(git("up", "mv sub/srcls.json srcls.json"), 0);
-    assert_int_equal(git("up", "commit -q -m moved"), 0);
+    assert_int_equal(scratch_git("up", "init -q"), 0);
+    assert_int_equal(scratch_git("up", "add -A"), 0);
+    assert_int_equal(scratch_git("up", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("up", "mv sub/srcls.json srcls.json"), 0);
+    assert_int_equal(scratch_git("up", "commit -q -m moved"), 0);
     struct run r = review("up", "text", NULL);
     assert_null(strstr(r.out, "[risky-change]"));
     assert_int_equal(

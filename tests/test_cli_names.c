@@ -192,17 +192,6 @@ static void test_the_baseline_records_it(void **state)
     run_free(&r);
 }
 
-/* Runs `git ARGS` in the scratch directory's `dir`; 0 when git succeeded. */
-static int git(const char *dir, const char *args)
-{
-    char command[4096];
-    snprintf(command, sizeof command,
-             "cd '%s/%s' && git -c user.name=srcls -c user.email=srcls@example.invalid "
-             "-c init.defaultBranch=main %s >/dev/null 2>&1",
-             scratch_dir(), dir, args);
-    return system(command);
-}
-
 /* --base: the duplicate between a file changed since REF and one unchanged is found. */
 static void test_base_finds_a_duplicate_of_an_unchanged_file(void **state)
 {
@@ -212,9 +201,9 @@ static void test_base_finds_a_duplicate_of_an_unchanged_file(void **state)
     write_file("base/a.source.json", NAS("lake", "/a") "\n");
     write_file("base/b.source.json", NAS("pond", "/b") "\n");
     write_file("base/c.source.json", NAS("river", "/c") "\n");
-    assert_int_equal(git("base", "init -q"), 0);
-    assert_int_equal(git("base", "add ."), 0);
-    assert_int_equal(git("base", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("base", "init -q"), 0);
+    assert_int_equal(scratch_git("base", "add ."), 0);
+    assert_int_equal(scratch_git("base", "commit -q -m base"), 0);
     write_file("base/b.source.json", NAS("Lake", "/b") "\n");  /* changed: after a, unchanged */
     write_file("base/a.source.json", NAS("lake", "/a") "\n");  /* unchanged */
     write_file("base/c.source.json", NAS("POND", "/c") "\n");  /* changed; b had it at REF */

@@ -17,17 +17,6 @@
 
 #include "cli_harness.h"
 
-/* Runs `git ARGS` in the scratch directory's `dir`; 0 when git succeeded. */
-static int git(const char *dir, const char *args)
-{
-    char command[4096];
-    snprintf(command, sizeof command,
-             "cd '%s/%s' && git -c user.name=srcls -c user.email=srcls@example.invalid "
-             "-c init.defaultBranch=main %s >/dev/null 2>&1",
-             scratch_dir(), dir, args);
-    return system(command);
-}
-
 #define SOURCE(name, type, secure, secret)                                                         \
     "{\"name\": \"" name "\", \"type\": \"" type "\", \"config\": {\"secure\": " secure            \
     ", \"whitelistedBuckets\": [\"b\"], \"accessKey\": \"k\", \"accessSecret\": \"" secret "\"}}"
@@ -48,16 +37,16 @@ static int setup(void **state)
     write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,0ldS3cret") "\n");
     write_file("repo/gone.source.json", SOURCE("gone", STORAGE, "true", "data:,g0neS3cret") "\n");
     write_file("repo/package.json", "{\"private\": true}\n"); /* no document: not reported */
-    if (git("repo", "init -q") != 0 || git("repo", "add .") != 0 ||
-        git("repo", "commit -q -m base") != 0)
+    if (scratch_git("repo", "init -q") != 0 || scratch_git("repo", "add .") != 0 ||
+        scratch_git("repo", "commit -q -m base") != 0)
         return -1;
     /* the change under review, committed so that a clone has it */
     write_file("repo/a.source.json", SOURCE("s2", STORAGE, "false", "data:,n0wInl1ne") "\n");
     write_file("repo/bulk.json", "[" SOURCE("two", STORAGE, "false", KEEP) "]\n");
     write_file("repo/kept.source.json", SOURCE("kept", STORAGE, "true", "data:,n3wS3cret") "\n");
-    if (git("repo", "rm -q gone.source.json package.json") != 0)
+    if (scratch_git("repo", "rm -q gone.source.json package.json") != 0)
         return -1;
-    return git("repo", "commit -q -a -m change") == 0 ? 0 : -1;
+    return scratch_git("repo", "commit -q -a -m change") == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -137,9 +126,9 @@ static void test_type_changed(void **state)
     (void)state;
     skip_without_git();
     write_file("typed/t.source.json", SOURCE("t", STORAGE, "true", KEEP) "\n");
-    assert_int_equal(git("typed", "init -q"), 0);
-    assert_int_equal(git("typed", "add ."), 0);
-    assert_int_equal(git("typed", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("typed", "init -q"), 0);
+    assert_int_equal(scratch_git("typed", "add ."), 0);
+    assert_int_equal(scratch_git("typed", "commit -q -m base"), 0);
     write_file("typed/t.source.json",
                "{\"name\": \"t\", \"type\": \"SEARCH_INDEX\", \"config\": {}}\n");
     struct run r = review("typed", "text", "HEAD");
@@ -175,9 +164,9 @@ static void test_removal_widens(void **state)
                "\"group\": {\"type\": \"string\", \"description\": \"Consumer group.\"}}}\n");
     write_file("widen/q.source.json", "{\"name\": \"q\", \"type\": \"TEAM_QUEUE\", \"config\": "
                                       "{\"topics\": [\"t\"], \"group\": \"g\"}}\n");
-    assert_int_equal(git("widen", "init -q"), 0);
-    assert_int_equal(git("widen", "add ."), 0);
-    assert_int_equal(git("widen", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("widen", "init -q"), 0);
+    assert_int_equal(scratch_git("widen", "add ."), 0);
+    assert_int_equal(scratch_git("widen", "commit -q -m base"), 0);
     write_file("widen/w.source.json",
                "{\"name\": \"w\", \"type\": \"" STORAGE "\", \"config\": {\"secure\": true, "
                "\"accessKey\": \"k\", \"accessSecret\": \"" KEEP "\"}}\n");
@@ -198,7 +187,7 @@ static void test_removal_widens(void **state)
     assert_non_null(strstr(r.out, "\"pointer\":\"/config/topics\""));
     run_free(&r);
     /* kept (or added): nothing */
-    assert_int_equal(git("widen", "commit -q -a -m removed"), 0);
+    assert_int_equal(scratch_git("widen", "commit -q -a -m removed"), 0);
     r = review("widen", "text", "HEAD");
     assert_null(strstr(r.out, "risky-change"));
     run_free(&r);
@@ -290,7 +279,7 @@ static void test_bad_input_exits_2(void **state)
 
     char clone[600];
     snprintf(clone, sizeof clone, "clone -q --depth 1 file://%s/repo ../shallow", scratch_dir());
-    assert_int_equal(git("repo", clone), 0);
+    assert_int_equal(scratch_git("repo", clone), 0);
     r = review("shallow", "json", "HEAD~1");
     assert_exit(&r, 2);
     assert_non_null(strstr(r.err, "srcls: --base HEAD~1: no such commit in this repository (the "
@@ -355,16 +344,16 @@ static void test_moves_follow_git(void **state)
     write_file("moves/m2.source.json", LONG_SOURCE("m2", "true"));
     write_file("moves/m3.source.json", LONG_SOURCE("m3", "true"));
     write_file("moves/m4.source.json", LONG_SOURCE("m4", "true"));
-    assert_int_equal(git("moves", "init -q"), 0);
-    assert_int_equal(git("moves", "add ."), 0);
-    assert_int_equal(git("moves", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("moves", "init -q"), 0);
+    assert_int_equal(scratch_git("moves", "add ."), 0);
+    assert_int_equal(scratch_git("moves", "commit -q -m base"), 0);
     /* committed: moved with git mv into a folder, TLS turned off in the same commit */
     write_file("moves/team/README", "the team's sources\n");
-    assert_int_equal(git("moves", "mv m1.source.json team/n1.source.json"), 0);
+    assert_int_equal(scratch_git("moves", "mv m1.source.json team/n1.source.json"), 0);
     write_file("moves/team/n1.source.json", LONG_SOURCE("m1", "false"));
-    assert_int_equal(git("moves", "commit -q -a -m move"), 0);
+    assert_int_equal(scratch_git("moves", "commit -q -a -m move"), 0);
     /* not committed: git mv then edited (the move is staged) */
-    assert_int_equal(git("moves", "mv m2.source.json n2.source.json"), 0);
+    assert_int_equal(scratch_git("moves", "mv m2.source.json n2.source.json"), 0);
     write_file("moves/n2.source.json", LONG_SOURCE("m2", "false"));
     /* a plain mv git was not told of, edited */
     char from[4096], to[4096];
@@ -373,7 +362,7 @@ static void test_moves_follow_git(void **state)
     assert_int_equal(rename(from, to), 0);
     write_file("moves/n3.source.json", LONG_SOURCE("m3", "false"));
     /* git mv, rewritten beyond git's similarity threshold */
-    assert_int_equal(git("moves", "mv m4.source.json n4.source.json"), 0);
+    assert_int_equal(scratch_git("moves", "mv m4.source.json n4.source.json"), 0);
     write_file("moves/n4.source.json", "{\"name\": \"m4\", \"type\": \"" STORAGE "\", \"config\": "
                                        "{\"secure\": false, \"whitelistedBuckets\": [\"b\"]}}\n");
 
@@ -439,9 +428,9 @@ static void test_base_reports_a_duplicated_source_once(void **state)
                "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " SOURCE(
                    "twice", STORAGE, "true", KEEP) ",\n " NAS("gone", "/g") ",\n " NAS("gone",
                                                                                        "/h") "]\n");
-    assert_int_equal(git("dupbase", "init -q"), 0);
-    assert_int_equal(git("dupbase", "add ."), 0);
-    assert_int_equal(git("dupbase", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("dupbase", "init -q"), 0);
+    assert_int_equal(scratch_git("dupbase", "add ."), 0);
+    assert_int_equal(scratch_git("dupbase", "commit -q -m base"), 0);
     write_file("dupbase/bulk.json", "[" NAS("twice", "/t") "]\n");
     struct run r = review("dupbase", "text", "HEAD");
     const char *changed =
@@ -468,9 +457,9 @@ static void test_base_reports_a_change_to_a_duplicated_source_once(void **state)
                    "twice", STORAGE, "true",
                    KEEP) ",\n " SOURCE("pair", STORAGE, "true",
                                        KEEP) ",\n " SOURCE("pair", STORAGE, "true", KEEP) "]\n");
-    assert_int_equal(git("dupcopy", "init -q"), 0);
-    assert_int_equal(git("dupcopy", "add ."), 0);
-    assert_int_equal(git("dupcopy", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git("dupcopy", "init -q"), 0);
+    assert_int_equal(scratch_git("dupcopy", "add ."), 0);
+    assert_int_equal(scratch_git("dupcopy", "commit -q -m base"), 0);
     write_file(
         "dupcopy/bulk.json",
         "[" SOURCE("twice", STORAGE, "true", KEEP) ",\n " NAS("twice", "/t") ",\n " SOURCE(
