@@ -65,7 +65,7 @@ static void take_option(struct cli_options *o, size_t i, const char *value)
 {
     size_t count;
     const struct cli_option *row = &cli_option_table(&count)[i];
-    char *field = (char *)o + row->field;
+    void *field = (char *)o + row->field; /* offsetof the member: aligned as it is */
     bool seen = false;
     for (int k = 0; row->section == OPTION_OF_CHECK && k < o->of_check_count; k++)
         seen = seen || o->of_check[k] == i;
@@ -76,7 +76,7 @@ static void take_option(struct cli_options *o, size_t i, const char *value)
     case OPTION_SETS_INT: *(int *)field = row->set; break;
     case OPTION_TAKES: *(const char **)field = value; break;
     case OPTION_APPENDS: {
-        struct cli_option_list *list = (struct cli_option_list *)field;
+        struct cli_option_list *list = field;
         list->items[list->count++] = value;
         break;
     }
