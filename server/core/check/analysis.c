@@ -369,13 +369,15 @@ static uint32_t element_holding(const struct analysis *a, uint32_t node, uint32_
     return lo;
 }
 
-/* Moves a diagnostic of what follows the splice by its byte and node shifts. */
-static void shift_diagnostic(struct diagnostic *d, uint32_t bytes, uint32_t old_tail,
-                             uint32_t nodes)
+/* Moves a diagnostic of what follows the splice (which ended at `old_end`) by its byte and
+ * node shifts; its related place only when that follows the splice too (a duplicate-name's
+ * earlier source stays where it was). */
+static void shift_diagnostic(struct diagnostic *d, uint32_t bytes, uint32_t old_end,
+                             uint32_t old_tail, uint32_t nodes)
 {
     d->start += bytes;
     d->end += bytes;
-    if (d->related_start != JSON_NONE) {
+    if (d->related_start != JSON_NONE && d->related_start >= old_end) {
         d->related_start += bytes;
         d->related_end += bytes;
     }
@@ -433,7 +435,7 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
     if (count > hi)
         memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
     for (uint32_t i = lo + added; i < lo + added + (count - hi); i++)
-        shift_diagnostic(&items[i], bytes, old_tail, nodes);
+        shift_diagnostic(&items[i], bytes, old_end, old_tail, nodes);
     if (added > 0)
         memcpy(items + lo, fresh, (size_t)added * sizeof *fresh);
     free(fresh);
