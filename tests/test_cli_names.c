@@ -114,10 +114,10 @@ static void test_every_jobs_count_gives_the_same_report(void **state)
     }
     const char *formats[] = {"text", "json", "sarif"};
     for (size_t f = 0; f < 3; f++) {
-        struct run one = check_in("jobs", (const char *[]){"--check", "--format", formats[f],
-                                                          "--jobs", "1", ".", NULL});
-        struct run two = check_in("jobs", (const char *[]){"--check", "--format", formats[f],
-                                                          "--jobs", "2", ".", NULL});
+        struct run one = check_in(
+            "jobs", (const char *[]){"--check", "--format", formats[f], "--jobs", "1", ".", NULL});
+        struct run two = check_in(
+            "jobs", (const char *[]){"--check", "--format", formats[f], "--jobs", "2", ".", NULL});
         assert_string_equal(one.out, two.out);
         assert_non_null(strstr(one.out, "duplicate-name"));
         run_free(&one);
@@ -179,15 +179,15 @@ static void test_the_baseline_records_it(void **state)
 {
     (void)state;
     write_pair("baseline");
-    struct run r = check_in("baseline", (const char *[]){"--check", "--write-baseline",
-                                                        "base.json", ".", NULL});
+    struct run r = check_in(
+        "baseline", (const char *[]){"--check", "--write-baseline", "base.json", ".", NULL});
     run_free(&r);
     char *written = read_all("baseline/base.json");
     assert_non_null(written);
     assert_non_null(strstr(written, "duplicate-name"));
     free(written);
     r = check_in("baseline", (const char *[]){"--check", "--no-show-source", "--baseline",
-                                             "base.json", ".", NULL});
+                                              "base.json", ".", NULL});
     assert_line(&r, "checked 2 files: 0 errors, 0 warnings, 0 information, 0 hints");
     run_free(&r);
 }
@@ -204,11 +204,11 @@ static void test_base_finds_a_duplicate_of_an_unchanged_file(void **state)
     assert_int_equal(scratch_git("base", "init -q"), 0);
     assert_int_equal(scratch_git("base", "add ."), 0);
     assert_int_equal(scratch_git("base", "commit -q -m base"), 0);
-    write_file("base/b.source.json", NAS("Lake", "/b") "\n");  /* changed: after a, unchanged */
-    write_file("base/a.source.json", NAS("lake", "/a") "\n");  /* unchanged */
-    write_file("base/c.source.json", NAS("POND", "/c") "\n");  /* changed; b had it at REF */
-    struct run r = check_in("base", (const char *[]){"--check", "--no-show-source", "--base",
-                                                    "HEAD", ".", NULL});
+    write_file("base/b.source.json", NAS("Lake", "/b") "\n"); /* changed: after a, unchanged */
+    write_file("base/a.source.json", NAS("lake", "/a") "\n"); /* unchanged */
+    write_file("base/c.source.json", NAS("POND", "/c") "\n"); /* changed; b had it at REF */
+    struct run r = check_in(
+        "base", (const char *[]){"--check", "--no-show-source", "--base", "HEAD", ".", NULL});
     assert_line(&r, "b.source.json:1:10: warning: the name \"Lake\" is taken by a source of "
                     "another file (a.source.json): the catalog and SQL know a source by its "
                     "name [duplicate-name]");

@@ -37,11 +37,11 @@ struct walk {
     const struct check_options *options;
     struct report_summary summary;
     struct visited visited;
-    struct ignored ignored;  /* what git ignores below the directories named */
+    struct ignored ignored;   /* what git ignores below the directories named */
     struct check_names names; /* each source name of the run and where it was first seen */
-    struct check_pool *pool; /* NULL: one thread does everything */
-    bool handing_back;       /* in task_done: the pool is handing back a task */
-    bool env_said;           /* --env without "placeholders" said on stderr */
+    struct check_pool *pool;  /* NULL: one thread does everything */
+    bool handing_back;        /* in task_done: the pool is handing back a task */
+    bool env_said;            /* --env without "placeholders" said on stderr */
     unsigned fixed_files, fixes_applied, unfixed_files, hidden_fixes; /* hidden: unsafe */
     unsigned *reported;   /* per path named: the files and paths reported from it (or NULL) */
     int named, reporting; /* the path named being walked; the one of the task handed back */

@@ -5,8 +5,8 @@
  * pointer; a bulk element is known by its "name", not its index), a source's "type" or "name"
  * changed, a source removed from a bulk array. Sources of one name in a bulk array (a
  * duplicate-name) are one source: their copies are compared in order with the base's copies of
- * that name, and a change is reported once, not once per copy. Messages never quote a value that may be a
- * secret (only names and type identifiers, and the posture messages, which quote none). */
+ * that name, and a change is reported once, not once per copy. Messages never quote a value that
+ * may be a secret (only names and type identifiers, and the posture messages, which quote none). */
 #ifndef SRCLS_REVIEW_H
 #define SRCLS_REVIEW_H
 
