@@ -62,6 +62,14 @@ int scratch_git(const char *dir, const char *args)
     return system(command);
 }
 
+int scratch_git_base(const char *dir)
+{
+    int status = scratch_git(dir, "init -q");
+    if (status == 0)
+        status = scratch_git(dir, "add -A");
+    return status == 0 ? scratch_git(dir, "commit -q -m base") : status;
+}
+
 void write_file(const char *relative, const char *content)
 {
     char path[8192];
@@ -248,6 +256,14 @@ struct run run_srcls(const char *input, const char *const *args)
 {
     struct run_options options = {.input = input};
     return run_srcls_with(&options, args);
+}
+
+unsigned occurrences(const char *haystack, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
+        n++;
+    return n;
 }
 
 bool has_line(const char *output, const char *line)

@@ -17,6 +17,9 @@ const char *scratch_dir(void);
 /* Runs `git ARGS` (a shell command line's words) in the scratch directory's `dir`, with an
  * author and the branch main set, quietly; 0 when git succeeded. */
 int scratch_git(const char *dir, const char *args);
+/* A git repository made of the scratch directory's `dir` as it is: init, add all, and commit
+ * "base"; 0 when git succeeded. */
+int scratch_git_base(const char *dir);
 
 /* Writes `ascii` in UTF-16 or UTF-32 (`unit` 2 or 4 bytes, `big_endian` or not), after a byte
  * order mark when `bom`, into `out` (room for (strlen(ascii) + 1) * unit bytes); returns the
@@ -66,6 +69,8 @@ void run_free(struct run *r);
 
 /* Whether `output` has `line` as a whole line. */
 bool has_line(const char *output, const char *line);
+/* How many times `needle` stands in `haystack`, not overlapping. */
+unsigned occurrences(const char *haystack, const char *needle);
 void assert_line(const struct run *r, const char *line);
 void assert_exit(const struct run *r, int expected);
 /* Fails unless `part` is in the run's standard output. */

@@ -45,14 +45,6 @@ static struct stat stat_of(const char *path)
     return st;
 }
 
-static size_t occurrences(const char *haystack, const char *needle)
-{
-    size_t n = 0;
-    for (const char *at = strstr(haystack, needle); at != NULL; at = strstr(at + 1, needle))
-        n++;
-    return n;
-}
-
 /* The number of entries of `dir` besides . and ..: a leftover temporary file shows here. */
 static int entries_in(const char *dir)
 {

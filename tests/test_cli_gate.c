@@ -79,9 +79,7 @@ static void repo(const char *dir, const char *config, const char *now, const cha
     put(dir, "a.source.json", SOURCE("true"));
     put(dir, "bl.json", EMPTY_BASELINE);
     put(dir, "srcls.json", config);
-    assert_int_equal(scratch_git(dir, "init -q"), 0);
-    assert_int_equal(scratch_git(dir, "add -A"), 0);
-    assert_int_equal(scratch_git(dir, "commit -q -m base"), 0);
+    assert_int_equal(scratch_git_base(dir), 0);
     put(dir, "srcls.json", now);
     put(dir, "a.source.json", source_now);
     assert_int_equal(scratch_git(dir, "add -A"), 0);
@@ -120,14 +118,6 @@ static unsigned count_lines(const char *out, const char *prefix, const char *suf
 }
 
 /* The number of times `needle` occurs in `haystack`. */
-static unsigned occurrences(const char *haystack, const char *needle)
-{
-    unsigned n = 0;
-    for (const char *at = haystack; (at = strstr(at, needle)) != NULL; at += strlen(needle))
-        n++;
-    return n;
-}
-
 struct weakening {
     const char *before, *after; /* srcls.json at REF (NULL: none) and now (NULL: deleted) */
     const char *expected;       /* the start of the one risky-change line */
@@ -414,9 +404,7 @@ static void test_new_nested_config_is_compared_with_the_one_it_shadows(void **st
     skip_without_git();
     put("nested", "srcls.json", "{\n  \"rules\": {\"insecure-transport\": \"error\"}\n}\n");
     put("nested", "sub/a.source.json", SOURCE("true"));
-    assert_int_equal(scratch_git("nested", "init -q"), 0);
-    assert_int_equal(scratch_git("nested", "add -A"), 0);
-    assert_int_equal(scratch_git("nested", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git_base("nested"), 0);
     put("nested", "sub/srcls.json", "{\n  \"rules\": {\"security\": \"off\"}\n}\n");
     put("nested", "sub/a.source.json", SOURCE("false"));
     assert_int_equal(scratch_git("nested", "add -A"), 0);
@@ -444,9 +432,7 @@ static void test_config_moved_up_unchanged_weakens_nothing(void **state)
     skip_without_git();
     put("up", "sub/srcls.json", "{\n  \"rules\": {\"plaintext-credential\": \"error\"}\n}\n");
     put("up", "sub/a.source.json", SOURCE_WITH_KEY);
-    assert_int_equal(scratch_git("up", "init -q"), 0);
-    assert_int_equal(scratch_git("up", "add -A"), 0);
-    assert_int_equal(scratch_git("up", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git_base("up"), 0);
     assert_int_equal(scratch_git("up", "mv sub/srcls.json srcls.json"), 0);
     assert_int_equal(scratch_git("up", "commit -q -m moved"), 0);
     struct run r = review("up", "text", NULL);

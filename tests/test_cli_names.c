@@ -201,9 +201,7 @@ static void test_base_finds_a_duplicate_of_an_unchanged_file(void **state)
     write_file("base/a.source.json", NAS("lake", "/a") "\n");
     write_file("base/b.source.json", NAS("pond", "/b") "\n");
     write_file("base/c.source.json", NAS("river", "/c") "\n");
-    assert_int_equal(scratch_git("base", "init -q"), 0);
-    assert_int_equal(scratch_git("base", "add ."), 0);
-    assert_int_equal(scratch_git("base", "commit -q -m base"), 0);
+    assert_int_equal(scratch_git_base("base"), 0);
     write_file("base/b.source.json", NAS("Lake", "/b") "\n"); /* changed: after a, unchanged */
     write_file("base/a.source.json", NAS("lake", "/a") "\n"); /* unchanged */
     write_file("base/c.source.json", NAS("POND", "/c") "\n"); /* changed; b had it at REF */

@@ -104,13 +104,15 @@ static struct name_slot *table_take(struct name_table *t, struct json_doc *doc, 
     return &t->slots[at];
 }
 
-int duplicate_names_check(struct analysis *a, bool *found)
+/* Calls `visit` for each named element of a bulk document, in order, with the slot of the
+ * element that took its name first (itself when it is the first). */
+static int walk_bulk(struct analysis *a,
+                     int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index,
+                                  const struct name_slot *first),
+                     void *context)
 {
-    *found = false;
     struct json_doc *doc = &a->doc;
     struct name_table table;
-    if (a->document != DOCUMENT_BULK)
-        return 0;
     if (table_init(&table, json_child_count(doc, doc->root)) != 0)
         return -1;
     int status = 0;
@@ -118,14 +120,27 @@ int duplicate_names_check(struct analysis *a, bool *found)
     for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
          e = doc->nodes[e].next, index++) {
         uint32_t node = name_node(doc, e);
-        struct name_slot *first = node != JSON_NONE ? table_take(&table, doc, node, index) : NULL;
-        if (first == NULL || first->node == node)
-            continue;
-        *found = true;
-        status = report(a, node, index, first->node, first->index);
+        if (node != JSON_NONE)
+            status = visit(context, a, node, index, table_take(&table, doc, node, index));
     }
     free(table.slots);
     return status;
+}
+
+/* duplicate_names_check's visit: a name taken before is reported. */
+static int report_later(void *context, struct analysis *a, uint32_t node, uint32_t index,
+                        const struct name_slot *first)
+{
+    if (first->node == node)
+        return 0;
+    *(bool *)context = true;
+    return report(a, node, index, first->node, first->index);
+}
+
+int duplicate_names_check(struct analysis *a, bool *found)
+{
+    *found = false;
+    return a->document == DOCUMENT_BULK ? walk_bulk(a, report_later, found) : 0;
 }
 
 bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
@@ -143,6 +158,19 @@ bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint
     return false;
 }
 
+/* duplicate_names_each's visit: only the first element of each name. */
+struct each {
+    int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index);
+    void *context;
+};
+
+static int visit_first(void *context, struct analysis *a, uint32_t node, uint32_t index,
+                       const struct name_slot *first)
+{
+    const struct each *each = context;
+    return first->node == node ? each->visit(each->context, a, node, index) : 0;
+}
+
 int duplicate_names_each(struct analysis *a,
                          int (*visit)(void *context, struct analysis *a, uint32_t node,
                                       uint32_t index),
@@ -153,21 +181,10 @@ int duplicate_names_each(struct analysis *a,
         uint32_t node = name_node(doc, doc->root);
         return node != JSON_NONE ? visit(context, a, node, UINT32_MAX) : 0;
     }
-    struct name_table table; /* a name taken before in the document: reported within it */
     if (a->document != DOCUMENT_BULK)
         return 0;
-    if (table_init(&table, json_child_count(doc, doc->root)) != 0)
-        return -1;
-    int status = 0;
-    uint32_t index = 0;
-    for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
-         e = doc->nodes[e].next, index++) {
-        uint32_t node = name_node(doc, e);
-        if (node != JSON_NONE && table_take(&table, doc, node, index)->node == node)
-            status = visit(context, a, node, index);
-    }
-    free(table.slots);
-    return status;
+    struct each each = {visit, context}; /* a name taken before: reported within the document */
+    return walk_bulk(a, visit_first, &each);
 }
 
 int duplicate_names_report_elsewhere(struct analysis *a, uint32_t node, uint32_t index,
