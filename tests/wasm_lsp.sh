@@ -20,12 +20,19 @@ skip() { echo "SKIP: $*"; exit 77; }
 cli=${SRCLS_CLI_BINARY:-$root/build/server/srcls}
 [ -x "$cli" ] || skip "no native srcls at $cli for the suite's --check oracle (set SRCLS_CLI_BINARY)"
 
-echo "wasm_lsp: $wasm, run by $runner; --check by $cli${SRCLS_WASM_NO_POLL:+; SRCLS_WASM_NO_POLL=$SRCLS_WASM_NO_POLL}"
+# Every file of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone
+# (tests/wasm_check.sh runs it against the WebAssembly build's --check).
+suites=(lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js
+  completion.test.js navigation.test.js workspace.test.js code_actions.test.js project.test.js
+  custom_kinds.test.js review.test.js)
+if [ -n "${SRCLS_WASM_NO_POLL:-}" ]; then
+  # Without poll() only the wait for input differs (server/platform/wasi): the files that drive
+  # the transport (start, shutdown, cancellation, broken framing, hostile messages, stdin closed
+  # mid-message, the workspace's watched files); the handlers behind it are the ones the run
+  # with poll() tests (diagnostics.test.js alone takes a minute this way: each wait is a timer).
+  suites=(lifecycle.test.js robustness.test.js workspace.test.js)
+fi
+echo "wasm_lsp: $wasm, run by $runner; --check by $cli${SRCLS_WASM_NO_POLL:+; SRCLS_WASM_NO_POLL=$SRCLS_WASM_NO_POLL}; ${#suites[@]} files"
 cd "$root/tests/lsp"
 SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_WASM="$wasm" SRCLS_WASM_RUNNER="$runner" SRCLS_BINARY="$root/tests/lsp/srcls-wasm.sh" \
-  SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 \
-  lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
-  navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
-  review.test.js
-# (the files of the lsp test in tests/meson.build but sarif.test.js, which tests --check alone:
-# tests/wasm_check.sh runs it against the WebAssembly build's --check)
+  SRCLS_CLI_BINARY="$cli" node --require ./require-deps.js --test --test-concurrency=4 "${suites[@]}"

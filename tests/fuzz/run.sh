@@ -1,8 +1,10 @@
 #!/bin/bash
-# run.sh: runs every fuzz target for a while, one after the other on one core, and says what
-# each did. usage: tests/fuzz/run.sh [SECONDS_PER_TARGET (60)] [BUILD_DIR (build-fuzz)]
-#                                   [TARGET=SECONDS...]
+# run.sh: runs every fuzz target for a while, as many at once as there are cores (each target is
+# one process on one core), and says what each did.
+# usage: tests/fuzz/run.sh [SECONDS_PER_TARGET (60)] [BUILD_DIR (build-fuzz)] [TARGET=SECONDS...]
 # A TARGET=SECONDS argument gives that target its own time (CI gives the slow targets more).
+# SRCLS_FUZZ_JOBS=N runs N targets at once (default: the number of cores, `nproc`); the longest
+# targets start first. The summary is printed in the targets' order whatever finishes first.
 #
 # BUILD_DIR must be configured for fuzzing (clang, libFuzzer, sanitizers):
 #   CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
@@ -65,9 +67,10 @@ python3 "$here/make_corpus.py" "$work/seeds" || exit 2
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 
-failed=0
-summary=()
-for target in "${targets[@]}"; do
+# run_target TARGET: fuzzes TARGET for its time; writes its summary line into
+# $work/logs/TARGET.summary and, when it failed, what reproduces it into $work/logs/TARGET.failure.
+run_target() {
+    local target=$1
     corpus=$work/corpus/$target
     artifacts=$work/artifacts/$target/
     log=$work/logs/$target.log
@@ -77,6 +80,7 @@ for target in "${targets[@]}"; do
     [ -d "$here/regressions/$target" ] && regressions=("$here/regressions/$target")
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     target_seconds=${own_seconds[$target]:-$seconds}
+    rm -f "$work/logs/$target.failure"
     echo "== $target: ${target_seconds}s (log: $log)"
     "$build/tests/fuzz/$target" \
         -dict="$work/seeds/$(dictionary "$target")" \
@@ -97,14 +101,46 @@ for target in "${targets[@]}"; do
     files=$(find "$corpus" -type f | wc -l)
     result=ok
     if [ "$status" -ne 0 ]; then
-        failed=1
         result="FAILED (status $status)"
-        grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error|invariant broken|SUMMARY' "$log" | head -5
-        grep -E 'Test unit written to|artifact_prefix' "$log" | sed 's/^/  /'
+        {
+            echo "== $target failed:"
+            grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error|invariant broken|SUMMARY' "$log" | head -5
+            grep -E 'Test unit written to|artifact_prefix' "$log" | sed 's/^/  /'
+        } >"$work/logs/$target.failure"
     fi
-    summary+=("$(printf '%-14s %5ss  execs %-10s exec/s %-7s cov %-6s ft %-7s corpus %s (%s files)  %s' \
+    printf '%-14s %5ss  execs %-10s exec/s %-7s cov %-6s ft %-7s corpus %s (%s files)  %s\n' \
         "$target" "$target_seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
-        "$files" "$result")")
+        "$files" "$result" >"$work/logs/$target.summary"
+}
+
+jobs=${SRCLS_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
+# Longest first, so the short ones fill in beside them.
+order=$(for target in "${targets[@]}"; do
+    echo "${own_seconds[$target]:-$seconds} $target"
+done | sort -s -k1,1nr | cut -d' ' -f2)
+mkdir -p "$work/logs"
+rm -f "$work"/logs/*.summary "$work"/logs/*.failure
+running=0
+for target in $order; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    run_target "$target" &
+    running=$((running + 1))
+done
+wait
+
+failed=0
+summary=()
+for target in "${targets[@]}"; do
+    if [ -f "$work/logs/$target.failure" ]; then
+        failed=1
+        cat "$work/logs/$target.failure"
+    fi
+    summary+=("$(cat "$work/logs/$target.summary" 2>/dev/null ||
+        echo "$target: no summary (the run stopped before it ended)")")
 done
 
 echo

@@ -8,11 +8,11 @@
 #                                       `--check --format json` of (a copy of) docs/examples/
 #                                       give what the native binary gives (stdout and status),
 #                                       no notice on stderr; a platform package of another
-#                                       version refused; the language-server suite (tests/lsp)
-#                                       against it
+#                                       version refused; the language-server suite's transport
+#                                       files (tests/lsp: start, framing, diagnostics) against it
 #   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
 #                                       stderr; `--version`, `--check` (compared as above) and
-#                                       the language-server suite against it
+#                                       the transport files of the language-server suite
 # With the argument action, after publishing, only this instead: action.yml's steps run as a
 # runner runs them (tests/npm/action_runner.py: inputs, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) in a
 # git repository holding a bad and a good document: the step fails with annotations on the bad
@@ -206,13 +206,15 @@ cp -r "$root/docs/examples" "$work/examples"
 native_status=0
 "$native" --check --format json "$work/examples/" >"$work/native.json" || native_status=$?
 
-# lsp_suite SERVER CLI: the language-server suite (but sarif.test.js, which tests --check alone)
-# against SERVER, with CLI as its --check oracle.
+# lsp_suite SERVER CLI: the language-server suite's files that drive the server through its
+# pipes (start, shutdown, exit codes, cancellation, broken framing, hostile messages, stdin closed,
+# published and pulled diagnostics, the workspace) against SERVER, the installed launcher, with
+# CLI as its --check oracle. The launcher passes stdin and stdout through; the request handlers
+# behind them are the same binary's and module's, which the lsp and wasm_lsp tests run in full.
 lsp_suite() {
   (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$1" SRCLS_CLI_BINARY="$2" \
     node --require ./require-deps.js --test --test-concurrency=4 \
-      lifecycle.test.js robustness.test.js diagnostics.test.js features.test.js completion.test.js \
-      navigation.test.js workspace.test.js code_actions.test.js project.test.js custom_kinds.test.js \
+      lifecycle.test.js robustness.test.js diagnostics.test.js workspace.test.js \
       >"$work/lsp.log" 2>&1) || {
     grep -A30 "^ *not ok" "$work/lsp.log" | head -150
     grep -E '^# (tests|pass|fail|cancelled)' "$work/lsp.log"
