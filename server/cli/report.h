@@ -42,6 +42,13 @@ struct checked_file {
     const unsigned char *baselined;
 };
 
+/* Whether the i-th diagnostic of `file` is new: not held by the --baseline (every one is new
+ * without a baseline). The one test every format makes before it reports or counts one. */
+static inline bool report_is_new(const struct checked_file *file, uint32_t i)
+{
+    return file->baselined == NULL || !file->baselined[i];
+}
+
 struct reporter {
     void (*begin)(struct reporter *self);
     void (*file)(struct reporter *self, const struct checked_file *file);

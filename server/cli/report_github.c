@@ -53,8 +53,8 @@ static void github_file(struct reporter *self, const struct checked_file *file)
     const struct analysis *a = file->analysis;
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (file->baselined != NULL && file->baselined[i])
-            continue; /* --baseline: only what is new */
+        if (!report_is_new(file, i))
+            continue;
         struct text_position start = line_index_position(&a->lines, d->start, POSITION_UTF32);
         struct text_position end = line_index_position(&a->lines, d->end, POSITION_UTF32);
         const char *command = d->severity == DIAG_ERROR     ? "error"

@@ -127,8 +127,8 @@ static void gitlab_file(struct reporter *self, const struct checked_file *file)
         w.failed = true; /* out of memory: the report is not whole */
     for (uint32_t i = 0; repeats != NULL && i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (file->baselined != NULL && file->baselined[i])
-            continue; /* --baseline: only what is new */
+        if (!report_is_new(file, i))
+            continue;
         struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF16);
         write_issue(self, &w, path, code_name(d->code), d->message, gitlab_severity(d->severity),
                     at.line + 1, d->pointer, repeats[i]);

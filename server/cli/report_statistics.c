@@ -31,8 +31,7 @@ static void statistics_file(struct reporter *self, const struct checked_file *fi
         return;
     }
     for (uint32_t i = 0; i < file->analysis->diags.count; i++)
-        of(self)->count[file->analysis->diags.items[i].code] +=
-            file->baselined == NULL || !file->baselined[i]; /* --baseline: the new ones */
+        of(self)->count[file->analysis->diags.items[i].code] += report_is_new(file, i);
 }
 
 static void statistics_end(struct reporter *self, const struct report_summary *summary)

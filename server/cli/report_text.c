@@ -95,8 +95,8 @@ static void text_file(struct reporter *self, const struct checked_file *file)
     const struct analysis *a = file->analysis;
     for (uint32_t i = 0; i < a->diags.count; i++) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (file->baselined != NULL && file->baselined[i])
-            continue;      /* --baseline: only what is new */
+        if (!report_is_new(file, i))
+            continue;
         if (file->deleted) /* no place in a file that is gone */
             fprintf(self->out, "%s: ", file->path);
         else
