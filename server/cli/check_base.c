@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_command.h"
 #include "check_gate.h"
 #include "check_git.h"
 #include "domain/domain.h"

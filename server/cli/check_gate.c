@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_command.h"
 #include "check_read.h"
 #include "check/check.h"
 #include "project/project.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_command.h"
 #include "domain/domain.h"
 #include "export_schema.h"
 #include "help.h"

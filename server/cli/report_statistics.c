@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "check_command.h"
 #include "domain/domain.h"
 #include "report.h"
 

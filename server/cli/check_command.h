@@ -1,7 +1,7 @@
-/* check: `srcls --check` — walk the named paths, analyse each document, hand it to the
+/* check_command: `srcls --check` — walk the named paths, analyse each document, hand it to the
  * reporter. */
-#ifndef SRCLS_CHECK_H
-#define SRCLS_CHECK_H
+#ifndef SRCLS_CHECK_COMMAND_H
+#define SRCLS_CHECK_COMMAND_H
 
 #include "check_base.h"
 #include "check_baseline.h"

@@ -4,7 +4,7 @@
  * docs/cli.md: named links are followed, scans follow none and visit each inode once, only
  * regular files are read (opens are non-blocking and confirmed with fstat), nothing over the
  * parser's limit is read, and --fix rewrites through file_replace. */
-#include "check.h"
+#include "check_command.h"
 
 #include <dirent.h>
 #include <errno.h>
