@@ -310,6 +310,10 @@ if command -v git >/dev/null; then
   expect_lines "$tmp/wasm.out" "[risky-change]" 2 "--base HEAD~1 from a subdirectory"
   checks=$((checks + 1))
   grep -q 'bad-syntax\|mine.local' "$tmp/wasm.out" && fail "a file git ignores was checked"
+  (cd "$repo" && STDIN_FILE=$repo/kept/deep/lake.source.json run_both --check --base HEAD~1 \
+    --stdin-filename kept/deep/lake.source.json -)
+  expect_same "--check --base HEAD~1 of standard input (--stdin-filename)"
+  expect_lines "$tmp/wasm.out" "[risky-change]" 1 "--base HEAD~1 of standard input"
   (cd "$repo" && run_both --check ignored/bad-syntax.source.json)
   expect_same "--check of a file named in a work tree"
   (cd "$repo" && run_both --check --base no-such-ref kept)
