@@ -316,7 +316,7 @@ if command -v git >/dev/null; then
   ln -s "$(command -v node)" "$nogit/node"
   status=0
   PATH=$nogit "$work/app-wasm/node_modules/.bin/srcls" --check . >"$work/out" 2>"$work/err" || status=$?
-  [ "$status" -eq 2 ] && [ ! -s "$work/out" ] ||
+  [ "$status" -eq 2 ] && ! grep -q '\.json' "$work/out" ||
     fail "without git on PATH: status $status, stdout: $(cat "$work/out")"
   grep -q "^srcls: \.: not checked: it is in a git work tree, and the WebAssembly build cannot read what git ignores (git is not on PATH)" "$work/err" ||
     fail "without git on PATH: stderr: $(cat "$work/err")"
