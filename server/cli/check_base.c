@@ -1,19 +1,14 @@
-/* check_base: the version of each document at --base REF (see check_base.h). */
-#define _XOPEN_SOURCE 700 /* realpath */
+/* check_base: the version of each document at --base REF (see check_base.h), natively and in
+ * the WebAssembly build alike: git is run through check_git.h. */
+#define _XOPEN_SOURCE 700 /* strndup */
 
 #include "check_base.h"
 
-#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "check_command.h"
 #include "check_gate.h"
@@ -21,10 +16,9 @@
 #include "domain/domain.h"
 #include "check_read.h"
 #include "check/check.h"
+#include "platform.h"
 #include "project/project.h"
 #include "base/base.h"
-
-extern char **environ;
 
 /* Paths into the listing. */
 struct path_list {
@@ -53,8 +47,7 @@ struct check_base {
     struct path_list deleted;    /* those of them deleted since REF, in git's order */
     struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
     bool configs_moved;          /* a srcls.json is gone since REF, or new */
-    pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
-    FILE *to_batch, *from_batch;
+    struct check_git_batch *batch; /* git cat-file --batch; NULL until a document changed */
     char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
     struct check_gate *gate;  /* srcls.json and baseline files reviewed (check_gate.h) */
     bool failed;
@@ -181,20 +174,31 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
         return NULL;
     }
     int status;
-    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    /* The top as a path from here, not git's absolute name of it: the same in every build (the
+     * WebAssembly build names a Windows drive /c:, git C:). Inside .git: "false", no top. */
+    char *argv[] = {"git", "rev-parse", "--is-inside-work-tree", "--show-cdup", NULL};
     char *top = git_line(argv, &status);
-    if (top == NULL) {
-        fprintf(stderr, "srcls: --base %s: %s\n", ref,
-                status == CHECK_GIT_NO_MEMORY ? "out of memory"
-                : status < 0                  ? "git cannot be run (is it installed?)"
-                                              : "not in a git work tree (run it from inside one)");
+    if (top == NULL || strncmp(top, "true", 4) != 0 || (top[4] != '\n' && top[4] != '\0')) {
+        const char *missing = check_git_missing();
+        if (status == CHECK_GIT_NO_MEMORY)
+            fprintf(stderr, "srcls: --base %s: out of memory\n", ref);
+        else if (status >= 0)
+            fprintf(stderr, "srcls: --base %s: not in a git work tree (run it from inside one)\n",
+                    ref);
+        else
+            fprintf(stderr, "srcls: --base %s: git cannot be run (%s)\n", ref,
+                    missing != NULL ? missing : "is it installed?");
+        free(top);
         check_base_close(base);
         return NULL;
     }
-    base->toplevel = realpath(top, NULL);
+    char resolved[PATH_MAX];
+    const char *cdup = top[4] == '\n' && top[5] != '\0' ? top + 5 : ".";
+    errno = 0;
+    base->toplevel = platform_realpath(cdup, resolved) != NULL ? strdup(resolved) : NULL;
     if (base->toplevel == NULL)
-        fprintf(stderr, "srcls: --base %s: %s: %s\n", ref, top,
-                errno == ENOMEM ? "out of memory" : strerror(errno));
+        fprintf(stderr, "srcls: --base %s: %s: %s\n", ref, cdup,
+                errno == ENOMEM || errno == 0 ? "out of memory" : strerror(errno));
     free(top);
     if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
         check_base_close(base);
@@ -209,7 +213,8 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
  * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
 static char *directory_relative(const struct check_base *base, const char *dir)
 {
-    char *real = realpath(dir, NULL);
+    char resolved[PATH_MAX];
+    char *real = platform_realpath(dir, resolved) != NULL ? strdup(resolved) : NULL;
     size_t top = strlen(base->toplevel);
     if (real == NULL || strncmp(real, base->toplevel, top) != 0 ||
         (real[top] != '/' && real[top] != '\0')) {
@@ -249,87 +254,37 @@ static char *relative(struct check_base *base, const char *path)
     return rel;
 }
 
-/* Starts git cat-file --batch with a pipe each way. */
-static bool start_batch(struct check_base *base)
-{
-    int in[2], out[2];
-    if (pipe(in) != 0)
-        return false;
-    if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return false;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, in[1]);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {"git", "-C", base->toplevel, "cat-file", "--batch", NULL};
-    int spawned = posix_spawnp(&base->batch_pid, "git", &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    if (spawned == 0) {
-        base->to_batch = fdopen(in[1], "w");
-        base->from_batch = fdopen(out[0], "r");
-    }
-    if (base->to_batch == NULL)
-        close(in[1]);
-    if (base->from_batch == NULL)
-        close(out[0]);
-    if (spawned != 0)
-        base->batch_pid = 0;
-    return spawned == 0 && base->to_batch != NULL && base->from_batch != NULL;
-}
-
-/* Asks git for the blob of `rel` with SIGPIPE held back: a git that has died makes the write
- * fail (EPIPE), and the comparison fails with a message, instead of the signal ending srcls. */
-static bool ask_batch(struct check_base *base, const char *rel)
-{
-    sigset_t pipe_signal, old;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
-    bool sent =
-        fprintf(base->to_batch, "%s:%s\n", base->commit, rel) >= 0 && fflush(base->to_batch) == 0;
-    if (!sent) { /* take the signal the failed write raised before letting it through again */
-        struct timespec none = {0, 0};
-        while (sigtimedwait(&pipe_signal, NULL, &none) == SIGPIPE)
-            ;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return sent;
-}
-
 /* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
  * new file), -1 when git does not answer as it should. */
 static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
 {
-    if (base->batch_pid == 0 && !start_batch(base))
+    if (base->batch == NULL && (base->batch = check_git_batch_open(base->toplevel)) == NULL)
         return -1;
-    if (!ask_batch(base, rel))
-        return -1;
+    size_t size = strlen(base->commit) + strlen(rel) + 2;
+    char *spec = malloc(size);
+    if (spec != NULL)
+        snprintf(spec, size, "%s:%s", base->commit, rel);
+    FILE *answer = spec != NULL ? check_git_batch_ask(base->batch, spec) : NULL;
+    free(spec);
     char header[256];
-    if (fgets(header, sizeof header, base->from_batch) == NULL || strchr(header, '\n') == NULL)
+    if (answer == NULL || fgets(header, sizeof header, answer) == NULL ||
+        strchr(header, '\n') == NULL)
         return -1;
     if (strstr(header, " missing\n") != NULL)
         return 0;
     char type[16];
-    unsigned long long size;
-    if (sscanf(header, "%*s %15s %llu", type, &size) != 2)
+    unsigned long long blob_size;
+    if (sscanf(header, "%*s %15s %llu", type, &blob_size) != 2)
         return -1;
-    char *buf = size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)size + 1) : NULL;
-    if (buf == NULL || fread(buf, 1, (size_t)size, base->from_batch) != size ||
-        fgetc(base->from_batch) != '\n' || strcmp(type, "blob") != 0) {
+    char *buf = blob_size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)blob_size + 1) : NULL;
+    if (buf == NULL || fread(buf, 1, (size_t)blob_size, answer) != blob_size ||
+        fgetc(answer) != '\n' || strcmp(type, "blob") != 0) {
         free(buf);
         return -1;
     }
-    buf[size] = '\0';
+    buf[blob_size] = '\0';
     *text = buf;
-    *len = (size_t)size;
+    *len = (size_t)blob_size;
     return 1;
 }
 
@@ -580,12 +535,7 @@ void check_base_close(struct check_base *base)
 {
     if (base == NULL)
         return;
-    if (base->to_batch != NULL)
-        fclose(base->to_batch); /* git sees the end of its input and stops */
-    if (base->from_batch != NULL)
-        fclose(base->from_batch);
-    if (base->batch_pid > 0)
-        waitpid(base->batch_pid, NULL, 0);
+    check_git_batch_close(base->batch);
     check_gate_free(base->gate);
     free(base->dir);
     free(base->dir_relative);
