@@ -303,7 +303,7 @@ static void task_done(void *context, void *task)
     else if (t->ours) { /* after a fix, what is left */
         struct analysis *reported = replaced ? &t->fixed_analysis : &t->analysis;
         check_names_add(&walk->names, walk->options->reporter, t->path, reported, &t->target);
-        check_base_review(walk->options->base, t->path, reported); /* --base: the changes */
+        check_review_review(walk->options->base, t->path, reported); /* --base: the changes */
         unsigned char *in_baseline =
             check_baseline_match(walk->options->baseline, t->path, reported, &t->target);
         struct checked_file file = {
@@ -563,7 +563,7 @@ int check_run(const struct check_options *options)
     if (!options->diff) /* "ignore" entries that silenced nothing (before --base's srcls.json) */
         check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
                                     &walk.summary);
-    check_base_report_deleted(options, &walk.summary); /* --base: files deleted since */
+    check_review_report_deleted(options, &walk.summary); /* --base: files deleted since */
     check_baseline_finish(options->baseline, &walk.summary);
     if (!options->diff)
         reporter->end(reporter, &walk.summary);
@@ -588,7 +588,7 @@ int check_run(const struct check_options *options)
     ignored_free(&walk.ignored);
     check_names_free(&walk.names);
     if (status != 0 || walk.summary.unreadable > 0 || walk.unfixed_files > 0 ||
-        check_base_failed(options->base) || check_baseline_failed(options->baseline) ||
+        check_review_failed(options->base) || check_baseline_failed(options->baseline) ||
         walk.ignored.unavailable > 0)
         return 2;
     if (options->diff) /* 1: --fix would change something */

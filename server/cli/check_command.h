@@ -3,7 +3,7 @@
 #ifndef SRCLS_CHECK_COMMAND_H
 #define SRCLS_CHECK_COMMAND_H
 
-#include "check_base.h"
+#include "check_review.h"
 #include "check_baseline.h"
 #include "check_config.h"
 #include "check_env.h"
@@ -24,7 +24,7 @@ struct check_options {
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
     bool unsafe_fixes; /* --unsafe-fixes: --fix and --diff apply the unsafe fixes too */
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */
-    struct check_base *base;         /* --base REF: each document compared with its version there */
+    struct check_review *base;       /* --base REF: each document compared with its version there */
     struct check_baseline *baseline; /* --baseline, --write-baseline: NULL when neither */
     const struct check_env *env;     /* --env FILE: each document checked as rendered, or NULL */
     bool exit_zero;                  /* --exit-zero: diagnostics never make the status 1 */

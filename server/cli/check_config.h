@@ -14,7 +14,7 @@
 #include "domain/domain.h"
 
 struct check_config; /* one srcls.json read (check_config.c) */
-struct check_base;
+struct check_review;
 
 struct check_configs {
     const struct schema_registry *registry;
@@ -25,7 +25,7 @@ struct check_configs {
     char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
     bool reported;               /* a configuration's mistakes or unreadability were reported */
     bool kind_dirs;              /* a configuration read names directories of kind files */
-    struct check_base *base;     /* --base REF: each srcls.json read is reviewed (check_gate) */
+    struct check_review *base;   /* --base REF: each srcls.json read is reviewed (check_gate) */
     bool out_of_memory;          /* a configuration could not be read for want of memory */
 };
 

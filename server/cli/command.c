@@ -145,7 +145,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                     const struct schema_registry *registry, struct check_configs *configs,
                     unsigned jobs, enum diag_severity fail_on)
 {
-    struct check_base *base = NULL;
+    struct check_review *base = NULL;
     struct check_baseline *baseline = NULL;
     struct check_env env = {0};
     int status = 2;
@@ -154,7 +154,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
             goto done;
     }
     check_env_finish(&env);
-    if ((o->base != NULL && (base = check_base_open(o->base, o->baseline)) == NULL) ||
+    if ((o->base != NULL && (base = check_review_open(o->base, o->baseline)) == NULL) ||
         check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
                             &baseline) != 0)
         goto done;
@@ -188,7 +188,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     status = check_baseline_end(baseline, check_run(&options));
 done:
     check_baseline_close(baseline);
-    check_base_close(base);
+    check_review_close(base);
     check_env_free(&env);
     return status;
 }

@@ -1,8 +1,8 @@
-/* check_base: the version of each document at --base REF (see check_base.h), natively and in
+/* check_review: the version of each document at --base REF (see check_review.h), natively and in
  * the WebAssembly build alike: git is run through check_git.h. */
 #define _XOPEN_SOURCE 700 /* strndup */
 
-#include "check_base.h"
+#include "check_review.h"
 
 #include <limits.h>
 #include <errno.h>
@@ -38,18 +38,18 @@ struct changed_list {
     size_t count, cap;
 };
 
-struct check_base {
-    char *ref;                   /* as written on the command line, for messages */
-    char *commit;                /* its commit id */
-    char *toplevel;              /* the work tree's top directory, real path */
-    char *listing;               /* git diff --name-status -z: status and path, NUL-separated */
-    struct changed_list changed; /* what differs from REF, sorted by path */
-    struct path_list deleted;    /* those of them deleted since REF, in git's order */
-    struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
-    bool configs_moved;          /* a srcls.json is gone since REF, or new */
+struct check_review {
+    char *ref;                     /* as written on the command line, for messages */
+    char *commit;                  /* its commit id */
+    char *toplevel;                /* the work tree's top directory, real path */
+    char *listing;                 /* git diff --name-status -z: status and path, NUL-separated */
+    struct changed_list changed;   /* what differs from REF, sorted by path */
+    struct path_list deleted;      /* those of them deleted since REF, in git's order */
+    struct path_list gone;         /* the srcls.json files deleted or moved away since REF */
+    bool configs_moved;            /* a srcls.json is gone since REF, or new */
     struct check_git_batch *batch; /* git cat-file --batch; NULL until a document changed */
-    char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
-    struct check_gate *gate;  /* srcls.json and baseline files reviewed (check_gate.h) */
+    char *dir, *dir_relative;      /* the last directory of relative(), and its path from the top */
+    struct check_gate *gate;       /* srcls.json and baseline files reviewed (check_gate.h) */
     bool failed;
 };
 
@@ -73,7 +73,7 @@ static char *git_line(char *const argv[], int *status)
 }
 
 /* Resolves REF to a commit; says why not (a shallow clone named) on stderr. */
-static bool resolve(struct check_base *base)
+static bool resolve(struct check_review *base)
 {
     int status;
     size_t size = strlen(base->ref) + sizeof "^{commit}";
@@ -128,7 +128,7 @@ static bool push_changed(struct changed_list *list, const struct changed_path *e
  * (git mv, or a move git sees in the index) is compared with its old path's version, and its
  * old path is no deletion. A move beyond git's similarity threshold is a deletion and a new
  * file, as git says. */
-static bool list_changed(struct check_base *base)
+static bool list_changed(struct check_review *base)
 {
     int status;
     size_t len = 0;
@@ -165,9 +165,9 @@ static bool list_changed(struct check_base *base)
     return true;
 }
 
-struct check_base *check_base_open(const char *ref, const char *baseline)
+struct check_review *check_review_open(const char *ref, const char *baseline)
 {
-    struct check_base *base = calloc(1, sizeof *base);
+    struct check_review *base = calloc(1, sizeof *base);
     if (base == NULL || (base->ref = strdup(ref)) == NULL) {
         fputs("srcls: out of memory\n", stderr);
         free(base);
@@ -189,7 +189,7 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
             fprintf(stderr, "srcls: --base %s: git cannot be run (%s)\n", ref,
                     missing != NULL ? missing : "is it installed?");
         free(top);
-        check_base_close(base);
+        check_review_close(base);
         return NULL;
     }
     char resolved[PATH_MAX];
@@ -201,7 +201,7 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
                 errno == ENOMEM || errno == 0 ? "out of memory" : strerror(errno));
     free(top);
     if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
-        check_base_close(base);
+        check_review_close(base);
         return NULL;
     }
     if (baseline != NULL)
@@ -211,7 +211,7 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
 
 /* The real path of `dir` (a directory, or a path named on the command line) relative to the
  * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
-static char *directory_relative(const struct check_base *base, const char *dir)
+static char *directory_relative(const struct check_review *base, const char *dir)
 {
     char resolved[PATH_MAX];
     char *real = platform_realpath(dir, resolved) != NULL ? strdup(resolved) : NULL;
@@ -228,7 +228,7 @@ static char *directory_relative(const struct check_base *base, const char *dir)
 /* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. Its
  * directory is resolved once for all the files of a directory the walk visits in a row (a
  * scan follows no link to a file, so the name is taken as it is). */
-static char *relative(struct check_base *base, const char *path)
+static char *relative(struct check_review *base, const char *path)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
@@ -256,7 +256,7 @@ static char *relative(struct check_base *base, const char *path)
 
 /* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
  * new file), -1 when git does not answer as it should. */
-static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
+static int read_blob(struct check_review *base, const char *rel, char **text, size_t *len)
 {
     if (base->batch == NULL && (base->batch = check_git_batch_open(base->toplevel)) == NULL)
         return -1;
@@ -289,7 +289,7 @@ static int read_blob(struct check_base *base, const char *rel, char **text, size
 }
 
 /* Says that `path` could not be compared with its version at the base: the run fails (2). */
-static void compare_failed(struct check_base *base, const char *path)
+static void compare_failed(struct check_review *base, const char *path)
 {
     fprintf(stderr,
             "srcls: %s: cannot compare it with its version at %s (git failed or out of memory)\n",
@@ -297,7 +297,7 @@ static void compare_failed(struct check_base *base, const char *path)
     base->failed = true;
 }
 
-int check_base_read(struct check_base *base, const char *path, char **text, size_t *len)
+int check_review_read(struct check_review *base, const char *path, char **text, size_t *len)
 {
     *text = NULL;
     if (base->failed)
@@ -313,13 +313,13 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
                         bsearch(&key, base->changed.items, base->changed.count,
                                 sizeof *base->changed.items, compare) == NULL
                     ? 2
-                    : check_base_read_rel(base, rel, path, text, len);
+                    : check_review_read_rel(base, rel, path, text, len);
     free(rel);
     return found;
 }
 
-int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
-                        size_t *len)
+int check_review_read_rel(struct check_review *base, const char *rel, const char *shown,
+                          char **text, size_t *len)
 {
     *text = NULL;
     int found = base->failed ? -1 : read_blob(base, rel, text, len);
@@ -328,24 +328,24 @@ int check_base_read_rel(struct check_base *base, const char *rel, const char *sh
     return found;
 }
 
-void check_base_fail(struct check_base *base, const char *path)
+void check_review_fail(struct check_review *base, const char *path)
 {
     compare_failed(base, path);
 }
 
-const char *check_base_name(const struct check_base *base)
+const char *check_review_name(const struct check_review *base)
 {
     return base->ref;
 }
 
-struct check_gate **check_base_gate(struct check_base *base)
+struct check_gate **check_review_gate(struct check_review *base)
 {
     return &base->gate;
 }
 
 /* The analysis of `rel` (shown as `shown`) at the base: 1 with `old` and `*text` (its text, to
  * free after it), 0 when it is not there, -1 when git or memory failed (said; the run fails). */
-static int analyse_at_base(struct check_base *base, const char *rel, const char *shown,
+static int analyse_at_base(struct check_review *base, const char *rel, const char *shown,
                            const struct analysis_options *options, struct analysis *old,
                            char **text)
 {
@@ -361,7 +361,7 @@ static int analyse_at_base(struct check_base *base, const char *rel, const char 
     return found;
 }
 
-void check_base_review(struct check_base *base, const char *path, struct analysis *now)
+void check_review_review(struct check_review *base, const char *path, struct analysis *now)
 {
     if (base != NULL && now->document == DOCUMENT_UNKNOWN && check_gate_take(base, path, now) != 0)
         compare_failed(base, path); /* a srcls.json named: its review with it */
@@ -395,22 +395,22 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     free(rel);
 }
 
-char *check_base_relative(struct check_base *base, const char *path)
+char *check_review_relative(struct check_review *base, const char *path)
 {
     return relative(base, path);
 }
 
-const char *check_base_top(const struct check_base *base)
+const char *check_review_top(const struct check_review *base)
 {
     return base->toplevel;
 }
 
-bool check_base_configs_moved(const struct check_base *base)
+bool check_review_configs_moved(const struct check_review *base)
 {
     return base->configs_moved;
 }
 
-bool check_base_gone(const struct check_base *base, const char *rel)
+bool check_review_gone(const struct check_review *base, const char *rel)
 {
     for (size_t i = 0; i < base->gone.count; i++) {
         if (strcmp(base->gone.items[i], rel) == 0)
@@ -419,7 +419,7 @@ bool check_base_gone(const struct check_base *base, const char *rel)
     return false;
 }
 
-bool check_base_added(const struct check_base *base, const char *rel)
+bool check_review_added(const struct check_review *base, const char *rel)
 {
     struct changed_path key = {.path = rel};
     const struct changed_path *found = base->changed.count > 0
@@ -448,7 +448,7 @@ static const char *deleted_message(struct analysis *old, const char *ref, struct
 
 /* Reports the file `rel`, deleted since the base and shown as `shown`, if it held a source or
  * a job there: one risky-change about the whole file. */
-static void report_deleted(struct check_base *base, const struct check_options *options,
+static void report_deleted(struct check_review *base, const struct check_options *options,
                            const char *rel, const char *shown, struct report_summary *summary)
 {
     char *text = NULL;
@@ -487,9 +487,10 @@ static void report_deleted(struct check_base *base, const struct check_options *
     free(text);
 }
 
-void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
+void check_review_report_deleted(const struct check_options *options,
+                                 struct report_summary *summary)
 {
-    struct check_base *base = options->base;
+    struct check_review *base = options->base;
     for (size_t i = 0; base != NULL && !options->diff && i < base->deleted.count; i++) {
         const char *rel = base->deleted.items[i];
         size_t rel_len = strlen(rel);
@@ -526,12 +527,12 @@ void check_base_report_deleted(const struct check_options *options, struct repor
         check_gate_report(base, options, summary);
 }
 
-bool check_base_failed(const struct check_base *base)
+bool check_review_failed(const struct check_review *base)
 {
     return base != NULL && base->failed;
 }
 
-void check_base_close(struct check_base *base)
+void check_review_close(struct check_review *base)
 {
     if (base == NULL)
         return;
