@@ -38,7 +38,7 @@ void lsp_documents_init(struct lsp_documents *store, uv_loop_t *loop, struct lsp
         .max_diagnostics = LSP_MAX_DIAGNOSTICS_DEFAULT,
     };
     lsp_projects_init(&store->projects, loop, rpc, registry, settings);
-    lsp_review_init(&store->review, loop, rpc, lsp_documents_review_hooks(store));
+    /* store->review: lsp_documents_review_init, by the server, once the store is made */
 }
 
 /* ---- diagnostics in LSP form ---- */

@@ -104,8 +104,6 @@ void lsp_documents_republish_all(struct lsp_documents *store);
 /* A srcls.json changed on disk: each document's is found and read again, and every document is
  * analysed and published again. */
 void lsp_documents_projects_changed(struct lsp_documents *store);
-/* What srcls.reviewBase's review asks of the store (lsp_documents_review.c). */
-struct lsp_review_hooks lsp_documents_review_hooks(struct lsp_documents *store);
 /* Publishes now what is waiting for its debounce. */
 void lsp_documents_publish_pending(struct lsp_documents *store);
 

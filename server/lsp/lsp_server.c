@@ -20,6 +20,7 @@
 #include "lsp_completion.h"
 #include "lsp_configuration.h"
 #include "lsp_diagnostics.h"
+#include "lsp_documents_review.h"
 #include "lsp_formatting.h"
 #include "lsp_hover.h"
 #include "lsp_inlay_hints.h"
@@ -371,6 +372,7 @@ static struct lsp_server *server_new(uv_loop_t *loop, const struct schema_regist
     }
     lsp_jsonrpc_init(&s->rpc, &s->transport);
     lsp_documents_init(&s->documents, loop, &s->rpc, &s->registry, &s->settings, debounce_ms);
+    lsp_documents_review_init(&s->documents);
     if (uv_idle_init(loop, &s->idle) != 0) {
         if (!s->registry_borrowed)
             schema_registry_free(&s->registry);
