@@ -19,6 +19,7 @@
    lines, no function over 80 (from the first line of its signature, however it wraps, to its
    closing brace);
 7. every array grows through vector_grow: no realloc in server/ outside core/vector.c;
+   (1b. the core calls no POSIX function: strdup and its kind;)
 8. calls go where the includes may: a function of the core is called only from its own folder
    or a folder above it, and a function of the LSP door only from its own module or a module
    of a higher layer (the include check cannot see a call through a header of a lower layer
@@ -460,6 +461,23 @@ for path in sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recur
         fail("server/%s:%d calls realloc: grow the array with vector_grow (vector.h)"
              % (relative, line))
 print("7. growth: %d files of server/ grow their arrays only through vector_grow" % grown)
+
+# ---- 1b. the core calls ISO C only ------------------------------------------------------------
+
+# The project defines _POSIX_C_SOURCE for the doors, so <string.h> declares POSIX's string
+# functions in the core too; these are the ones a C programmer reaches for without thinking.
+POSIX_ONLY = re.compile(r"(?<![\w.>])(strdup|strndup|strnlen|strcasecmp|strncasecmp|strtok_r|"
+                        r"stpcpy|memccpy|fnmatch|realpath|getline|localtime_r|gmtime_r|timegm)"
+                        r"\s*\(")
+posix_checked = 0
+for path in sorted(glob.glob(os.path.join(core, "*", "*.[ch]"))):
+    posix_checked += 1
+    code = code_only(open(path, encoding="utf-8").read())
+    for m in POSIX_ONLY.finditer(code):
+        fail("%s:%d calls %s, a POSIX function: the core is ISO C only (vector_copy_string "
+             "for strdup)" % (os.path.relpath(path, root), code.count("\n", 0, m.start()) + 1,
+                              m.group(1)))
+print("1b. the core: %d files call no POSIX function" % posix_checked)
 
 # ---- 8. calls go where the includes may ------------------------------------------------------
 

@@ -107,7 +107,7 @@ static int read_schemas(struct analysis *a, const char *config_dir,
         char *dir = name.ptr[0] == '/'
                         ? arena_strndup(&a->arena, name.ptr, name.len)
                         : arena_printf(&a->arena, "%s/%.*s", config_dir, (int)name.len, name.ptr);
-        if (dir == NULL || (schema->dirs[schema->dir_count] = strdup(dir)) == NULL)
+        if (dir == NULL || (schema->dirs[schema->dir_count] = vector_copy_string(dir)) == NULL)
             return -1;
         schema->dir_count++;
         char why[256] = "", message[512];
