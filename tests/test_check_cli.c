@@ -297,6 +297,15 @@ static void test_exclude_skips_matching_entries_of_a_scan(void **state)
         fail_msg("excl/sub is reported:\n%s", r.out);
     run_free(&r);
 
+    /* "**" spans directories (the dialect of srcls.json's globs): every .source.json at any
+     * depth below excl/sub, none left but what is above it */
+    r = run_srcls(NULL,
+                  (const char *[]){"--check", "--exclude=excl/sub/**/*.source.json", "excl", NULL});
+    assert_non_null(strstr(r.out, "\nchecked 2 files: ")); /* keep and legacy/old */
+    if (strstr(r.out, "sub/") != NULL)
+        fail_msg("a file below excl/sub is reported:\n%s", r.out);
+    run_free(&r);
+
     r = run_srcls(NULL, (const char *[]){"--check", "--exclude", "legacy",
                                          "excl/legacy/old.source.json", NULL});
     assert_exit(&r, 1);
@@ -342,36 +351,40 @@ static void test_scan_skips_what_git_ignores(void **state)
 
 /* srcls.json's "exclude" skips what a scan meets below it (a glob with '/' from its own
  * directory, one without by name), its "include" adds files checked as documents whatever
- * their name; both hold whatever directory srcls runs from, and named paths are checked. */
+ * their name; both hold whatever directory srcls runs from, and named paths are checked. Their
+ * globs are the dialect of "ignore": "**" spans any number of directories, none included. */
 static void test_srcls_json_include_and_exclude_shape_a_scan(void **state)
 {
     (void)state;
     static const char broken[] = "{\"type\": ";
-    write_file("scan/srcls.json", "{\"exclude\": [\"legacy\", \"gen/*\"], "
-                                  "\"include\": [\"conf/*.conf\"]}");
+    write_file("scan/srcls.json", "{\"exclude\": [\"legacy\", \"gen/*\", \"archive/**\"], "
+                                  "\"include\": [\"conf/**/*.conf\"]}");
     write_file("scan/keep.source.json", broken);
     write_file("scan/sub/legacy/old.source.json", broken);
     write_file("scan/gen/made.source.json", broken);
     write_file("scan/sub/gen/kept.source.json", broken); /* the gen glob is from scan/ only */
+    write_file("scan/archive/2024/q1/made.source.json", broken);
     write_file("scan/conf/app.conf", broken);
+    write_file("scan/conf/deep/er/app.conf", broken);
     write_file("scan/conf/notes.txt", "not json");
     static const char *const from[][2] = {{"scan", "scan/"}, {"./scan", "scan/"}};
     for (size_t k = 0; k < 2; k++) {
         struct run r = run_srcls(NULL, (const char *[]){"--check", from[k][0], NULL});
         assert_exit(&r, 1);
-        char expected[4][96];
+        char expected[5][96];
         snprintf(expected[0], 96, "%skeep.source.json:1:10: ", from[k][1]);
         snprintf(expected[1], 96, "%ssub/gen/kept.source.json:1:10: ", from[k][1]);
         snprintf(expected[2], 96, "%sconf/app.conf:1:10: ", from[k][1]);
         snprintf(expected[3], 96, "%sconf/app.conf:1:1: warning: ", from[k][1]);
-        for (size_t i = 0; i < 4; i++) {
+        snprintf(expected[4], 96, "%sconf/deep/er/app.conf:1:10: ", from[k][1]);
+        for (size_t i = 0; i < 5; i++) {
             if (strstr(r.out, expected[i]) == NULL)
                 fail_msg("no \"%s\" in:\n%s", expected[i], r.out);
         }
         assert_null(strstr(r.out, "old.source.json"));
         assert_null(strstr(r.out, "made.source.json"));
         assert_null(strstr(r.out, "notes.txt"));
-        assert_non_null(strstr(r.out, "\nchecked 3 files: "));
+        assert_non_null(strstr(r.out, "\nchecked 4 files: "));
         run_free(&r);
     }
     struct run r = run_srcls(NULL, (const char *[]){"--check", "scan/gen/made.source.json", NULL});

@@ -406,13 +406,13 @@ static void check_stdin(struct walk *walk)
     check_task(walk, task);
 }
 
-/* --exclude: whether a scan skips the entry `name` reached as `path`; a glob with '/' is
+/* --exclude: whether a scan skips the entry reached as `path`; a glob with '/' is
  * matched against the path without a leading "./". */
-static bool excluded(const struct check_options *options, const char *path, const char *name)
+static bool excluded(const struct check_options *options, const char *path)
 {
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    return check_glob_match(options->excludes, (size_t)options->exclude_count, path, name);
+    return check_glob_match(options->excludes, (size_t)options->exclude_count, path);
 }
 
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
@@ -442,9 +442,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         if (child != NULL) {
             snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i].name);
             enum check_scan scan = CHECK_SCAN_EXCLUDED;
-            if (!excluded(walk->options, child, names[i].name) &&
-                !ignored_has(&walk->ignored, child))
-                scan = check_configs_scan(walk->options->configs, child, names[i].name);
+            if (!excluded(walk->options, child) && !ignored_has(&walk->ignored, child))
+                scan = check_configs_scan(walk->options->configs, child);
             if (scan != CHECK_SCAN_EXCLUDED)
                 check_entry(walk, dirfd(dir), names[i].name, child, false,
                             scan == CHECK_SCAN_INCLUDED, depth + 1, names[i].type);

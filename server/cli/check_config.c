@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -426,18 +425,16 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     return true;
 }
 
-bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name)
+bool check_glob_match(const char *const *globs, size_t count, const char *path)
 {
     for (size_t i = 0; i < count; i++) {
-        bool whole = strchr(globs[i], '/') != NULL;
-        if (fnmatch(globs[i], whole ? path : name, whole ? FNM_PATHNAME : 0) == 0)
+        if (glob_match(globs[i], path))
             return true;
     }
     return false;
 }
 
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
-                                   const char *name)
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path)
 {
     char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
     struct check_config *c = governing(configs, path, shown, sizeof shown);
@@ -454,9 +451,9 @@ enum check_scan check_configs_scan(struct check_configs *configs, const char *pa
     without_dots(whole);
     size_t prefix = strncmp(whole, dir, strlen(dir)) == 0 ? strlen(dir) : 0;
     const char *const *globs = (const char *const *)c->globs;
-    if (check_glob_match(globs + c->include_count, c->exclude_count, whole + prefix, name))
+    if (check_glob_match(globs + c->include_count, c->exclude_count, whole + prefix))
         return CHECK_SCAN_EXCLUDED;
-    if (check_glob_match(globs, c->include_count, whole + prefix, name))
+    if (check_glob_match(globs, c->include_count, whole + prefix))
         return CHECK_SCAN_INCLUDED;
     return CHECK_SCAN_DEFAULT;
 }

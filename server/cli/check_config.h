@@ -65,10 +65,11 @@ struct check_target {
 bool check_configs_for(struct check_configs *configs, const char *path,
                        struct check_target *target);
 
-/* Whether a glob of `globs` matches a scan's entry: a glob with '/' its `path` (relative to
- * where the globs were written), one without its `name`, with fnmatch's shell rules. Shared by
- * --exclude and srcls.json's "include" and "exclude". */
-bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name);
+/* Whether a glob of `globs` matches a scan's entry at `path` (relative to where the globs were
+ * written): a glob with '/' the path, one without its last segment, in the one glob dialect of
+ * srcls (domain/glob.h: `**`, `*`, `?`, `\`). Shared by --exclude and srcls.json's "include" and
+ * "exclude" (and "ignore" matches its "files" the same way). */
+bool check_glob_match(const char *const *globs, size_t count, const char *path);
 
 /* What the srcls.json that governs a scan's entry says of it: its "exclude" skips it (a file or
  * a directory), its "include" names it (a file checked as a document whatever its name). `path`
@@ -89,7 +90,6 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
 bool check_configs_report_mistakes(struct check_configs *configs, const char *path,
                                    struct reporter *reporter, struct report_summary *summary);
 
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
-                                   const char *name);
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path);
 
 #endif

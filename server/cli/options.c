@@ -240,11 +240,14 @@ static const struct cli_option table[] = {
      .argument = "GLOB",
      .values = VALUES_FILE,
      .help = "Skip what a directory scan meets that matches GLOB: its name, or\n"
-             "its path when GLOB holds a '/' (repeatable; named paths are checked).",
+             "its path when GLOB holds a '/' ('*', '?', '**' across directories;\n"
+             "repeatable; named paths are checked).",
      .man = "Skip what a directory scan meets that matches\n.IR glob :\n"
             "its name, or its path (without a leading\n.IR ./ )\nwhen\n.I glob\n"
-            "holds a slash; shell wildcards. Repeatable. A path named on the command line is "
-            "checked."},
+            "holds a slash. In\n.IR glob ,\n"
+            "\\fB*\\fR and \\fB?\\fR stay within a name, \\fB**\\fR spans directories, and a "
+            "backslash makes the next character plain (the globs of srcls.json). Repeatable. A "
+            "path named on the command line is checked."},
     {.name = "no-respect-gitignore",
      .section = OPTION_OF_CHECK,
      .effect = OPTION_SETS_TRUE,

@@ -267,7 +267,7 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
         if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
             pointer = arena_printf(arena, "%s%s", head, rest);
     }
-    const char *glob = suppress_glob_literal(arena, relative); /* "a*b" is no pattern */
+    const char *glob = glob_literal(arena, relative); /* "a*b" is no pattern */
     if (glob == NULL)
         return NULL;
     /* One line with a space after each ':' and ',', as a person writes an entry (and the docs
