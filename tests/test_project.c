@@ -150,9 +150,53 @@ static void test_mapping_a_type_edits_every_shape_of_srcls_json(void **state)
     assert_null(mapped("[]", "MY"));
 }
 
+/* The text after suppress_add_entry's edit (settings_edit_add on an array, as mapping a type is
+ * on an object: one way to edit srcls.json). */
+static char *ignored(const char *text)
+{
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t start, end;
+    const char *edit =
+        suppress_add_entry(text, strlen(text), "{\"codes\": [\"x\"]}", &arena, &start, &end);
+    char *out = NULL;
+    if (edit != NULL) {
+        size_t len = strlen(text) - (end - start) + strlen(edit);
+        out = malloc(len + 1);
+        snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
+    }
+    arena_free(&arena);
+    return out;
+}
+
+static void test_adding_an_ignore_entry_edits_every_shape_of_srcls_json(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *before, *after;
+    } cases[] = {
+        {"", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]\n}\n"},
+        {" \n", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]\n}\n"},
+        {"{}", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]}"},
+        {"{\"rules\": {}}", "{\"rules\": {},\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]}"},
+        {"{\"ignore\": []}", "{\"ignore\": [\n    {\"codes\": [\"x\"]}]}"},
+        {"{\"ignore\": [1]}", "{\"ignore\": [1,\n    {\"codes\": [\"x\"]}]}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out = ignored(cases[i].before);
+        assert_non_null(out);
+        assert_string_equal(out, cases[i].after);
+        free(out);
+    }
+    assert_null(ignored("{\"ignore\": {}}")); /* not an array */
+    assert_null(ignored("{\"ignore\": "));    /* broken */
+    assert_null(ignored("[]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adding_an_ignore_entry_edits_every_shape_of_srcls_json),
         cmocka_unit_test(test_a_good_configuration_gives_its_settings),
         cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
         cmocka_unit_test(test_a_wrong_ignore_entry_silences_nothing),

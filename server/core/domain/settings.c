@@ -348,3 +348,47 @@ const char *settings_type(const struct settings *settings, const char *id, size_
     }
     return NULL;
 }
+
+const char *settings_edit_add(const char *text, size_t len, const char *key, bool array,
+                              const char *item_key, const char *item, struct arena *arena,
+                              uint32_t *start, uint32_t *end)
+{
+    /* an element on a line of its own, a member after the last on its line */
+    const char *wrapped =
+        array ? arena_printf(arena, "[\n    %s\n  ]", item) : arena_printf(arena, "{%s}", item);
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
+        blank++;
+    if (wrapped == NULL || blank == len) { /* a new (or empty) file */
+        *start = 0;
+        *end = (uint32_t)len;
+        return wrapped ? arena_printf(arena, "{\n  \"%s\": %s\n}\n", key, wrapped) : NULL;
+    }
+    struct json_doc doc;
+    const char *edit = NULL;
+    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 || doc.root == JSON_NONE ||
+        doc.nodes[doc.root].kind != JSON_OBJECT)
+        goto done;
+    uint32_t member = json_object_get(&doc, doc.root, key, strlen(key));
+    if (member != JSON_NONE && doc.nodes[member].kind != (array ? JSON_ARRAY : JSON_OBJECT))
+        goto done;
+    if (member != JSON_NONE && item_key != NULL &&
+        json_object_get(&doc, member, item_key, strlen(item_key)) != JSON_NONE)
+        goto done; /* there already */
+    uint32_t into = member != JSON_NONE ? member : doc.root, last = JSON_NONE;
+    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
+        last = m;
+    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
+    const char *comma = last != JSON_NONE ? "," : "", *space = last != JSON_NONE ? " " : "";
+    if (array && member != JSON_NONE)
+        edit = arena_printf(arena, "%s\n    %s", comma, item);
+    else if (array)
+        edit = arena_printf(arena, "%s\n  \"%s\": %s", comma, key, wrapped);
+    else if (member != JSON_NONE)
+        edit = arena_printf(arena, "%s%s%s", comma, space, item);
+    else
+        edit = arena_printf(arena, "%s%s\"%s\": %s", comma, space, key, wrapped);
+done:
+    json_doc_free(&doc);
+    return edit;
+}

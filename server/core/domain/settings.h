@@ -93,4 +93,17 @@ bool settings_template_unconfigured(const struct settings *settings, const struc
 /* The kind identifier `id` maps to, or NULL. */
 const char *settings_type(const struct settings *settings, const char *id, size_t len);
 
+/* The edit of a srcls.json's `text` (`len` bytes; none or blank: a file to create) that adds
+ * `item` (JSON text) to its top-level member `key`: an element of that array (`array`: each on a
+ * line of its own), or a member of that object (!array: `item_key`, the new member's key as
+ * decoded, must not be there yet; members follow each other on a line). The member is added at
+ * the end of the root object when it is absent. Bytes [*start, *end) become the returned text
+ * (in `arena`). NULL when the text is not a JSON object without syntax errors, when `key` holds
+ * something else, when `item_key` is there already, or when memory ran out. The one way srcls
+ * edits a srcls.json (the editor's quick fixes that add an "ignore" entry or a "types"
+ * mapping). */
+const char *settings_edit_add(const char *text, size_t len, const char *key, bool array,
+                              const char *item_key, const char *item, struct arena *arena,
+                              uint32_t *start, uint32_t *end);
+
 #endif

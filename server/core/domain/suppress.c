@@ -211,32 +211,5 @@ int suppress_copy(struct settings *to, const struct settings *from)
 const char *suppress_add_entry(const char *text, size_t len, const char *entry, struct arena *arena,
                                uint32_t *start, uint32_t *end)
 {
-    size_t blank = 0;
-    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
-        blank++;
-    if (blank == len) { /* a new (or empty) file */
-        *start = 0;
-        *end = (uint32_t)len;
-        return arena_printf(arena, "{\n  \"" SETTINGS_KEY_IGNORE "\": [\n    %s\n  ]\n}\n", entry);
-    }
-    struct json_doc doc;
-    const char *edit = NULL;
-    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 || doc.root == JSON_NONE ||
-        doc.nodes[doc.root].kind != JSON_OBJECT)
-        goto done;
-    uint32_t list = json_object_get(&doc, doc.root, JSON_LITERAL(SETTINGS_KEY_IGNORE));
-    if (list != JSON_NONE && doc.nodes[list].kind != JSON_ARRAY)
-        goto done;
-    uint32_t into = list != JSON_NONE ? list : doc.root, last = JSON_NONE;
-    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
-        last = m;
-    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
-    if (list != JSON_NONE)
-        edit = arena_printf(arena, "%s\n    %s", last != JSON_NONE ? "," : "", entry);
-    else
-        edit = arena_printf(arena, "%s\n  \"" SETTINGS_KEY_IGNORE "\": [\n    %s\n  ]",
-                            last != JSON_NONE ? "," : "", entry);
-done:
-    json_doc_free(&doc);
-    return edit;
+    return settings_edit_add(text, len, SETTINGS_KEY_IGNORE, true, NULL, entry, arena, start, end);
 }
