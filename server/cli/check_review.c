@@ -270,21 +270,19 @@ static int read_blob(struct check_review *base, const char *rel, char **text, si
     if (answer == NULL || fgets(header, sizeof header, answer) == NULL ||
         strchr(header, '\n') == NULL)
         return -1;
-    if (strstr(header, " missing\n") != NULL)
-        return 0;
-    char type[16];
-    unsigned long long blob_size;
-    if (sscanf(header, "%*s %15s %llu", type, &blob_size) != 2)
-        return -1;
-    char *buf = blob_size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)blob_size + 1) : NULL;
-    if (buf == NULL || fread(buf, 1, (size_t)blob_size, answer) != blob_size ||
-        fgetc(answer) != '\n' || strcmp(type, "blob") != 0) {
+    struct review_object blob;
+    int found = review_batch_header(header, strcspn(header, "\n"), CHECK_MAX_INPUT_SIZE, &blob);
+    if (found <= 0)
+        return found;
+    char *buf = malloc(blob.size + 1);
+    if (buf == NULL || fread(buf, 1, blob.size, answer) != blob.size || fgetc(answer) != '\n' ||
+        strcmp(blob.type, "blob") != 0) {
         free(buf);
         return -1;
     }
-    buf[blob_size] = '\0';
+    buf[blob.size] = '\0';
     *text = buf;
-    *len = (size_t)blob_size;
+    *len = blob.size;
     return 1;
 }
 
