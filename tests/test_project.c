@@ -106,6 +106,49 @@ static void test_the_editor_settings_lay_over_the_project(void **state)
     settings_free(&merged);
 }
 
+/* srcls.json's lists and its baseline are read with the rest of its settings (the doors take
+ * them from there), its mistaken entries left out; a merge puts the lists one after the other
+ * and takes the later baseline. */
+static void test_lists_and_baseline_are_read_and_merged_with_the_settings(void **state)
+{
+    (void)state;
+    static const char file[] = "{\"include\": [\"conf/**\", 3], \"exclude\": [\"gen/*\"], "
+                               "\"schemas\": [\"kinds\"], \"baseline\": \"base.json\"}";
+    static const char other[] = "{\"exclude\": [\"old\", \"\"], \"baseline\": \"/b.json\"}";
+    char problems[512] = "";
+    struct json_doc doc;
+    struct settings one, two, merged;
+    settings_init(&one);
+    settings_init(&two);
+    settings_init(&merged);
+    assert_int_equal(json_parse(&doc, file, strlen(file), NULL), 0);
+    settings_read(&one, &doc, doc.root, problems, sizeof problems);
+    json_doc_free(&doc);
+    assert_non_null(strstr(problems, "/include/1: a glob is a non-empty string"));
+    assert_int_equal(one.include.count, 1);
+    assert_string_equal(one.include.items[0], "conf/**");
+    assert_string_equal(one.exclude.items[0], "gen/*");
+    assert_string_equal(one.schemas.items[0], "kinds");
+    char *path = settings_baseline_path(&one, "/repo/team");
+    assert_string_equal(path, "/repo/team/base.json");
+    free(path);
+    assert_int_equal(json_parse(&doc, other, strlen(other), NULL), 0);
+    settings_read(&two, &doc, doc.root, NULL, 0);
+    json_doc_free(&doc);
+    assert_int_equal(two.exclude.count, 1); /* "" is a mistake, left out */
+    assert_int_equal(settings_merge(&merged, &one, &two), 0);
+    assert_int_equal(merged.exclude.count, 2);
+    assert_string_equal(merged.exclude.items[0], "gen/*");
+    assert_string_equal(merged.exclude.items[1], "old");
+    assert_int_equal(merged.include.count, 1);
+    path = settings_baseline_path(&merged, "/repo/team");
+    assert_string_equal(path, "/b.json"); /* absolute: as written */
+    free(path);
+    settings_free(&one);
+    settings_free(&two);
+    settings_free(&merged);
+}
+
 /* The text after applying project_map_type's edit. */
 static char *mapped(const char *text, const char *id)
 {
@@ -197,6 +240,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adding_an_ignore_entry_edits_every_shape_of_srcls_json),
+        cmocka_unit_test(test_lists_and_baseline_are_read_and_merged_with_the_settings),
         cmocka_unit_test(test_a_good_configuration_gives_its_settings),
         cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
         cmocka_unit_test(test_a_wrong_ignore_entry_silences_nothing),
