@@ -26,7 +26,7 @@
 #include "lsp_inlay_hints.h"
 #include "lsp_navigation.h"
 #include "lsp_workspace.h"
-#include "lsp_internal.h"
+#include "lsp_state.h"
 #include "lsp_position.h"
 #include "lsp_symbols.h"
 #include "lsp_text_sync.h"
