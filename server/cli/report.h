@@ -49,6 +49,18 @@ static inline bool report_is_new(const struct checked_file *file, uint32_t i)
     return file->baselined == NULL || !file->baselined[i];
 }
 
+/* The first new diagnostic of `file` at index `i` or after it, or the count of its diagnostics
+ * when there is none: `for (i = report_next_new(file, 0); i < count; i = report_next_new(file,
+ * i + 1))` visits the new ones, what text, github and gitlab report. */
+static inline uint32_t report_next_new(const struct checked_file *file, uint32_t i)
+{
+    if (file->analysis == NULL) /* unreadable: nothing to visit */
+        return i;
+    while (i < file->analysis->diags.count && !report_is_new(file, i))
+        i++;
+    return i;
+}
+
 struct reporter {
     void (*begin)(struct reporter *self);
     void (*file)(struct reporter *self, const struct checked_file *file);
