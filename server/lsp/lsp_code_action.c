@@ -21,9 +21,7 @@ void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initia
 {
     /* A srcls.json to create needs documentChanges with a create operation. */
     struct json_doc *doc = initialize->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t edit =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "workspaceEdit");
+    uint32_t edit = lsp_jsonrpc_capability(doc, initialize->params, "workspace.workspaceEdit");
     uint32_t changes = lsp_jsonrpc_get(doc, edit, "documentChanges");
     uint32_t operations = lsp_jsonrpc_get(doc, edit, "resourceOperations");
     s->create_files = false;

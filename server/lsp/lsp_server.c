@@ -111,10 +111,8 @@ static const struct method *find_method(struct json_str name, bool request)
 static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, req->params, "capabilities");
-    uint32_t general = lsp_jsonrpc_get(doc, client, "general");
-    s->documents.encoding =
-        lsp_position_negotiate(doc, lsp_jsonrpc_get(doc, general, "positionEncodings"));
+    s->documents.encoding = lsp_position_negotiate(
+        doc, lsp_jsonrpc_capability(doc, req->params, "general.positionEncodings"));
     s->rpc.trace = lsp_jsonrpc_trace_value(doc, lsp_jsonrpc_get(doc, req->params, "trace"));
 
     struct json_writer w;
