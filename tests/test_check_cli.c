@@ -313,6 +313,104 @@ static void test_exclude_skips_matching_entries_of_a_scan(void **state)
     run_free(&r);
 }
 
+/* The "path:" of each finding line of a text report, each once, sorted, joined by '\n'. */
+static char *finding_paths(const char *out)
+{
+    static char paths[64][64];
+    size_t count = 0;
+    for (const char *line = out; *line != '\0' && count < 64;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', len);
+        if (colon != NULL && strncmp(line, "shard/", 6) == 0 && (size_t)(colon - line) < 64) {
+            char path[64];
+            snprintf(path, sizeof path, "%.*s", (int)(colon - line), line);
+            bool seen = false;
+            for (size_t i = 0; i < count; i++)
+                seen |= strcmp(paths[i], path) == 0;
+            if (!seen)
+                strcpy(paths[count++], path);
+        }
+        line += len + (end != NULL);
+    }
+    qsort(paths, count, sizeof paths[0], (int (*)(const void *, const void *))strcmp);
+    char *joined = calloc(count * 65 + 1, 1);
+    for (size_t i = 0; i < count; i++) {
+        strcat(joined, paths[i]);
+        strcat(joined, "\n");
+    }
+    return joined;
+}
+
+/* --shard I/N: the N shards of a scan are disjoint and together check every file once, with
+ * the findings of a run without --shard; a file's shard does not depend on how the path named
+ * is written ("shard", "./shard/"). */
+static void test_shards_split_a_scan_and_cover_it(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 24; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "shard/d%02d/s%02d.source.json", i % 5, i);
+        write_file(name, "{\"type\": ");
+    }
+    struct run whole = run_srcls(NULL, (const char *[]){"--check", "shard", NULL});
+    assert_exit(&whole, 1);
+    char *all = finding_paths(whole.out);
+    assert_int_equal(occurrences(all, "\n"), 24);
+    for (unsigned n = 1; n <= 5; n++) {
+        char *seen = calloc(24 * 65 + 1, 1);
+        unsigned total = 0;
+        for (unsigned i = 1; i <= n; i++) {
+            char shard[16];
+            snprintf(shard, sizeof shard, "%u/%u", i, n);
+            struct run r =
+                run_srcls(NULL, (const char *[]){"--check", "--shard", shard, "shard", NULL});
+            struct run again =
+                run_srcls(NULL, (const char *[]){"--check", "--shard", shard, "./shard/", NULL});
+            if (r.exit_status > 1 || strstr(r.err, "nothing checked") != NULL)
+                fail_msg("--shard %s: status %d, stderr:\n%s", shard, r.exit_status, r.err);
+            char *mine = finding_paths(r.out), *mine_again = finding_paths(again.out);
+            assert_int_equal(occurrences(mine, "\n"), occurrences(mine_again, "\n"));
+            total += occurrences(mine, "\n");
+            strcat(seen, mine);
+            free(mine);
+            free(mine_again);
+            run_free(&r);
+            run_free(&again);
+        }
+        assert_int_equal(total, 24); /* disjoint, and together every file */
+        for (const char *p = all; *p != '\0'; p = strchr(p, '\n') + 1) {
+            char path[66];
+            snprintf(path, sizeof path, "%.*s\n", (int)(strchr(p, '\n') - p), p);
+            if (strstr(seen, path) == NULL)
+                fail_msg("no shard of %u checked %s", n, path);
+        }
+        free(seen);
+    }
+    free(all);
+    run_free(&whole);
+}
+
+/* --shard takes I/N with 1 <= I <= N; --write-baseline records the whole run, not a shard. */
+static void test_shard_usage_errors(void **state)
+{
+    (void)state;
+    write_file("shard-usage/a.source.json", "{\"type\": ");
+    static const char *const bad[] = {"0/2", "3/2", "x", "1/0", "1/", "/2", "1/2/3", "1/1025"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct run r =
+            run_srcls(NULL, (const char *[]){"--check", "--shard", bad[i], "shard-usage", NULL});
+        assert_exit(&r, 2);
+        assert_non_null(strstr(r.err, "--shard takes I/N"));
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--shard", "1/2", "--write-baseline",
+                                                    "b.json", "shard-usage", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--write-baseline records the findings of the whole run"));
+    run_free(&r);
+}
+
 /* In a git work tree a scan skips what git ignores (.gitignore, .git/info/exclude), as ruff
  * does; --no-respect-gitignore scans it too; a path named on the command line is checked. */
 static void test_scan_skips_what_git_ignores(void **state)
@@ -854,6 +952,8 @@ int main(void)
         cmocka_unit_test(test_missing_path_exits_2_and_reports_the_others),
         cmocka_unit_test(test_directory_is_searched_for_documents),
         cmocka_unit_test(test_exclude_skips_matching_entries_of_a_scan),
+        cmocka_unit_test(test_shards_split_a_scan_and_cover_it),
+        cmocka_unit_test(test_shard_usage_errors),
         cmocka_unit_test(test_scan_skips_what_git_ignores),
         cmocka_unit_test(test_srcls_json_include_and_exclude_shape_a_scan),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),

@@ -83,6 +83,23 @@ static void check_stdin(struct walk *walk)
     check_command_task(walk, task);
 }
 
+bool check_shard_owns(const struct check_options *options, const char *path)
+{
+    if (options->shard_count <= 1)
+        return true;
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    /* FNV-1a's low bits depend only on the low bits of each byte: mixed by MurmurHash3's
+     * finalizer, so that a shard count that is a power of two still splits evenly */
+    uint64_t h = hash_bytes(HASH_START, path, strlen(path));
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 33;
+    return h % options->shard_count == options->shard;
+}
+
 /* --exclude: whether a scan skips the entry reached as `path`; a glob with '/' is
  * matched against the path without a leading "./". */
 static bool excluded(const struct check_options *options, const char *path)
@@ -158,6 +175,11 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
     }
     if (!wanted(st.st_mode, name, explicit, included))
         return;
+    if (S_ISREG(st.st_mode) && !check_shard_owns(walk->options, path)) {
+        if (walk->reported != NULL) /* another shard's file: its path named is not empty */
+            walk->reported[walk->named]++;
+        return;
+    }
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         check_command_not_regular(walk, path, st.st_mode);
         return;
@@ -236,7 +258,9 @@ int check_run(const struct check_options *options)
     check_pool_destroy(walk.pool); /* reports the files still in flight */
     walk.pool = NULL;
     check_report_nothing_checked(options, walk.reported, &walk.summary);
-    if (!options->diff) /* "ignore" entries that silenced nothing (before --base's srcls.json) */
+    /* "ignore" entries that silenced nothing (before --base's srcls.json); a shard sees too few
+     * files to say */
+    if (!options->diff && options->shard_count <= 1)
         check_configs_report_unused(options->configs, options->paths, options->path_count, reporter,
                                     &walk.summary);
     check_review_report_deleted(options, &walk.summary); /* --base: files deleted since */
