@@ -149,6 +149,17 @@ static void test_lists_and_baseline_are_read_and_merged_with_the_settings(void *
     settings_free(&merged);
 }
 
+/* `text` with bytes [start, end) replaced by `edit` (malloc'd), or NULL when `edit` is NULL. */
+static char *applied(const char *text, const char *edit, uint32_t start, uint32_t end)
+{
+    if (edit == NULL)
+        return NULL;
+    size_t len = strlen(text) - (end - start) + strlen(edit);
+    char *out = malloc(len + 1);
+    snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
+    return out;
+}
+
 /* The text after applying project_map_type's edit. */
 static char *mapped(const char *text, const char *id)
 {
@@ -157,12 +168,7 @@ static char *mapped(const char *text, const char *id)
     uint32_t start, end;
     const char *edit =
         project_map_type(text, strlen(text), id, "SEARCH_INDEX", &arena, &start, &end);
-    char *out = NULL;
-    if (edit != NULL) {
-        size_t len = strlen(text) - (end - start) + strlen(edit);
-        out = malloc(len + 1);
-        snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
-    }
+    char *out = applied(text, edit, start, end);
     arena_free(&arena);
     return out;
 }
@@ -202,12 +208,7 @@ static char *ignored(const char *text)
     uint32_t start, end;
     const char *edit =
         suppress_add_entry(text, strlen(text), "{\"codes\": [\"x\"]}", &arena, &start, &end);
-    char *out = NULL;
-    if (edit != NULL) {
-        size_t len = strlen(text) - (end - start) + strlen(edit);
-        out = malloc(len + 1);
-        snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
-    }
+    char *out = applied(text, edit, start, end);
     arena_free(&arena);
     return out;
 }
