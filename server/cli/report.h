@@ -108,10 +108,16 @@ bool report_statistics_init(struct reporter *reporter);
 void report_count(struct report_summary *summary, const struct analysis *a,
                   const unsigned char *baselined);
 
+/* An output format of --check: its name and what sets a reporter up for it. Each format's file
+ * defines one (`report_format_NAME`), and report.c's table lists them: adding a format touches
+ * its file, that table and meson.build; --help, the man page, the completion and the docs take
+ * the names from the table. */
+struct report_format {
+    const char *name;
+    void (*init)(struct reporter *reporter);
+};
+
+/* The text format's reporter (github and --statistics end with its summary line). */
 void report_text_init(struct reporter *reporter);
-void report_json_init(struct reporter *reporter);
-void report_sarif_init(struct reporter *reporter);
-void report_github_init(struct reporter *reporter);
-void report_gitlab_init(struct reporter *reporter);
 
 #endif

@@ -72,9 +72,11 @@ static void github_file(struct reporter *self, const struct checked_file *file)
     }
 }
 
-void report_github_init(struct reporter *reporter)
+static void github_init(struct reporter *reporter)
 {
     report_text_init(reporter); /* the same summary line as the text format */
     reporter->begin = github_begin;
     reporter->file = github_file;
 }
+
+const struct report_format report_format_github = {"github", github_init};

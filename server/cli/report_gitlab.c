@@ -146,9 +146,11 @@ static void gitlab_end(struct reporter *self, const struct report_summary *summa
     fputs("\n]\n", self->out);
 }
 
-void report_gitlab_init(struct reporter *reporter)
+static void gitlab_init(struct reporter *reporter)
 {
     reporter->begin = gitlab_begin;
     reporter->file = gitlab_file;
     reporter->end = gitlab_end;
 }
+
+const struct report_format report_format_gitlab = {"gitlab", gitlab_init};

@@ -157,3 +157,5 @@ void report_text_init(struct reporter *reporter)
     reporter->file = text_file;
     reporter->end = text_end;
 }
+
+const struct report_format report_format_text = {"text", report_text_init};
