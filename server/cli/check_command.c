@@ -30,7 +30,7 @@
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
-#define CHECK_WINDOW_PER_JOB 4u
+#define CHECK_WINDOW_PER_JOB 16u
 #define CHECK_FIX_ROUNDS 8u /* --fix: rounds at most (each applies what the last uncovered) */
 
 struct walk {
