@@ -1,5 +1,6 @@
 /* check_base: the version of each document at --base REF (see check_base.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
+
 #include "check_base.h"
 
 #include <fcntl.h>
@@ -558,10 +559,9 @@ void check_base_report_deleted(const struct check_options *options, struct repor
             }
             bool slash = named[strlen(named) - 1] == '/';
             snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
-            bool mine = check_shard_owns(options->shard, shown); /* --shard: its owner says it */
-            if (mine && project_is_config(rel, rel_len))
+            if (project_is_config(rel, rel_len))
                 check_gate_deleted(base, options, rel, shown, summary);
-            else if (mine)
+            else
                 report_deleted(base, options, rel, shown, summary);
             free(shown);
             break;

@@ -45,7 +45,6 @@ struct check_baseline {
     struct check_configs *configs; /* the srcls.json of each file (a gone file's too) */
     bool named;                    /* --baseline: sets[0], for every file */
     bool no_config;                /* --no-baseline: no srcls.json's "baseline" */
-    struct check_shard shard;      /* --shard I/N: a gone file's entry is the owner's to say */
     char *cwd;                     /* absolute, normalised */
     char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
     struct baseline_set *sets;
@@ -363,17 +362,6 @@ static enum entry_state entry_state(struct check_baseline *b, const struct basel
     struct check_target target = {0};
     if (full != NULL)
         snprintf(full, size, "%s/%s", set->read_dir, e->path);
-    if (full != NULL && b->shard.count > 1) { /* owned by its path from here, as a walk says it */
-        char *normal = check_path_absolute("/", full);
-        char *shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
-        bool owned = shown == NULL || check_shard_owns(b->shard, shown);
-        free(normal);
-        free(shown);
-        if (!owned) {
-            free(full);
-            return ENTRY_ELSEWHERE;
-        }
-    }
     /* its srcls.json unusable (said), or memory: not known to be looked for */
     bool hidden = full == NULL || b->configs == NULL ||
                   !check_configs_for(b->configs, full, &target) ||
@@ -425,12 +413,6 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         b->absent[b->absent_count++] =
             (struct report_absent){shown, e->code, e->element, e->pointer};
     }
-}
-
-void check_baseline_shard(struct check_baseline *b, struct check_shard shard)
-{
-    if (b != NULL)
-        b->shard = shard;
 }
 
 void check_baseline_finish(struct check_baseline *b, struct report_summary *summary)

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 
 #include "check_config.h"
-#include "check_read.h"
 #include "report.h"
 #include "check/check.h"
 
@@ -44,8 +43,6 @@ void check_baseline_finish(struct check_baseline *baseline, struct report_summar
 int check_baseline_end(struct check_baseline *baseline, int status);
 /* Whether memory ran out: the run must not pass. */
 bool check_baseline_failed(const struct check_baseline *baseline);
-/* --shard I/N: the entries of gone files that other shards own are not said fixed here. */
-void check_baseline_shard(struct check_baseline *b, struct check_shard shard);
 /* Frees everything (the summary's absent entries too); NULL is fine. */
 void check_baseline_close(struct check_baseline *baseline);
 

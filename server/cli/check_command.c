@@ -372,8 +372,6 @@ static void check_regular_file(struct walk *walk, int fd, const struct stat *st,
 static void check_stdin(struct walk *walk)
 {
     const char *path = walk->options->stdin_name ? walk->options->stdin_name : "<stdin>";
-    if (!check_shard_owns(walk->options->shard, path))
-        return; /* another shard's, by its name as any file's */
     struct stat st;
     size_t expected = 0;
     if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -482,9 +480,8 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         report_errno(walk, path, errno);
         return;
     }
-    if (!wanted(st.st_mode, name, explicit, included) ||
-        (S_ISREG(st.st_mode) && !check_shard_owns(walk->options->shard, path)))
-        return; /* not checked, or --shard: another shard's */
+    if (!wanted(st.st_mode, name, explicit, included))
+        return;
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         report_not_regular(walk, path, st.st_mode);
         return;
@@ -526,11 +523,11 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
 }
 
 /* A path named that held nothing to check (a directory without a document, or only files
- * excluded): a warning on stderr, counted for the summary; exit status 0. Not with --shard. */
+ * excluded): a warning on stderr, and counted for the summary. Not an error: exit status 0. */
 static void check_report_nothing_checked(const struct check_options *options,
                                          const unsigned *reported, struct report_summary *summary)
 {
-    for (int i = 0; reported != NULL && options->shard.count <= 1 && i < options->path_count; i++) {
+    for (int i = 0; reported != NULL && i < options->path_count; i++) {
         if (reported[i] > 0)
             continue;
         summary->nothing_checked++;

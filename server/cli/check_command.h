@@ -7,7 +7,6 @@
 #include "check_baseline.h"
 #include "check_config.h"
 #include "check_env.h"
-#include "check_read.h"
 #include "report.h"
 #include "schema/schema.h"
 
@@ -21,7 +20,6 @@ struct check_options {
     const char *const *excludes;   /* --exclude GLOB: entries of a scan not visited */
     int exclude_count;
     unsigned jobs;     /* threads reading and analysing files; 0 or 1: the walk's own thread only */
-    struct check_shard shard; /* --shard I/N: the files checked are those the shard owns */
     bool fix;          /* apply the safe fixes in place (atomically) before reporting */
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
     bool unsafe_fixes; /* --unsafe-fixes: --fix and --diff apply the unsafe fixes too */

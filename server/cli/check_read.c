@@ -133,12 +133,3 @@ bool check_ends_with(const char *s, const char *suffix)
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
-
-bool check_shard_owns(struct check_shard shard, const char *path)
-{
-    if (shard.count <= 1)
-        return true;
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return hash_bytes(HASH_START, path, strlen(path)) % shard.count == shard.index;
-}

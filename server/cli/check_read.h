@@ -35,15 +35,6 @@ int open_entry(int at, const char *name, bool follow, struct stat *st);
  * resolved first). Malloc'd, or NULL. */
 char *check_path_absolute(const char *cwd, const char *path);
 
-/* --shard I/N: `index` counts from 0; a `count` of 0 or 1 is no sharding. */
-struct check_shard {
-    unsigned index, count;
-};
-/* Whether the shard owns `path` (as reported; a leading "./" left out): the FNV-1a hash of its
- * bytes modulo the count is the index. FNV-1a is defined on bytes, without a seed: the same
- * partition on every machine, OS and build. */
-bool check_shard_owns(struct check_shard shard, const char *path);
-
 /* Whether the name `s` ends with `suffix` (".source.json"). */
 bool check_ends_with(const char *s, const char *suffix);
 

@@ -112,26 +112,6 @@ static unsigned parse_jobs(const char *value)
     return (unsigned)n;
 }
 
-/* --shard I/N: 1 <= I <= N, both decimal; false when it is not that. Not given: no sharding. */
-static bool parse_shard(const char *value, struct check_shard *shard)
-{
-    *shard = (struct check_shard){0};
-    if (value == NULL)
-        return true;
-    char *end;
-    unsigned long i = 0, n = 0;
-    if (value[0] >= '0' && value[0] <= '9') {
-        errno = 0;
-        i = strtoul(value, &end, 10);
-        if (errno == 0 && end[0] == '/' && end[1] >= '0' && end[1] <= '9')
-            n = strtoul(end + 1, &end, 10);
-    }
-    if (errno != 0 || n == 0 || *end != '\0' || i == 0 || i > n || n > 1000000)
-        return false;
-    *shard = (struct check_shard){.index = (unsigned)i - 1, .count = (unsigned)n};
-    return true;
-}
-
 /* --fix with '-' among the paths: standard output carries the fixed document. */
 static bool fixes_stdin(const struct cli_options *o)
 {
@@ -163,7 +143,7 @@ static bool outputs_combine(const struct cli_options *o, const char *format)
  * that cannot be read checks nothing: 2). */
 static int run_walk(const struct cli_options *o, struct reporter *reporter,
                     const struct schema_registry *registry, struct check_configs *configs,
-                    unsigned jobs, struct check_shard shard, enum diag_severity fail_on)
+                    unsigned jobs, enum diag_severity fail_on)
 {
     struct check_base *base = NULL;
     struct check_baseline *baseline = NULL;
@@ -178,7 +158,6 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
         check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
                             &baseline) != 0)
         goto done;
-    check_baseline_shard(baseline, shard);
     for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->paths.count; i++) {
         if (strcmp(o->paths.items[i], "-") == 0) { /* no path: no version at REF to compare with */
             fprintf(stderr,
@@ -197,7 +176,6 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                                     .excludes = o->excludes.items,
                                     .exclude_count = o->excludes.count,
                                     .jobs = jobs,
-                                    .shard = shard,
                                     .fix = o->fix,
                                     .diff = o->diff,
                                     .unsafe_fixes = o->unsafe_fixes,
@@ -231,11 +209,6 @@ int command_check(const struct cli_options *o)
     if (o->jobs != NULL && jobs > 1 && !platform_has_threads)
         fprintf(stderr, "srcls: --jobs %u: the WebAssembly build checks one file at a time\n",
                 jobs);
-    struct check_shard shard;
-    if (!parse_shard(o->shard, &shard))
-        return help_usage_error("--shard takes I/N, two positive integers with I <= N, as "
-                                "1/4 (got '%s')",
-                                o->shard);
     int fail_on = o->fail_on ? diag_severity_parse(o->fail_on) : DIAG_ERROR;
     if (fail_on <= DIAG_OFF)
         return takes_error("fail-on", o->fail_on);
@@ -280,8 +253,7 @@ int command_check(const struct cli_options *o)
     if (select_codes(o, &overlay) &&
         (o->config_path == NULL || check_configs_for(&configs, NULL, &target) ||
          check_configs_fixed_mistaken(&configs)))
-        status =
-            run_walk(o, &reporter, &registry, &configs, jobs, shard, (enum diag_severity)fail_on);
+        status = run_walk(o, &reporter, &registry, &configs, jobs, (enum diag_severity)fail_on);
     if (o->output_file != NULL && fclose(out) != 0 && status != 2) {
         fprintf(stderr, "srcls: cannot write %s: %s\n", o->output_file, strerror(errno));
         status = 2;

@@ -161,18 +161,6 @@ static const struct cli_option table[] = {
          "Check\n.I n\n"
          "files at a time (default: the online CPUs, at most 8). The output is the same for every\n"
          ".IR n ."},
-    {.name = "shard",
-     .section = OPTION_OF_CHECK,
-     .effect = OPTION_TAKES,
-     .field = offsetof(struct cli_options, shard),
-     .argument_kind = OPTION_REQUIRED,
-     .argument = "I/N",
-     .help = "Check only the files of shard I of N (1 <= I <= N): a stable\n"
-             "partition by path, the same on every machine (for CI matrices).",
-     .man = "Check only the files of shard\n.I i\nof\n.I n\n"
-            "(1 <= i <= n): a file belongs to one shard, chosen by the FNV-1a hash of its path as\n"
-            "reported (without a leading ./), the same on every machine. The shards of one run\n"
-            "are disjoint and cover it; their JSON and SARIF outputs merge (docs/ci.md)."},
     {.name = "quiet",
      .letter = 'q',
      .section = OPTION_OF_CHECK,
