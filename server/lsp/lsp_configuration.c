@@ -110,10 +110,8 @@ void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *init
     uint32_t options = lsp_jsonrpc_get(doc, initialize->params, "initializationOptions");
     if (options != JSON_NONE)
         read_settings(s, doc, options);
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t watched =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "didChangeWatchedFiles");
-    uint32_t dynamic = lsp_jsonrpc_get(doc, watched, "dynamicRegistration");
+    uint32_t dynamic = lsp_jsonrpc_capability(
+        doc, initialize->params, "workspace.didChangeWatchedFiles.dynamicRegistration");
     s->watch_projects = dynamic != JSON_NONE && doc->nodes[dynamic].kind == JSON_TRUE;
 }
 
