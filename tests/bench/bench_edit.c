@@ -3,7 +3,8 @@
  * typed and deleted N times each (default 200), as the server does it: the text spliced (a
  * memmove of what follows) and analysis_update. Prints the median and worst microseconds per
  * edit at each place, and how many edits had to fall back to a whole analysis (none expected).
- * usage: bench_edit FILE [N] */
+ * With PLACE (a percentage), only there (tests/edit_cost.py counts its instructions).
+ * usage: bench_edit FILE [N [PLACE]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_edit FILE [N]\n");
+        fprintf(stderr, "usage: bench_edit FILE [N [PLACE]]\n");
         return 2;
     }
     struct schema_registry registry;
@@ -58,9 +59,14 @@ int main(int argc, char **argv)
     if (analysis_run(&a, text, len, &options) != 0)
         return 2;
     double *micros = calloc((size_t)runs * 2, sizeof *micros);
-    const double places[] = {0.0, 0.5, 0.99};
+    double places[] = {0.0, 0.5, 0.99};
+    size_t place_count = sizeof places / sizeof *places;
+    if (argc > 3) {
+        places[0] = atof(argv[3]) / 100;
+        place_count = 1;
+    }
     printf("%s: %.1f MB, %u diagnostics\n", argv[1], (double)len / 1e6, a.diags.count);
-    for (size_t p = 0; p < sizeof places / sizeof *places; p++) {
+    for (size_t p = 0; p < place_count; p++) {
         const char *value = strstr(text + (size_t)(places[p] * (double)len), "\": \"");
         if (value == NULL)
             continue;

@@ -468,6 +468,41 @@ static bool name_shared(struct analysis *a, uint32_t index, uint32_t shift)
     return false;
 }
 
+/* The bytes [start, end) of the "name" string of the bulk element holding byte `offset`, and
+ * that element's node, before an edit there: {JSON_NONE, ...} when it has none. */
+struct name_place {
+    uint32_t element, start, end;
+};
+
+static struct name_place name_place_at(struct analysis *a, uint32_t offset)
+{
+    struct name_place p = {JSON_NONE, JSON_NONE, JSON_NONE};
+    uint32_t element = a->document == DOCUMENT_BULK ? analysis_source_at(a, offset) : JSON_NONE;
+    uint32_t name = element != JSON_NONE ? duplicate_names_node(&a->doc, element) : JSON_NONE;
+    if (name != JSON_NONE)
+        p = (struct name_place){element, a->doc.nodes[name].start, a->doc.nodes[name].end};
+    return p;
+}
+
+/* Whether the edit left the name `before` of `element` as it was: the edit is clear of its
+ * bytes, and the element's name is still the string at those bytes (moved by the edit when
+ * it came before them). The name was no other's (no duplicate before the edit), and no other
+ * element changed: it still is no other's, without a look at the others. */
+static bool name_kept(struct analysis *a, struct name_place before, uint32_t element,
+                      struct json_edit edit)
+{
+    if (before.element != element || before.element == JSON_NONE)
+        return false;
+    uint32_t shift = 0;
+    if (edit.old_end < before.start)
+        shift = edit.inserted - (edit.old_end - edit.start); /* modulo 2^32 */
+    else if (edit.start <= before.end)
+        return false;
+    uint32_t name = duplicate_names_node(&a->doc, element);
+    return name != JSON_NONE && a->doc.nodes[name].start == before.start + shift &&
+           a->doc.nodes[name].end == before.end + shift;
+}
+
 /* Any other document: classified and checked again whole (the parse is what the splice saved;
  * such documents are one source or one job). */
 static int rediagnose(struct analysis *a, const struct analysis_options *options,
@@ -499,6 +534,7 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     a->settings = options->settings;
     if (len >= JSON_NONE)
         return 0;
+    struct name_place name = name_place_at(a, edit.start); /* before the splice moves it */
     struct json_splice splice;
     int spliced = json_splice(&a->doc, text, (uint32_t)len, edit, options->parse, &splice);
     if (spliced <= 0)
@@ -516,7 +552,8 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     if (options->baseline != NULL && name_shared(a, index, splice.new_nodes - splice.old_nodes))
         return 0; /* the other element's findings take the same entries: a whole analysis */
     int status = recheck_element(a, options, &splice, element, index, old_end, delta);
-    if (status == 1 && duplicate_names_shared(&a->doc, a->elements, a->element_count, index))
+    if (status == 1 && !name_kept(a, name, element, edit) &&
+        duplicate_names_shared(&a->doc, a->elements, a->element_count, index))
         return 0; /* its name is now another's: both are reported, a whole analysis */
     return status;
 }

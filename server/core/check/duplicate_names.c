@@ -30,8 +30,7 @@ uint64_t duplicate_names_hash(struct json_str name)
     return hash_bytes_lower(HASH_START, name.ptr, name.len);
 }
 
-/* The "name" string node of the bulk element `element`, or JSON_NONE. */
-static uint32_t name_node(struct json_doc *doc, uint32_t element)
+uint32_t duplicate_names_node(struct json_doc *doc, uint32_t element)
 {
     if (doc->nodes[element].kind != JSON_OBJECT)
         return JSON_NONE;
@@ -119,7 +118,7 @@ static int walk_bulk(struct analysis *a,
     uint32_t index = 0;
     for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
          e = doc->nodes[e].next, index++) {
-        uint32_t node = name_node(doc, e);
+        uint32_t node = duplicate_names_node(doc, e);
         if (node != JSON_NONE)
             status = visit(context, a, node, index, table_take(&table, doc, node, index));
     }
@@ -146,12 +145,12 @@ int duplicate_names_check(struct analysis *a, bool *found)
 bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
                             uint32_t index)
 {
-    uint32_t mine = index < count ? name_node(doc, elements[index]) : JSON_NONE;
+    uint32_t mine = index < count ? duplicate_names_node(doc, elements[index]) : JSON_NONE;
     if (mine == JSON_NONE)
         return false;
     struct json_str name = json_node_string(doc, mine);
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t other = i != index ? name_node(doc, elements[i]) : JSON_NONE;
+        uint32_t other = i != index ? duplicate_names_node(doc, elements[i]) : JSON_NONE;
         if (other != JSON_NONE && duplicate_names_equal(json_node_string(doc, other), name))
             return true;
     }
@@ -178,7 +177,7 @@ int duplicate_names_each(struct analysis *a,
 {
     struct json_doc *doc = &a->doc;
     if (a->document == DOCUMENT_SOURCE) {
-        uint32_t node = name_node(doc, doc->root);
+        uint32_t node = duplicate_names_node(doc, doc->root);
         return node != JSON_NONE ? visit(context, a, node, UINT32_MAX) : 0;
     }
     if (a->document != DOCUMENT_BULK)

@@ -21,6 +21,8 @@ int duplicate_names_check(struct analysis *a, bool *found);
  * another has (after an edit of it: linear, no table). */
 bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
                             uint32_t index);
+/* The "name" string node of the source `element`, or JSON_NONE. */
+uint32_t duplicate_names_node(struct json_doc *doc, uint32_t element);
 /* Calls `visit` with the "name" string node of each source of `a` (a source document's own, or
  * each bulk element's, in order, with its index; UINT32_MAX for a source document), except a
  * name an earlier element of the same bulk document has (reported within it). Stops at the

@@ -161,7 +161,11 @@ static inline uint32_t json_parse__new_node(struct json_parser *p, enum json_kin
     struct json_doc *doc = p->doc;
     if (doc->node_count == doc->node_cap) {
         size_t cap = doc->node_cap;
-        size_t needed = cap ? cap + 1 : json_parse__first_node_cap(p->len);
+        /* the first node is the root: a partial parse is sized by the value it expects */
+        uint32_t span = p->give_up_after != UINT32_MAX && p->give_up_after >= start
+                            ? p->give_up_after - start + 1
+                            : p->len;
+        size_t needed = cap ? cap + 1 : json_parse__first_node_cap(span);
         struct json_node *grown = doc->node_count < JSON_NONE - 1
                                       ? vector_grow(doc->nodes, &cap, needed, sizeof *grown)
                                       : NULL;
