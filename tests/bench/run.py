@@ -319,32 +319,56 @@ def bench_review(args):
 
 # ---------------------------------------------------------------- 3. throughput
 
+def whole_process_mbps(cmd, size, runs):
+    """MB/s of `cmd` as a process (file read and exit included): the median of `runs` runs."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - t)
+    return size / statistics.median(times) / 1e6
+
+
 def bench_throughput(args):
     c, _ = corpus(args)
     bp = os.path.join(args.build, "tests", "bench", "bench_parse")
     sj = os.path.join(args.build, "bench_simdjson")
+    srcls = os.path.join(args.build, "server", "srcls")
     need(bp, "build with -Dtests=true")
     if not os.path.exists(sj) or os.path.getmtime(sj) < os.path.getmtime(os.path.join(HERE, "bench_simdjson.cpp")):
         subprocess.run(["g++", "-O3", "-std=c++17", "-o", sj, os.path.join(HERE, "bench_simdjson.cpp"),
                         "-lsimdjson"], check=True)
-    rows = []
+    rows, process_rows = [], []
     for mb in args.sizes:
         f = bulk(c, mb)
+        size = os.path.getsize(f)
         inner = "20" if mb < 10 else "5"
         cmds = {"parse": [bp, f, inner], "parse+check": [bp, "--check", f, inner], "simdjson": [sj, f, inner]}
         res = {k: [] for k in cmds}
-        names = list(cmds)
+        res["srcls --check"] = []
+        names = list(cmds) + ["srcls --check"]
         for r in range(args.rounds):
-            for name in names[r % 3:] + names[:r % 3]:
+            for name in names[r % 4:] + names[:r % 4]:
+                if name == "srcls --check":
+                    # the whole process: read, parse, check, report (exit status 1 on findings)
+                    res[name].append(whole_process_mbps([srcls, "--check", "--jobs", "1", f], size,
+                                                        int(inner) // 5 or 1))
+                    continue
                 out = subprocess.run(cmds[name], stdout=subprocess.PIPE, check=True).stdout.decode()
                 res[name].append(float(re.search(r"([\d.]+) MB/s", out).group(1)))
         med = {k: statistics.median(v) for k, v in res.items()}
         rows.append(("%g MB" % mb, "%.0f" % med["parse"], "%.0f" % med["parse+check"],
                      "%.0f" % med["simdjson"], "%.1f" % (med["simdjson"] / med["parse"]),
                      "%.1f" % (med["simdjson"] / med["parse+check"])))
+        process_rows.append(("%g MB" % mb, "%.0f" % med["srcls --check"], "%.0f" % med["simdjson"],
+                             "1/%.1f" % (med["simdjson"] / med["srcls --check"])))
     table("Benchmark 3: MB/s, median of %d rounds (each the median of 20 runs, 5 for 50 MB)" % args.rounds,
           ["bulk file", "srcls parse", "srcls parse+check", "simdjson DOM parse",
            "simdjson / parse", "simdjson / parse+check"], rows)
+    table("Benchmark 3b: the whole process `srcls --check --jobs 1 FILE` (read, parse, check, "
+          "report) against simdjson's in-process DOM parse of the same file, same rounds",
+          ["bulk file", "srcls --check MB/s", "simdjson DOM parse MB/s", "srcls / simdjson"],
+          process_rows)
 
 
 # ---------------------------------------------------------------- LSP client

@@ -167,6 +167,14 @@ struct schema_credential {
     uint8_t charset[32]; /* a bit per byte value */
     uint32_t min_length, max_length;
     const char *suffix;
+    uint32_t suffix_len;
+};
+
+/* One prefix of one shape, in the index the loader builds: the prefixes grouped by first byte. */
+struct schema_credential_prefix {
+    const char *text;
+    uint32_t len;
+    uint32_t shape; /* its index in `credentials` */
 };
 
 struct schema_registry {
@@ -179,6 +187,10 @@ struct schema_registry {
     uint32_t group_count;
     struct schema_credential *credentials; /* from credentials.json; none without it */
     uint32_t credential_count;
+    /* Every prefix, by first byte then shape order: those starting with byte b are
+     * credential_prefixes[credential_by_byte[b] .. credential_by_byte[b + 1]). */
+    struct schema_credential_prefix *credential_prefixes;
+    uint32_t credential_by_byte[257];
     struct arena arena;
 };
 
@@ -194,8 +206,9 @@ struct schema_file {
     bool custom;
 };
 
-/* The first credential shape `text` holds anywhere in it, or NULL. One pass over the text per
- * prefix, and a body is at most max_length bytes: linear in `len`. */
+/* The first credential shape (in the data's order) `text` holds anywhere in it, or NULL. One
+ * pass over the text, trying at each byte only the prefixes that start with it, and a body is at
+ * most max_length bytes: linear in `len`. */
 const struct schema_credential *schema_credential_find(const struct schema_registry *registry,
                                                        const char *text, size_t len);
 

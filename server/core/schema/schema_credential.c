@@ -125,10 +125,42 @@ static void read_credential(struct schema_loader *l, struct json_doc *doc, uint3
         schema__fail(l, doc, charset, "\"charset\" must be a string of bytes and ranges (A-Z0-9_)");
         return;
     }
-    if (suffix != JSON_NONE)
+    if (suffix != JSON_NONE) {
         c->suffix = schema__string(l, doc, suffix, "\"suffix\"");
+        c->suffix_len = c->suffix != NULL ? (uint32_t)strlen(c->suffix) : 0;
+    }
     if (read_lengths(l, doc, entry, c) && c->max_length == 0 && c->suffix == NULL)
         schema__fail(l, doc, entry, "a shape without \"suffix\" needs a body (maxLength above 0)");
+}
+
+/* credential_prefixes grouped by first byte (a counting sort, stable: shape order kept). */
+static void index_prefixes(struct schema_loader *l, struct schema_registry *registry)
+{
+    uint32_t total = 0;
+    uint32_t *by = registry->credential_by_byte;
+    memset(by, 0, sizeof registry->credential_by_byte);
+    for (uint32_t s = 0; s < registry->credential_count; s++) {
+        for (uint32_t p = 0; p < registry->credentials[s].prefix_count; p++, total++)
+            by[(unsigned char)registry->credentials[s].prefixes[p][0] + 1]++;
+    }
+    registry->credential_prefixes = arena_alloc(l->arena, (total + 1) * sizeof(struct schema_credential_prefix));
+    if (registry->credential_prefixes == NULL) {
+        schema__fail_file(l, "out of memory");
+        registry->credential_count = 0;
+        return;
+    }
+    for (unsigned b = 0; b < 256; b++)
+        by[b + 1] += by[b];
+    uint32_t next[256];
+    memcpy(next, by, sizeof next);
+    for (uint32_t s = 0; s < registry->credential_count; s++) {
+        const struct schema_credential *c = &registry->credentials[s];
+        for (uint32_t p = 0; p < c->prefix_count; p++) {
+            struct schema_credential_prefix *e =
+                &registry->credential_prefixes[next[(unsigned char)c->prefixes[p][0]]++];
+            *e = (struct schema_credential_prefix){c->prefixes[p], (uint32_t)strlen(c->prefixes[p]), s};
+        }
+    }
 }
 
 void schema__build_credentials(struct schema_loader *l, struct schema_loaded_file *f)
@@ -153,12 +185,14 @@ void schema__build_credentials(struct schema_loader *l, struct schema_loaded_fil
         read_credential(l, doc, e, &shapes[i++]);
     l->registry->credentials = shapes;
     l->registry->credential_count = l->failed ? 0 : count;
+    if (!l->failed)
+        index_prefixes(l, l->registry);
 }
 
 /* Whether the body of `c` starts at `text + at` and ends as the shape says. */
 static bool body_matches(const struct schema_credential *c, const char *text, size_t len, size_t at)
 {
-    size_t suffix_len = c->suffix != NULL ? strlen(c->suffix) : 0;
+    size_t suffix_len = c->suffix_len;
     size_t n = 0;
     for (;; n++) {
         if (c->suffix != NULL && n >= c->min_length && len - at - n >= suffix_len &&
@@ -183,23 +217,22 @@ static bool letter_or_digit(unsigned char c)
 const struct schema_credential *schema_credential_find(const struct schema_registry *registry,
                                                        const char *text, size_t len)
 {
-    if (registry == NULL || text == NULL)
+    if (registry == NULL || text == NULL || registry->credential_count == 0)
         return NULL;
-    for (uint32_t s = 0; s < registry->credential_count; s++) {
-        const struct schema_credential *c = &registry->credentials[s];
-        for (uint32_t p = 0; p < c->prefix_count; p++) {
-            const char *prefix = c->prefixes[p];
-            size_t prefix_len = strlen(prefix);
-            const char *at = text, *end = text + len;
-            while ((size_t)(end - at) >= prefix_len &&
-                   (at = memchr(at, prefix[0], (size_t)(end - at) - prefix_len + 1)) != NULL) {
-                bool boundary = at == text || !letter_or_digit((unsigned char)at[-1]);
-                if (boundary && memcmp(at, prefix, prefix_len) == 0 &&
-                    body_matches(c, text, len, (size_t)(at - text) + prefix_len))
-                    return c;
-                at++;
-            }
+    const uint32_t *by = registry->credential_by_byte;
+    uint32_t best = registry->credential_count;
+    for (size_t i = 0; i < len && best > 0; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if (by[b] == by[b + 1] || (i > 0 && letter_or_digit((unsigned char)text[i - 1])))
+            continue;
+        for (uint32_t e = by[b]; e < by[b + 1]; e++) {
+            const struct schema_credential_prefix *p = &registry->credential_prefixes[e];
+            if (p->shape >= best)
+                break; /* shape order: the rest come later */
+            if (len - i >= p->len && memcmp(text + i, p->text, p->len) == 0 &&
+                body_matches(&registry->credentials[p->shape], text, len, i + p->len))
+                best = p->shape;
         }
     }
-    return NULL;
+    return best < registry->credential_count ? &registry->credentials[best] : NULL;
 }
