@@ -2,7 +2,8 @@
 """System calls per file of `srcls --check` over a directory of documents, counted by strace
 (a count a busy machine cannot change): at most 4.5 per file (open, fstat, read, close, and
 the walk's share), with --jobs 1 and with the default --jobs, and the same per file for 10n
-files as for n (issue 30). Exits 77 (SKIP) when strace is not installed or cannot trace here, or the binary is built
+files as for n (issue 30); and with --jobs 2 at most 0.5 futex calls per file (the workers take
+files in batches: not one wake per file, which cost 3.7 futex calls a file). Exits 77 (SKIP) when strace is not installed or cannot trace here, or the binary is built
 with AddressSanitizer (its allocator's own system calls would be counted).
 
 Usage: syscalls.py SRCLS"""
@@ -14,6 +15,7 @@ import sys
 import tempfile
 
 LIMIT = 4.5
+FUTEX_LIMIT = 0.5
 DOC = ('{"name": "reldb-%d", "type": "RELATIONAL_DB", "config": {"host": "db.internal", '
        '"port": 5432, "database": "finance", "username": "reader", '
        '"password": "$SERVICE_EXISTING_VALUE$"}}\n')
@@ -78,6 +80,12 @@ def main():
                 failed.append("%s: per file %.2f at %d files against %.2f at %d: not linear"
                               % (" ".join(jobs) or "default --jobs", per_file[sizes[-1]],
                                  sizes[-1], per_file[sizes[0]], sizes[0]))
+        n = sizes[-1]
+        futex = count(srcls, os.path.join(tmp, "n%d" % n), ["--jobs", "2"]).get("futex", 0)
+        print("--check --jobs 2 %d files: %d futex calls, %.2f per file" % (n, futex, futex / n))
+        if futex / n > FUTEX_LIMIT:
+            failed.append("--jobs 2: %.2f futex calls per file, more than %.1f"
+                          % (futex / n, FUTEX_LIMIT))
     for f in failed:
         print("FAIL: " + f)
     sys.exit(1 if failed else 0)

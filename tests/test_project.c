@@ -237,6 +237,48 @@ static void test_adding_an_ignore_entry_edits_every_shape_of_srcls_json(void **s
     assert_null(ignored("[]"));
 }
 
+/* project_config_find's question in a test: whether `candidate` is one of the NULL-ended
+ * paths of `ctx`; each candidate asked is appended to `asked` (one a line). */
+static char asked[512];
+
+static bool listed(void *ctx, const char *candidate)
+{
+    strcat(asked, candidate);
+    strcat(asked, "\n");
+    for (const char *const *p = ctx; *p != NULL; p++) {
+        if (strcmp(*p, candidate) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_the_governing_srcls_json_is_the_nearest_upwards(void **state)
+{
+    (void)state;
+    static const char *const both[] = {"/a/srcls.json", "/a/b/srcls.json", NULL};
+    static const char *const root[] = {"/srcls.json", NULL};
+    static const char *const none[] = {NULL};
+    char *found;
+    asked[0] = '\0';
+    assert_int_equal(project_config_find("/a/b/c", listed, (void *)both, &found), 1);
+    assert_string_equal(found, "/a/b/srcls.json"); /* the nearer one */
+    assert_string_equal(asked, "/a/b/c/srcls.json\n/a/b/srcls.json\n");
+    free(found);
+    asked[0] = '\0';
+    assert_int_equal(project_config_find("/a/b", listed, (void *)root, &found), 1);
+    assert_string_equal(found, "/srcls.json");
+    assert_string_equal(asked, "/a/b/srcls.json\n/a/srcls.json\n/srcls.json\n");
+    free(found);
+    asked[0] = '\0';
+    assert_int_equal(project_config_find("", listed, (void *)none, &found), 0); /* "/" */
+    assert_null(found);
+    assert_string_equal(asked, "/srcls.json\n");
+    asked[0] = '\0';
+    assert_int_equal(project_config_find("x/y", listed, (void *)none, &found), 0);
+    assert_null(found);
+    assert_string_equal(asked, "x/y/srcls.json\nx/srcls.json\n"); /* relative: not "/" */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_a_wrong_ignore_entry_silences_nothing),
         cmocka_unit_test(test_the_editor_settings_lay_over_the_project),
         cmocka_unit_test(test_mapping_a_type_edits_every_shape_of_srcls_json),
+        cmocka_unit_test(test_the_governing_srcls_json_is_the_nearest_upwards),
     };
     int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;

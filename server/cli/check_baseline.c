@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_command.h"
 #include "check_read.h"
 #include "check/check.h"
 #include "domain/domain.h"
@@ -45,6 +46,7 @@ struct check_baseline {
     struct check_configs *configs; /* the srcls.json of each file (a gone file's too) */
     bool named;                    /* --baseline: sets[0], for every file */
     bool no_config;                /* --no-baseline: no srcls.json's "baseline" */
+    unsigned shard, shard_count;   /* --shard I/N: a gone file's entry is its owner's to say */
     char *cwd;                     /* absolute, normalised */
     char *write_dir; /* the directory of --write-baseline's file, absolute, normalised */
     struct baseline_set *sets;
@@ -362,6 +364,18 @@ static enum entry_state entry_state(struct check_baseline *b, const struct basel
     struct check_target target = {0};
     if (full != NULL)
         snprintf(full, size, "%s/%s", set->read_dir, e->path);
+    if (full != NULL && b->shard_count > 1) { /* owned by its path from here, as a walk shows it */
+        struct check_options sharded = {.shard = b->shard, .shard_count = b->shard_count};
+        char *normal = check_path_absolute("/", full);
+        char *shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
+        bool owned = shown == NULL || check_shard_owns(&sharded, shown);
+        free(normal);
+        free(shown);
+        if (!owned) {
+            free(full);
+            return ENTRY_ELSEWHERE;
+        }
+    }
     /* its srcls.json unusable (said), or memory: not known to be looked for */
     bool hidden = full == NULL || b->configs == NULL ||
                   !check_configs_for(b->configs, full, &target) ||
@@ -412,6 +426,14 @@ static void finish_set(struct check_baseline *b, struct baseline_set *set,
         e->path = shown;
         b->absent[b->absent_count++] =
             (struct report_absent){shown, e->code, e->element, e->pointer};
+    }
+}
+
+void check_baseline_shard(struct check_baseline *b, unsigned shard, unsigned shard_count)
+{
+    if (b != NULL) {
+        b->shard = shard;
+        b->shard_count = shard_count;
     }
 }
 

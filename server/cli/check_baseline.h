@@ -43,6 +43,9 @@ void check_baseline_finish(struct check_baseline *baseline, struct report_summar
 int check_baseline_end(struct check_baseline *baseline, int status);
 /* Whether memory ran out: the run must not pass. */
 bool check_baseline_failed(const struct check_baseline *baseline);
+/* --shard I/N (`shard` is I-1, `shard_count` N): the entries of gone files that another shard
+ * owns (by their path as the walk would show it) are not said fixed by this one. */
+void check_baseline_shard(struct check_baseline *b, unsigned shard, unsigned shard_count);
 /* Frees everything (the summary's absent entries too); NULL is fine. */
 void check_baseline_close(struct check_baseline *baseline);
 

@@ -27,7 +27,7 @@
 /* Directories nested deeper than this below a path named on the command line are not entered. */
 #define CHECK_MAX_DEPTH 64u
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
-#define CHECK_WINDOW_PER_JOB 4u
+#define CHECK_WINDOW_PER_JOB 16u
 
 /* Checks the regular file open on `fd` (with stat `st`), which the task closes. */
 static void check_regular_file(struct walk *walk, int fd, const struct stat *st, const char *path,

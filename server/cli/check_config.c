@@ -264,6 +264,13 @@ static struct check_config *config_at(struct check_configs *configs, const char 
     return c;
 }
 
+/* Whether the file `path` exists (project_config_find's question). */
+static bool exists(void *ctx, const char *path)
+{
+    (void)ctx;
+    return access(path, F_OK) == 0;
+}
+
 /* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
  * last directory's answer is kept: a scan asks for every entry of a directory in a row. */
 static void nearest(struct check_configs *configs, const char *path, char *out, size_t size)
@@ -279,15 +286,11 @@ static void nearest(struct check_configs *configs, const char *path, char *out, 
         snprintf(out, size, "%s", configs->last_found);
         return;
     }
-    char *asked = strdup(dir);
-    for (char *slash = dir;; *slash = '\0') { /* from the file's directory upwards */
-        snprintf(out, size, "%s/%s", dir, PROJECT_FILE_NAME);
-        if (access(out, F_OK) == 0)
-            break;
-        out[0] = '\0';
-        if ((slash = strrchr(dir, '/')) == NULL)
-            break;
-    }
+    char *asked = strdup(dir), *config = NULL;
+    if (project_config_find(dir, exists, NULL, &config) < 0)
+        configs->out_of_memory = true;
+    snprintf(out, size, "%s", config != NULL ? config : "");
+    free(config);
     char *found = asked != NULL ? strdup(out) : NULL;
     if (found != NULL) {
         free(configs->last_dir);

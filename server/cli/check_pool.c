@@ -1,12 +1,18 @@
 /* check_pool: a fixed set of pthreads and a ring of the tasks in flight. The ring's slots are
  * numbered by ever-growing counters: `head` is the oldest task not yet handed back, `next` the
  * next one for a worker, `tail` the next free slot. Only the submitting thread moves head and
- * tail; the workers move next and mark slots finished, all under one mutex. */
+ * tail; the workers move next (a batch at a time) and mark slots finished, all under one mutex.
+ * A waiting worker is woken when a batch is queued, or when the submitting thread is about to
+ * wait; the submitting thread is woken only by the batch holding the task it waits for. */
 #include "check_pool.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+
+/* The tasks a worker takes at once, and the queue that wakes a waiting worker: one lock, one
+ * wake and one signal back for that many files rather than for each. */
+#define CHECK_POOL_BATCH 8u
 
 struct pool_slot {
     void *task;
@@ -41,17 +47,30 @@ static void *worker_main(void *arg)
         }
         if (pool->next == pool->tail)
             break; /* stopping, and nothing is left */
-        struct pool_slot *slot = &pool->slots[pool->next++ % pool->window];
-        void *task = slot->task;
+        /* a share of what is queued, at most a batch: one lock and one wake for several */
+        size_t first = pool->next, share = (pool->tail - first) / pool->thread_count;
+        size_t count = share < 1 ? 1 : share > CHECK_POOL_BATCH ? CHECK_POOL_BATCH : share;
+        pool->next += count;
         pthread_mutex_unlock(&pool->lock);
-        pool->work(task);
+        for (size_t i = first; i < first + count; i++)
+            pool->work(pool->slots[i % pool->window].task);
         pthread_mutex_lock(&pool->lock);
-        slot->finished = true;
-        if (pool->main_waiting) /* signals cost system calls: only when someone listens */
+        for (size_t i = first; i < first + count; i++)
+            pool->slots[i % pool->window].finished = true;
+        /* signals cost system calls: only when the submitting thread waits for one of these */
+        if (pool->main_waiting && pool->head >= first && pool->head < first + count)
             pthread_cond_signal(&pool->finished);
     }
     pthread_mutex_unlock(&pool->lock);
     return NULL;
+}
+
+/* With the lock held: wakes a waiting worker when a batch is queued, or (`all`) anything. */
+static void wake_workers(struct check_pool *pool, bool all)
+{
+    size_t queued = pool->tail - pool->next;
+    if (pool->idle > 0 && queued > 0 && (all || queued >= CHECK_POOL_BATCH))
+        pthread_cond_signal(&pool->work_ready);
 }
 
 /* With the lock held: hands back the oldest task, waiting for it when `wait` is set. False when
@@ -62,6 +81,7 @@ static bool hand_back_one(struct check_pool *pool, bool wait)
         return false;
     struct pool_slot *slot = &pool->slots[pool->head % pool->window];
     while (wait && !slot->finished) {
+        wake_workers(pool, true); /* what is queued is worked before waiting for it */
         pool->main_waiting = true;
         pthread_cond_wait(&pool->finished, &pool->lock);
         pool->main_waiting = false;
@@ -117,8 +137,7 @@ void check_pool_submit(struct check_pool *pool, void *task)
     while (pool->tail - pool->head == pool->window)
         hand_back_one(pool, true);
     pool->slots[pool->tail++ % pool->window] = (struct pool_slot){.task = task};
-    if (pool->idle > 0)
-        pthread_cond_signal(&pool->work_ready);
+    wake_workers(pool, false);
     pthread_mutex_unlock(&pool->lock);
 }
 

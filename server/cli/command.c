@@ -178,6 +178,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
         check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
                             &baseline) != 0)
         goto done;
+    check_baseline_shard(baseline, shard, shard_count);
     for (int i = 0; base != NULL && o->stdin_name == NULL && i < o->paths.count; i++) {
         if (strcmp(o->paths.items[i], "-") == 0) { /* no path: no version at REF to compare with */
             fprintf(stderr,

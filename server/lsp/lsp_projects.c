@@ -261,28 +261,35 @@ static struct lsp_project *project_at(struct lsp_projects *projects, const char 
     return regular_file(projects->loop, path, &size) ? load(projects, path, size) : NULL;
 }
 
+/* project_config_find's question of the editor: a regular file (its size into *size). */
+struct found_file {
+    uv_loop_t *loop;
+    int64_t *size;
+};
+
+static bool file_exists(void *ctx, const char *candidate)
+{
+    struct found_file *f = ctx;
+    return regular_file(f->loop, candidate, f->size);
+}
+
 /* The nearest srcls.json upwards from the file of `uri` (malloc'd, NULL when none), its size;
  * `*dir` (malloc'd) the file's directory. */
 static char *nearest(struct lsp_projects *projects, const char *uri, char **dir, int64_t *size)
 {
     *dir = NULL;
     char *path = lsp_uri_to_path(uri, strlen(uri));
-    char *candidate = path ? malloc(strlen(path) + sizeof "/" PROJECT_FILE_NAME) : NULL;
+    char *slash = path != NULL ? strrchr(path, '/') : NULL;
     char *found = NULL;
-    for (char *slash = path ? strrchr(path, '/') : NULL; candidate != NULL && slash != NULL;
-         slash = strrchr(path, '/')) {
-        *slash = '\0'; /* the directory above */
-        if (*dir == NULL && (*dir = strdup(path)) == NULL)
-            break; /* out of memory (errno says so to the caller) */
-        strcpy(candidate, path);
-        strcat(candidate, "/" PROJECT_FILE_NAME);
-        if (regular_file(projects->loop, candidate, size)) {
-            found = candidate;
-            candidate = NULL;
-            break;
+    struct found_file f = {projects->loop, size};
+    if (slash != NULL) {
+        *slash = '\0'; /* the file's directory */
+        if ((*dir = strdup(path)) != NULL &&
+            project_config_find(path, file_exists, &f, &found) < 0) {
+            free(*dir); /* out of memory (errno says so to the caller) */
+            *dir = NULL;
         }
     }
-    free(candidate);
     free(path);
     return found;
 }
@@ -314,23 +321,33 @@ int lsp_projects_config_text(struct lsp_projects *projects, const char *uri, cha
     return 1;
 }
 
-/* The project of the nearest srcls.json upwards from the file of `uri`, or NULL. */
+/* project_config_find's question of a project: one read (or loaded) there, into *ctx. */
+struct found_project {
+    struct lsp_projects *projects;
+    struct lsp_project *project;
+};
+
+static bool project_exists(void *ctx, const char *candidate)
+{
+    struct found_project *f = ctx;
+    return (f->project = project_at(f->projects, candidate)) != NULL;
+}
+
+/* The project of the nearest srcls.json upwards from the file `path`, or NULL. */
 static struct lsp_project *project_for(struct lsp_projects *projects, const char *path)
 {
-    char *dir = strdup(path);
-    char *candidate = dir != NULL ? malloc(strlen(path) + sizeof "/" PROJECT_FILE_NAME) : NULL;
-    struct lsp_project *found = NULL;
-    if (candidate == NULL)
+    char *dir = strdup(path), *config = NULL;
+    char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
+    struct found_project f = {projects, NULL};
+    if (dir == NULL)
         projects->out_of_memory = true;
-    for (char *slash = candidate != NULL ? strrchr(dir, '/') : NULL; slash != NULL;
-         slash = strrchr(dir, '/')) {
-        *slash = '\0'; /* the directory above */
-        strcpy(candidate, dir);
-        strcat(candidate, "/" PROJECT_FILE_NAME);
-        if ((found = project_at(projects, candidate)) != NULL)
-            break;
+    if (slash != NULL) {
+        *slash = '\0'; /* the file's directory */
+        if (project_config_find(dir, project_exists, &f, &config) < 0)
+            projects->out_of_memory = true;
     }
-    free(candidate);
+    struct lsp_project *found = config != NULL ? f.project : NULL;
+    free(config);
     free(dir);
     return found;
 }

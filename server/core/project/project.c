@@ -15,6 +15,31 @@ bool project_is_config(const char *path, size_t len)
            (len == name || path[len - name - 1] == '/');
 }
 
+int project_config_find(const char *dir, bool (*exists)(void *ctx, const char *candidate),
+                        void *ctx, char **found)
+{
+    size_t len = strlen(dir);
+    char *candidate = malloc(len + sizeof "/" PROJECT_FILE_NAME);
+    *found = NULL;
+    if (candidate == NULL)
+        return -1;
+    memcpy(candidate, dir, len);
+    for (;;) { /* from `dir` upwards */
+        memcpy(candidate + len, "/" PROJECT_FILE_NAME, sizeof "/" PROJECT_FILE_NAME);
+        if (exists(ctx, candidate)) {
+            *found = candidate;
+            return 1;
+        }
+        while (len > 0 && candidate[len - 1] != '/')
+            len--;
+        if (len == 0)
+            break; /* no directory above */
+        len--;     /* the directory above, without its '/' */
+    }
+    free(candidate);
+    return 0;
+}
+
 /* Adds a project-config diagnostic on the bytes [start, end). */
 static int report_range(struct analysis *a, uint32_t start, uint32_t end, const char *pointer,
                         const char *message)

@@ -18,6 +18,15 @@
 /* Whether `path` (or a URI) names a project configuration: its last segment is srcls.json. */
 bool project_is_config(const char *path, size_t len);
 
+/* The srcls.json that governs the files of the directory `dir` (no trailing '/', the root
+ * ""): the first
+ * `dir`/srcls.json, then each directory above (up to "/srcls.json" for an absolute `dir`), of
+ * which `exists(ctx, candidate)` says yes. It goes into `*found` (malloc'd; NULL when none).
+ * The one upward search of both doors. Returns 1 when found, 0 when none, -1 when memory ran
+ * out. */
+int project_config_find(const char *dir, bool (*exists)(void *ctx, const char *candidate),
+                        void *ctx, char **found);
+
 /* Analyses `text` (which must outlive `out`) as a project configuration into `out` (freed with
  * analysis_free), and, when it has no mistake, reads its settings into `settings` (replacing
  * them); with a mistake `settings` is left as it was: a configuration is never half applied.
