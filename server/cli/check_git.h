@@ -20,14 +20,19 @@ char *check_git_output(char *const argv[], size_t *len, int *status);
 const char *check_git_missing(void);
 
 /* `git -C DIR cat-file --batch`, asked one object at a time: natively one git for the run; in
- * the WebAssembly build one git per question, through its runner. NULL when memory ran out or
- * git could not be started. */
+ * the WebAssembly build, through its runner, one git for the questions announced by
+ * check_git_batch_expect and one per question not announced. NULL when memory ran out or git
+ * could not be started. */
 struct check_git_batch;
 struct check_git_batch *check_git_batch_open(const char *dir);
 /* Asks for the object `spec` (e.g. COMMIT:PATH) and returns the stream git's answer is read
  * from (owned by the batch, valid until the next question), or NULL when git does not take the
  * question (it died, or could not be started). */
 FILE *check_git_batch_ask(struct check_git_batch *batch, const char *spec);
+/* Announces the questions likely to come (`count` specs), before the first: the WebAssembly
+ * build asks git them all in one run and answers them from what it wrote; natively nothing
+ * (git answers each as it comes). Failing to is no error: each question is then asked alone. */
+void check_git_batch_expect(struct check_git_batch *batch, char *const specs[], size_t count);
 /* Stops git and frees the batch; NULL is fine. */
 void check_git_batch_close(struct check_git_batch *batch);
 

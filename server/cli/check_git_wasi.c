@@ -8,6 +8,8 @@
 #include "check_git.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,11 +98,21 @@ const char *check_git_missing(void)
     return missing;
 }
 
-/* One git per question: the runner's call returns when git has answered and stopped. */
+/* An answer of the announced run: its question and where it lies in `announced`. */
+struct announced_answer {
+    char *spec;
+    size_t at, len;
+};
+
+/* One git per question, or one for the announced questions (check_git_batch_expect): the
+ * runner's call returns when git has answered and stopped. */
 struct check_git_batch {
     char *dir;
-    char *answer; /* the last answer, read through `stream` */
+    char *answer; /* the last answer of its own run, read through `stream` */
     FILE *stream;
+    char *announced; /* what the announced run wrote */
+    struct announced_answer *answers;
+    size_t answer_count;
 };
 
 struct check_git_batch *check_git_batch_open(const char *dir)
@@ -123,9 +135,74 @@ static void forget_answer(struct check_git_batch *batch)
     batch->answer = NULL;
 }
 
+/* git's answers to `specs` on `len` bytes of `out`, each its header line and, when that ends
+ * in a size, that many bytes and a newline; stops at the first it cannot place (an answer
+ * without a size but "missing", or cut short): those are asked again alone. */
+static void place_answers(struct check_git_batch *batch, char *const specs[], size_t count,
+                          size_t len)
+{
+    const char *out = batch->announced;
+    size_t at = 0;
+    for (size_t i = 0; i < count && at < len; i++) {
+        const char *end = memchr(out + at, '\n', len - at);
+        if (end == NULL)
+            return;
+        size_t header = (size_t)(end - (out + at)) + 1, size = 0;
+        const char *field = end;
+        while (field > out + at && field[-1] >= '0' && field[-1] <= '9')
+            field--;
+        bool sized = field < end && field > out + at && field[-1] == ' ';
+        static const char missing[] = " missing\n";
+        if (!sized && (header < sizeof missing - 1 ||
+                       memcmp(end + 1 - (sizeof missing - 1), missing, sizeof missing - 1) != 0))
+            return;
+        for (; sized && field < end; field++) {
+            if (size > (SIZE_MAX - 10) / 10)
+                return;
+            size = size * 10 + (size_t)(*field - '0');
+        }
+        size_t whole = header + (sized ? size + 1 : 0);
+        if (whole > len - at || (batch->answers[i].spec = strdup(specs[i])) == NULL)
+            return;
+        batch->answers[i].at = at;
+        batch->answers[i].len = whole;
+        batch->answer_count = i + 1;
+        at += whole;
+    }
+}
+
+void check_git_batch_expect(struct check_git_batch *batch, char *const specs[], size_t count)
+{
+    size_t input_len = 0;
+    for (size_t i = 0; i < count; i++)
+        input_len += strlen(specs[i]) + 1;
+    char *input = count > 0 && batch->answers == NULL ? malloc(input_len) : NULL;
+    if (input == NULL || (batch->answers = calloc(count, sizeof *batch->answers)) == NULL) {
+        free(input);
+        return;
+    }
+    for (size_t i = 0, at = 0; i < count; i++) {
+        size_t n = strlen(specs[i]);
+        memcpy(input + at, specs[i], n);
+        input[at + n] = '\n';
+        at += n + 1;
+    }
+    char *argv[] = {"git", "-C", batch->dir, "cat-file", "--batch", NULL};
+    size_t len = 0;
+    int status;
+    batch->announced = run_git(argv, input, input_len, &len, &status);
+    free(input);
+    if (batch->announced != NULL && status == 0)
+        place_answers(batch, specs, count, len);
+}
+
 FILE *check_git_batch_ask(struct check_git_batch *batch, const char *spec)
 {
     forget_answer(batch);
+    for (size_t i = 0; i < batch->answer_count; i++)
+        if (strcmp(batch->answers[i].spec, spec) == 0)
+            return batch->stream = fmemopen(batch->announced + batch->answers[i].at,
+                                            batch->answers[i].len, "r");
     size_t input_len = strlen(spec) + 1;
     char *input = malloc(input_len + 1);
     if (input == NULL)
@@ -147,6 +224,11 @@ void check_git_batch_close(struct check_git_batch *batch)
     if (batch == NULL)
         return;
     forget_answer(batch);
+    if (batch->answers != NULL)
+        for (size_t i = 0; i < batch->answer_count; i++)
+            free(batch->answers[i].spec);
+    free(batch->answers);
+    free(batch->announced);
     free(batch->dir);
     free(batch);
 }

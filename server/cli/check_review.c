@@ -254,11 +254,36 @@ static char *relative(struct check_review *base, const char *path)
     return rel;
 }
 
+/* Opens the batch and announces the blobs at the base of every changed path (and of the path
+ * it moved from): the WebAssembly build asks git them in one run rather than one per document.
+ * Out of memory announces nothing (each is then asked alone). */
+static bool open_batch(struct check_review *base)
+{
+    if ((base->batch = check_git_batch_open(base->toplevel)) == NULL)
+        return false;
+    size_t count = 0, max = base->changed.count * 2;
+    char **specs = max > 0 ? calloc(max, sizeof *specs) : NULL;
+    for (size_t i = 0; specs != NULL && i < base->changed.count; i++) {
+        const char *paths[] = {base->changed.items[i].path, base->changed.items[i].old_path};
+        for (size_t p = 0; p < 2 && paths[p] != NULL; p++) {
+            size_t size = strlen(base->commit) + strlen(paths[p]) + 2;
+            if ((specs[count] = malloc(size)) != NULL)
+                snprintf(specs[count++], size, "%s:%s", base->commit, paths[p]);
+        }
+    }
+    if (specs != NULL)
+        check_git_batch_expect(base->batch, specs, count);
+    for (size_t i = 0; i < count; i++)
+        free(specs[i]);
+    free(specs);
+    return true;
+}
+
 /* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
  * new file), -1 when git does not answer as it should. */
 static int read_blob(struct check_review *base, const char *rel, char **text, size_t *len)
 {
-    if (base->batch == NULL && (base->batch = check_git_batch_open(base->toplevel)) == NULL)
+    if (base->batch == NULL && !open_batch(base))
         return -1;
     size_t size = strlen(base->commit) + strlen(rel) + 2;
     char *spec = malloc(size);
