@@ -287,8 +287,11 @@ static void nearest(struct check_configs *configs, const char *path, char *out, 
         return;
     }
     char *asked = strdup(dir), *config = NULL;
-    if (project_config_find(dir, exists, NULL, &config) < 0)
-        configs->out_of_memory = true;
+    if (project_config_find(dir, exists, NULL, &config) < 0) {
+        configs->out_of_memory = true; /* not "no srcls.json": nothing kept, nothing governs */
+        free(asked);
+        return;
+    }
     snprintf(out, size, "%s", config != NULL ? config : "");
     free(config);
     char *found = asked != NULL ? strdup(out) : NULL;
@@ -311,7 +314,7 @@ static struct check_config *governing(struct check_configs *configs, const char 
         snprintf(shown, size, "%s", configs->fixed_path);
     else
         nearest(configs, path, shown, size);
-    return config_at(configs, shown, shown);
+    return configs->out_of_memory ? NULL : config_at(configs, shown, shown);
 }
 
 /* The configuration, among those read, one of whose "schemas" directories holds `path`. */
