@@ -18,7 +18,12 @@
 6. files and functions stay small enough to hold in one's head: no file in server/ over 600
    lines, no function over 80 (from the first line of its signature, however it wraps, to its
    closing brace);
-7. every array grows through vector_grow: no realloc in server/ outside core/vector.c.
+7. every array grows through vector_grow: no realloc in server/ outside core/vector.c;
+   (1b. the core calls no POSIX function: strdup and its kind;)
+8. calls go where the includes may: a function of the core is called only from its own folder
+   or a folder above it, and a function of the LSP door only from its own module or a module
+   of a higher layer (the include check cannot see a call through a header of a lower layer
+   that declares a function defined above it, the way a circle hides).
 
 usage: invariants.py SOURCE_ROOT SRCLS_BINARY"""
 import glob
@@ -429,11 +434,16 @@ print("6. sizes: %d files, %d functions (%d with a signature over several lines)
 REALLOC_ALLOWED = {"vector.c"}
 
 
-def realloc_calls(text):
-    """The line numbers of realloc calls in C `text`, its comments and string literals aside."""
-    code = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+def code_only(text):
+    """C `text` with its comments, string and character literals blanked (lines kept)."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
                   r"'(?:\\.|[^'\\\n])*'",
                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+
+
+def realloc_calls(text):
+    """The line numbers of realloc calls in C `text`, its comments and string literals aside."""
+    code = code_only(text)
     return [code.count("\n", 0, m.start()) + 1 for m in re.finditer(r"\brealloc\s*\(", code)]
 
 
@@ -451,6 +461,86 @@ for path in sorted(glob.glob(os.path.join(root, "server", "**", "*.[ch]"), recur
         fail("server/%s:%d calls realloc: grow the array with vector_grow (vector.h)"
              % (relative, line))
 print("7. growth: %d files of server/ grow their arrays only through vector_grow" % grown)
+
+# ---- 1b. the core calls ISO C only ------------------------------------------------------------
+
+# The project defines _POSIX_C_SOURCE for the doors, so <string.h> declares POSIX's string
+# functions in the core too; these are the ones a C programmer reaches for without thinking.
+POSIX_ONLY = re.compile(r"(?<![\w.>])(strdup|strndup|strnlen|strcasecmp|strncasecmp|strtok_r|"
+                        r"stpcpy|memccpy|fnmatch|realpath|getline|localtime_r|gmtime_r|timegm)"
+                        r"\s*\(")
+posix_checked = 0
+for path in sorted(glob.glob(os.path.join(core, "*", "*.[ch]"))):
+    posix_checked += 1
+    code = code_only(open(path, encoding="utf-8").read())
+    for m in POSIX_ONLY.finditer(code):
+        fail("%s:%d calls %s, a POSIX function: the core is ISO C only (vector_copy_string "
+             "for strdup)" % (os.path.relpath(path, root), code.count("\n", 0, m.start()) + 1,
+                              m.group(1)))
+print("1b. the core: %d files call no POSIX function" % posix_checked)
+
+# ---- 8. calls go where the includes may ------------------------------------------------------
+
+
+def defined_functions(code):
+    """The names of the functions `code` (code_only's) defines with external linkage."""
+    lines = code.split("\n")
+    names = []
+    for start, _ in function_spans(lines):
+        brace = lines.index("{", start)
+        signature = " ".join(lines[start:brace])
+        m = re.search(r"(\w+)\s*\(", signature)
+        if m and not re.match(r"\s*(static|inline)\b", signature):
+            names.append(m.group(1))
+    return names
+
+
+def called(code):
+    """(name, line) of each call in `code`: an identifier followed by '(' that is not its own
+    definition's (a definition's name starts its signature's line or follows its type)."""
+    return [(m.group(1), code.count("\n", 0, m.start()) + 1)
+            for m in re.finditer(r"\b([a-z_][a-z0-9_]*)\s*\(", code)]
+
+
+def check_calls(files, place_of, may_call, describe):
+    """Each call in `files` to a function another place defines must be one `may_call` allows:
+    place_of(path) is a file's place (a core folder, an LSP module), may_call(caller, callee)."""
+    codes = {path: code_only(open(path, encoding="utf-8").read())
+             for path in files if path.endswith(".c")}  # a header declares; its callers call
+    owner = {}
+    for path, code in codes.items():
+        for name in defined_functions(code):
+            owner.setdefault(name, place_of(path))  # of alternatives (meson picks one), the first
+    count = 0
+    for path, code in codes.items():
+        here = place_of(path)
+        mine = set(defined_functions(code))
+        for name, line in called(code):
+            there = owner.get(name)
+            if there is None or there == here or name in mine:
+                continue
+            count += 1
+            if not may_call(here, there):
+                fail("%s:%d calls %s, of %s: %s" % (os.path.relpath(path, root), line, name,
+                                                     there, describe(here, there)))
+    return count
+
+
+core_files = sorted(glob.glob(os.path.join(root, "server", "core", "*", "*.[ch]")))
+core_calls = check_calls(
+    core_files, lambda path: os.path.basename(os.path.dirname(path)),
+    lambda here, there: there in may.get(here, set()),
+    lambda here, there: "%s/ may call only %s" % (
+        here, ", ".join("%s/" % m for m in sorted(may.get(here, ()))) or "itself"))
+lsp_files = [path for path in sorted(glob.glob(os.path.join(lsp_dir, "*.[ch]")))
+             if os.path.splitext(os.path.basename(path))[0] in layer_of]
+lsp_calls = check_calls(
+    lsp_files, lambda path: os.path.splitext(os.path.basename(path))[0],
+    lambda here, there: layer_of[there] < layer_of[here],
+    lambda here, there: "a call into a higher or equal layer of the LSP door (%s is layer %d, "
+                        "%s layer %d)" % (here, layer_of[here], there, layer_of[there]))
+print("8. calls: %d between the core's folders, %d between the LSP door's modules, each to a "
+      "lower layer" % (core_calls, lsp_calls))
 
 print("invariants: %s" % ("all hold" if not failures else "%d broken" % len(failures)))
 sys.exit(1 if failures else 0)

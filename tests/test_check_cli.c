@@ -297,10 +297,117 @@ static void test_exclude_skips_matching_entries_of_a_scan(void **state)
         fail_msg("excl/sub is reported:\n%s", r.out);
     run_free(&r);
 
+    /* "**" spans directories (the dialect of srcls.json's globs): every .source.json at any
+     * depth below excl/sub, none left but what is above it */
+    r = run_srcls(NULL,
+                  (const char *[]){"--check", "--exclude=excl/sub/**/*.source.json", "excl", NULL});
+    assert_non_null(strstr(r.out, "\nchecked 2 files: ")); /* keep and legacy/old */
+    if (strstr(r.out, "sub/") != NULL)
+        fail_msg("a file below excl/sub is reported:\n%s", r.out);
+    run_free(&r);
+
     r = run_srcls(NULL, (const char *[]){"--check", "--exclude", "legacy",
                                          "excl/legacy/old.source.json", NULL});
     assert_exit(&r, 1);
     assert_non_null(strstr(r.out, "excl/legacy/old.source.json:1:10: "));
+    run_free(&r);
+}
+
+/* The "path:" of each finding line of a text report, each once, sorted, joined by '\n'. */
+static char *finding_paths(const char *out)
+{
+    static char paths[64][64];
+    size_t count = 0;
+    for (const char *line = out; *line != '\0' && count < 64;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', len);
+        if (colon != NULL && strncmp(line, "shard/", 6) == 0 && (size_t)(colon - line) < 64) {
+            char path[64];
+            snprintf(path, sizeof path, "%.*s", (int)(colon - line), line);
+            bool seen = false;
+            for (size_t i = 0; i < count; i++)
+                seen |= strcmp(paths[i], path) == 0;
+            if (!seen)
+                strcpy(paths[count++], path);
+        }
+        line += len + (end != NULL);
+    }
+    qsort(paths, count, sizeof paths[0], (int (*)(const void *, const void *))strcmp);
+    char *joined = calloc(count * 65 + 1, 1);
+    for (size_t i = 0; i < count; i++) {
+        strcat(joined, paths[i]);
+        strcat(joined, "\n");
+    }
+    return joined;
+}
+
+/* --shard I/N: the N shards of a scan are disjoint and together check every file once, with
+ * the findings of a run without --shard; a file's shard does not depend on how the path named
+ * is written ("shard", "./shard/"). */
+static void test_shards_split_a_scan_and_cover_it(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 24; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "shard/d%02d/s%02d.source.json", i % 5, i);
+        write_file(name, "{\"type\": ");
+    }
+    struct run whole = run_srcls(NULL, (const char *[]){"--check", "shard", NULL});
+    assert_exit(&whole, 1);
+    char *all = finding_paths(whole.out);
+    assert_int_equal(occurrences(all, "\n"), 24);
+    for (unsigned n = 1; n <= 5; n++) {
+        char *seen = calloc(24 * 65 + 1, 1);
+        unsigned total = 0;
+        for (unsigned i = 1; i <= n; i++) {
+            char shard[16];
+            snprintf(shard, sizeof shard, "%u/%u", i, n);
+            struct run r =
+                run_srcls(NULL, (const char *[]){"--check", "--shard", shard, "shard", NULL});
+            struct run again =
+                run_srcls(NULL, (const char *[]){"--check", "--shard", shard, "./shard/", NULL});
+            if (r.exit_status > 1 || strstr(r.err, "nothing checked") != NULL)
+                fail_msg("--shard %s: status %d, stderr:\n%s", shard, r.exit_status, r.err);
+            char *mine = finding_paths(r.out), *mine_again = finding_paths(again.out);
+            assert_int_equal(occurrences(mine, "\n"), occurrences(mine_again, "\n"));
+            total += occurrences(mine, "\n");
+            strcat(seen, mine);
+            free(mine);
+            free(mine_again);
+            run_free(&r);
+            run_free(&again);
+        }
+        assert_int_equal(total, 24); /* disjoint, and together every file */
+        for (const char *p = all; *p != '\0'; p = strchr(p, '\n') + 1) {
+            char path[66];
+            snprintf(path, sizeof path, "%.*s\n", (int)(strchr(p, '\n') - p), p);
+            if (strstr(seen, path) == NULL)
+                fail_msg("no shard of %u checked %s", n, path);
+        }
+        free(seen);
+    }
+    free(all);
+    run_free(&whole);
+}
+
+/* --shard takes I/N with 1 <= I <= N; --write-baseline records the whole run, not a shard. */
+static void test_shard_usage_errors(void **state)
+{
+    (void)state;
+    write_file("shard-usage/a.source.json", "{\"type\": ");
+    static const char *const bad[] = {"0/2", "3/2", "x", "1/0", "1/", "/2", "1/2/3", "1/1025"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct run r =
+            run_srcls(NULL, (const char *[]){"--check", "--shard", bad[i], "shard-usage", NULL});
+        assert_exit(&r, 2);
+        assert_non_null(strstr(r.err, "--shard takes I/N"));
+        run_free(&r);
+    }
+    struct run r = run_srcls(NULL, (const char *[]){"--check", "--shard", "1/2", "--write-baseline",
+                                                    "b.json", "shard-usage", NULL});
+    assert_exit(&r, 2);
+    assert_non_null(strstr(r.err, "--write-baseline records the findings of the whole run"));
     run_free(&r);
 }
 
@@ -342,36 +449,40 @@ static void test_scan_skips_what_git_ignores(void **state)
 
 /* srcls.json's "exclude" skips what a scan meets below it (a glob with '/' from its own
  * directory, one without by name), its "include" adds files checked as documents whatever
- * their name; both hold whatever directory srcls runs from, and named paths are checked. */
+ * their name; both hold whatever directory srcls runs from, and named paths are checked. Their
+ * globs are the dialect of "ignore": "**" spans any number of directories, none included. */
 static void test_srcls_json_include_and_exclude_shape_a_scan(void **state)
 {
     (void)state;
     static const char broken[] = "{\"type\": ";
-    write_file("scan/srcls.json", "{\"exclude\": [\"legacy\", \"gen/*\"], "
-                                  "\"include\": [\"conf/*.conf\"]}");
+    write_file("scan/srcls.json", "{\"exclude\": [\"legacy\", \"gen/*\", \"archive/**\"], "
+                                  "\"include\": [\"conf/**/*.conf\"]}");
     write_file("scan/keep.source.json", broken);
     write_file("scan/sub/legacy/old.source.json", broken);
     write_file("scan/gen/made.source.json", broken);
     write_file("scan/sub/gen/kept.source.json", broken); /* the gen glob is from scan/ only */
+    write_file("scan/archive/2024/q1/made.source.json", broken);
     write_file("scan/conf/app.conf", broken);
+    write_file("scan/conf/deep/er/app.conf", broken);
     write_file("scan/conf/notes.txt", "not json");
     static const char *const from[][2] = {{"scan", "scan/"}, {"./scan", "scan/"}};
     for (size_t k = 0; k < 2; k++) {
         struct run r = run_srcls(NULL, (const char *[]){"--check", from[k][0], NULL});
         assert_exit(&r, 1);
-        char expected[4][96];
+        char expected[5][96];
         snprintf(expected[0], 96, "%skeep.source.json:1:10: ", from[k][1]);
         snprintf(expected[1], 96, "%ssub/gen/kept.source.json:1:10: ", from[k][1]);
         snprintf(expected[2], 96, "%sconf/app.conf:1:10: ", from[k][1]);
         snprintf(expected[3], 96, "%sconf/app.conf:1:1: warning: ", from[k][1]);
-        for (size_t i = 0; i < 4; i++) {
+        snprintf(expected[4], 96, "%sconf/deep/er/app.conf:1:10: ", from[k][1]);
+        for (size_t i = 0; i < 5; i++) {
             if (strstr(r.out, expected[i]) == NULL)
                 fail_msg("no \"%s\" in:\n%s", expected[i], r.out);
         }
         assert_null(strstr(r.out, "old.source.json"));
         assert_null(strstr(r.out, "made.source.json"));
         assert_null(strstr(r.out, "notes.txt"));
-        assert_non_null(strstr(r.out, "\nchecked 3 files: "));
+        assert_non_null(strstr(r.out, "\nchecked 4 files: "));
         run_free(&r);
     }
     struct run r = run_srcls(NULL, (const char *[]){"--check", "scan/gen/made.source.json", NULL});
@@ -841,6 +952,8 @@ int main(void)
         cmocka_unit_test(test_missing_path_exits_2_and_reports_the_others),
         cmocka_unit_test(test_directory_is_searched_for_documents),
         cmocka_unit_test(test_exclude_skips_matching_entries_of_a_scan),
+        cmocka_unit_test(test_shards_split_a_scan_and_cover_it),
+        cmocka_unit_test(test_shard_usage_errors),
         cmocka_unit_test(test_scan_skips_what_git_ignores),
         cmocka_unit_test(test_srcls_json_include_and_exclude_shape_a_scan),
         cmocka_unit_test(test_named_file_that_is_not_a_document_gets_unknown_document),

@@ -291,6 +291,31 @@ static void test_deleted_document_reported_without_off(void **state)
     run_free(&r);
 }
 
+/* --shard I/N under --base: a weakened srcls.json and a deleted document are each reported by
+ * one shard of N, not by every one (CI's shards' reports are merged). */
+static void test_each_shard_reports_the_gate_files_it_owns(void **state)
+{
+    (void)state;
+    skip_without_git();
+    put("sharded", "gone.source.json", SOURCE("true"));
+    repo("sharded", "{}\n", "{\n  \"rules\": {\"unknown-field\": \"hint\"}\n}\n", SOURCE("true"));
+    assert_int_equal(scratch_git("sharded", "rm -q gone.source.json"), 0);
+    for (unsigned n = 1; n <= 3; n++) {
+        unsigned weakened = 0, deleted = 0;
+        for (unsigned i = 1; i <= n; i++) {
+            char shard[32];
+            snprintf(shard, sizeof shard, "--shard=%u/%u", i, n);
+            struct run r = review("sharded", "text", shard);
+            weakened += count_lines(r.out, "srcls.json:2:", "[risky-change]");
+            deleted += count_lines(r.out, "gone.source.json: warning: the file was deleted",
+                                   "[risky-change]");
+            run_free(&r);
+        }
+        assert_int_equal(weakened, 1);
+        assert_int_equal(deleted, 1);
+    }
+}
+
 /* A baseline file that gained 3 entries since REF says 3 (its srcls.json's "baseline", and
  * --baseline FILE); one that lost entries says nothing. */
 static void test_baseline_gaining_entries_says_how_many(void **state)
@@ -481,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_turning_the_gate_and_tls_off_at_once_still_fails),
         cmocka_unit_test(test_off_silences_risky_change_deleted_document_included),
         cmocka_unit_test(test_deleted_document_reported_without_off),
+        cmocka_unit_test(test_each_shard_reports_the_gate_files_it_owns),
         cmocka_unit_test(test_baseline_gaining_entries_says_how_many),
         cmocka_unit_test(test_deleted_config_keeps_its_security_settings),
         cmocka_unit_test(test_moved_config_is_gone_from_where_it_was),

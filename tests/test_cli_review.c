@@ -279,7 +279,8 @@ static void test_bad_input_exits_2(void **state)
 /* A git whose `cat-file --batch` dies at once (a broken repository, a killed process): the
  * comparison fails with a message and exit 2, never a silent pass. (Whether srcls's request
  * meets the closed pipe depends on which process runs first: here it is usually written before
- * git exits, so this does not pin down the SIGPIPE handling of check_base.c's ask_batch.) */
+ * git exits, so this does not pin down the SIGPIPE handling of check_git.c's check_git_batch_ask.)
+ */
 static void test_git_dying_mid_run_exits_2(void **state)
 {
     (void)state;

@@ -106,6 +106,60 @@ static void test_the_editor_settings_lay_over_the_project(void **state)
     settings_free(&merged);
 }
 
+/* srcls.json's lists and its baseline are read with the rest of its settings (the doors take
+ * them from there), its mistaken entries left out; a merge puts the lists one after the other
+ * and takes the later baseline. */
+static void test_lists_and_baseline_are_read_and_merged_with_the_settings(void **state)
+{
+    (void)state;
+    static const char file[] = "{\"include\": [\"conf/**\", 3], \"exclude\": [\"gen/*\"], "
+                               "\"schemas\": [\"kinds\"], \"baseline\": \"base.json\"}";
+    static const char other[] = "{\"exclude\": [\"old\", \"\"], \"baseline\": \"/b.json\"}";
+    char problems[512] = "";
+    struct json_doc doc;
+    struct settings one, two, merged;
+    settings_init(&one);
+    settings_init(&two);
+    settings_init(&merged);
+    assert_int_equal(json_parse(&doc, file, strlen(file), NULL), 0);
+    settings_read(&one, &doc, doc.root, problems, sizeof problems);
+    json_doc_free(&doc);
+    assert_non_null(strstr(problems, "/include/1: a glob is a non-empty string"));
+    assert_int_equal(one.include.count, 1);
+    assert_string_equal(one.include.items[0], "conf/**");
+    assert_string_equal(one.exclude.items[0], "gen/*");
+    assert_string_equal(one.schemas.items[0], "kinds");
+    char *path = settings_baseline_path(&one, "/repo/team");
+    assert_string_equal(path, "/repo/team/base.json");
+    free(path);
+    assert_int_equal(json_parse(&doc, other, strlen(other), NULL), 0);
+    settings_read(&two, &doc, doc.root, NULL, 0);
+    json_doc_free(&doc);
+    assert_int_equal(two.exclude.count, 1); /* "" is a mistake, left out */
+    assert_int_equal(settings_merge(&merged, &one, &two), 0);
+    assert_int_equal(merged.exclude.count, 2);
+    assert_string_equal(merged.exclude.items[0], "gen/*");
+    assert_string_equal(merged.exclude.items[1], "old");
+    assert_int_equal(merged.include.count, 1);
+    path = settings_baseline_path(&merged, "/repo/team");
+    assert_string_equal(path, "/b.json"); /* absolute: as written */
+    free(path);
+    settings_free(&one);
+    settings_free(&two);
+    settings_free(&merged);
+}
+
+/* `text` with bytes [start, end) replaced by `edit` (malloc'd), or NULL when `edit` is NULL. */
+static char *applied(const char *text, const char *edit, uint32_t start, uint32_t end)
+{
+    if (edit == NULL)
+        return NULL;
+    size_t len = strlen(text) - (end - start) + strlen(edit);
+    char *out = malloc(len + 1);
+    snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
+    return out;
+}
+
 /* The text after applying project_map_type's edit. */
 static char *mapped(const char *text, const char *id)
 {
@@ -114,12 +168,7 @@ static char *mapped(const char *text, const char *id)
     uint32_t start, end;
     const char *edit =
         project_map_type(text, strlen(text), id, "SEARCH_INDEX", &arena, &start, &end);
-    char *out = NULL;
-    if (edit != NULL) {
-        size_t len = strlen(text) - (end - start) + strlen(edit);
-        out = malloc(len + 1);
-        snprintf(out, len + 1, "%.*s%s%s", (int)start, text, edit, text + end);
-    }
+    char *out = applied(text, edit, start, end);
     arena_free(&arena);
     return out;
 }
@@ -150,9 +199,49 @@ static void test_mapping_a_type_edits_every_shape_of_srcls_json(void **state)
     assert_null(mapped("[]", "MY"));
 }
 
+/* The text after suppress_add_entry's edit (settings_edit_add on an array, as mapping a type is
+ * on an object: one way to edit srcls.json). */
+static char *ignored(const char *text)
+{
+    struct arena arena;
+    arena_init(&arena);
+    uint32_t start, end;
+    const char *edit =
+        suppress_add_entry(text, strlen(text), "{\"codes\": [\"x\"]}", &arena, &start, &end);
+    char *out = applied(text, edit, start, end);
+    arena_free(&arena);
+    return out;
+}
+
+static void test_adding_an_ignore_entry_edits_every_shape_of_srcls_json(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *before, *after;
+    } cases[] = {
+        {"", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]\n}\n"},
+        {" \n", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]\n}\n"},
+        {"{}", "{\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]}"},
+        {"{\"rules\": {}}", "{\"rules\": {},\n  \"ignore\": [\n    {\"codes\": [\"x\"]}\n  ]}"},
+        {"{\"ignore\": []}", "{\"ignore\": [\n    {\"codes\": [\"x\"]}]}"},
+        {"{\"ignore\": [1]}", "{\"ignore\": [1,\n    {\"codes\": [\"x\"]}]}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out = ignored(cases[i].before);
+        assert_non_null(out);
+        assert_string_equal(out, cases[i].after);
+        free(out);
+    }
+    assert_null(ignored("{\"ignore\": {}}")); /* not an array */
+    assert_null(ignored("{\"ignore\": "));    /* broken */
+    assert_null(ignored("[]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adding_an_ignore_entry_edits_every_shape_of_srcls_json),
+        cmocka_unit_test(test_lists_and_baseline_are_read_and_merged_with_the_settings),
         cmocka_unit_test(test_a_good_configuration_gives_its_settings),
         cmocka_unit_test(test_mistakes_are_placed_and_nothing_is_applied),
         cmocka_unit_test(test_a_wrong_ignore_entry_silences_nothing),

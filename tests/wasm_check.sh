@@ -4,11 +4,13 @@
 # the same stderr and the same exit status in every format, over docs/examples/ and over one
 # document per rule case (tests/rules/*.cases.json); relative and absolute paths, '-' (stdin),
 # --output-file, a slow pipe, the actions (--list-kinds, --explain, --export-json-schema), --fix
-# on a temporary copy, paths that cannot be read. Then what is documented to differ
-# (docs/install.md): --jobs (one file at a time, said once), a directory in a git work tree
-# (not checked, exit 2, said once; --no-respect-gitignore checks it as natively), --base (exit 2),
-# --fix rewriting in place (said once; owner, mode and inode kept). Last, tests/lsp/sarif.test.js
-# with the WebAssembly build as its --check binary.
+# on a temporary copy, paths that cannot be read; a git work tree (what git ignores, --base
+# HEAD~1 over a moved and a deleted file), git being started by the runner. Then what is
+# documented to differ (docs/install.md): --jobs (one file at a time, said once), a directory in
+# a git work tree without git on PATH or with a runner that cannot start it (not checked, exit 2,
+# said once; --no-respect-gitignore checks it as natively; --base exit 2), --fix rewriting in
+# place (said once; owner, mode and inode kept). Last, tests/lsp/sarif.test.js with the
+# WebAssembly build as its --check binary.
 #   tests/wasm_check.sh [WASM] [RUNNER]      (the same defaults as tests/wasm_lsp.sh)
 # Exits 77 (meson: SKIP), saying why, when there is no WebAssembly build, no node 20 or no
 # native binary.
@@ -268,36 +270,103 @@ expect_same "--check --jobs 4 (but the line on --jobs)"
 run_both --check --jobs 1 "$tmp/cases"
 expect_same "--check --jobs 1"
 
-# A directory scan in a git work tree with a .gitignore: git cannot be started, so the
-# directory is not checked (exit 2) rather than checked with what git would skip.
+# A git work tree (.gitignore'd files, a file moved and made insecure, a source deleted): the
+# runner starts git for the WebAssembly build, so a scan and --base HEAD~1 give what the native
+# binary gives in every format, from the top and from a subdirectory. Without git on PATH (PATH
+# holds only node) a directory of the work tree is not checked (exit 2), said once, and --base
+# fails (exit 2) saying why; the same with a runner that gives the module no git (only WASI, as
+# one from before this or a browser worker has).
 if command -v git >/dev/null; then
   repo=$tmp/repo
-  mkdir -p "$repo/ignored" "$repo/kept"
+  git_in() { git -C "$repo" -c user.name=srcls -c user.email=srcls@example.com "$@"; }
+  storage() {
+    printf '{\n  "name": "%s",\n  "type": "CLOUDA_OBJECT_STORAGE",\n  "config": {\n    "secure": %s,\n    "whitelistedBuckets": ["b"],\n    "accessKey": "k",\n    "accessSecret": "data:,s",\n    "rootPath": "/data"\n  }\n}\n' "$1" "$2"
+  }
+  mkdir -p "$repo/ignored" "$repo/kept/deep" "$repo/build"
+  git_in init -q
   cp docs/examples/bad-syntax.source.json "$repo/ignored/"
+  cp docs/examples/bad-syntax.source.json "$repo/build/"
   cp docs/examples/bad-object-storage.source.json "$repo/kept/"
-  printf 'ignored/\n' >"$repo/.gitignore"
-  git -C "$repo" init -q
-  (cd "$repo" && run_both --check .)
+  printf 'ignored/\n/build\n*.local.json\n' >"$repo/.gitignore"
+  storage lake true >"$repo/kept/lake.source.json"
+  storage gone true >"$repo/kept/gone.source.json"
+  git_in add -A && git_in commit -qm one
+  cp docs/examples/01-search-service.source.json "$repo/kept/second.source.json"
+  git_in add -A && git_in commit -qm two
+  git_in mv kept/lake.source.json kept/deep/lake.source.json
+  storage lake false >"$repo/kept/deep/lake.source.json"
+  git_in rm -q kept/gone.source.json
+  storage local false >"$repo/kept/mine.local.json"
+  for format in json sarif github gitlab text; do # text last, for what follows
+    (cd "$repo" && run_both --check --format "$format" .)
+    expect_same "--check --format $format in a git work tree"
+    (cd "$repo" && run_both --check --base HEAD~1 --format "$format" .)
+    expect_same "--check --base HEAD~1 --format $format"
+  done
+  expect_lines "$tmp/wasm.out" "insecure-transport since HEAD~1" 1 "--base HEAD~1: the moved file"
+  expect_lines "$tmp/wasm.out" "and with it the source \"gone\"" 1 "--base HEAD~1: the deleted file"
+  (cd "$repo/kept" && run_both --check --base HEAD~1 .)
+  expect_same "--check --base HEAD~1 from a subdirectory"
+  expect_lines "$tmp/wasm.out" "[risky-change]" 2 "--base HEAD~1 from a subdirectory"
   checks=$((checks + 1))
-  [ "$(cat "$tmp/wasm.status")" -eq 2 ] ||
-    fail "a scan in a work tree: exit $(cat "$tmp/wasm.status"), not 2"
-  grep -q bad-syntax "$tmp/native.out" && fail "natively, the ignored file was checked"
-  checks=$((checks + 1))
-  grep -q json "$tmp/wasm.out" && fail "a scan in a work tree: a file was checked"
-  expect_lines "$tmp/wasm.err" "pass --no-respect-gitignore" 1 "a scan in a work tree"
-  (cd "$repo" && run_both --check . kept ignored)
-  expect_lines "$tmp/wasm.err" "not checked: it is in a git work tree" 3 "three directories"
-  expect_lines "$tmp/wasm.err" "pass --no-respect-gitignore" 1 "three directories (said once)"
-  (cd "$repo" && run_both --check --no-respect-gitignore .)
-  expect_same "--check --no-respect-gitignore in a work tree"
+  grep -q 'bad-syntax\|mine.local' "$tmp/wasm.out" && fail "a file git ignores was checked"
+  (cd "$repo" && STDIN_FILE=$repo/kept/deep/lake.source.json run_both --check --base HEAD~1 \
+    --stdin-filename kept/deep/lake.source.json -)
+  expect_same "--check --base HEAD~1 of standard input (--stdin-filename)"
+  expect_lines "$tmp/wasm.out" "[risky-change]" 1 "--base HEAD~1 of standard input"
   (cd "$repo" && run_both --check ignored/bad-syntax.source.json)
   expect_same "--check of a file named in a work tree"
-  (cd "$repo" && run_both --check --base HEAD kept)
-  checks=$((checks + 1))
-  if [ "$(cat "$tmp/wasm.status")" -ne 2 ] || [ -s "$tmp/wasm.out" ]; then
-    fail "--base: exit $(cat "$tmp/wasm.status") and a report, not 2 and none"
-  fi
-  expect_lines "$tmp/wasm.err" "--base HEAD is not available in the WebAssembly build" 1 "--base"
+  (cd "$repo" && run_both --check --base no-such-ref kept)
+  expect_same "--check --base of an unknown commit"
+  (cd "$repo/.git" && run_both --check --base HEAD ../kept)
+  expect_same "--check --base from inside .git"
+  (cd "$tmp/cases" && run_both --check --base HEAD .)
+  expect_same "--check --base outside a work tree"
+
+  nogit=$tmp/nogit # PATH without git
+  mkdir -p "$nogit"
+  ln -s "$(command -v node)" "$nogit/node"
+  plain=$tmp/plain-runner.mjs # a runner that gives the module nothing but WASI
+  cat >"$plain" <<'JS'
+import fs from 'node:fs';
+import { WASI } from 'node:wasi';
+const wasi = new WASI({ version: 'preview1', args: ['srcls', ...process.argv.slice(2)],
+  env: { ...process.env, PWD: process.cwd() }, preopens: { '/': '/' }, returnOnExit: false });
+const module = await WebAssembly.compile(fs.readFileSync(process.env.SRCLS_WASM));
+wasi.start(await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport }));
+JS
+  for without in "git is not on PATH" "its runner cannot start git"; do
+    if [ "$without" = "git is not on PATH" ]; then
+      no_git() { PATH=$nogit node "$runner" "$@"; }
+    else
+      no_git() { node --no-warnings "$plain" "$@"; }
+    fi
+    status=0
+    (cd "$repo" && SRCLS_WASM="$wasm" no_git --check . kept ignored) \
+      >"$tmp/wasm.out" 2>"$tmp/wasm.err" || status=$?
+    checks=$((checks + 1))
+    [ "$status" -eq 2 ] || fail "$without: a scan in a work tree: exit $status, not 2"
+    checks=$((checks + 1))
+    grep -q json "$tmp/wasm.out" && fail "$without: a scan in a work tree: a file was checked"
+    expect_lines "$tmp/wasm.err" "not checked: it is in a git work tree" 3 "$without: three directories"
+    expect_lines "$tmp/wasm.err" "cannot read what git ignores ($without" 1 "$without: said once"
+    expect_lines "$tmp/wasm.err" "pass --no-respect-gitignore" 1 "$without: what to do, said once"
+    status=0
+    (cd "$repo" && SRCLS_WASM="$wasm" no_git --check --base HEAD kept) \
+      >"$tmp/wasm.out" 2>"$tmp/wasm.err" || status=$?
+    checks=$((checks + 1))
+    if [ "$status" -ne 2 ] || [ -s "$tmp/wasm.out" ]; then
+      fail "$without: --base: exit $status and a report, not 2 and none"
+    fi
+    expect_lines "$tmp/wasm.err" "srcls: --base HEAD: git cannot be run ($without" 1 "$without: --base"
+    status=0
+    (cd "$repo" && SRCLS_WASM="$wasm" no_git --check --no-respect-gitignore .) \
+      >"$tmp/wasm.out" 2>"$tmp/wasm.err" || status=$?
+    echo "$status" >"$tmp/wasm.status"
+    (cd "$repo" && "$native" --check --no-respect-gitignore .) >"$tmp/native.out" 2>"$tmp/native.err" &&
+      echo 0 >"$tmp/native.status" || echo $? >"$tmp/native.status"
+    expect_same "$without: --check --no-respect-gitignore in a work tree"
+  done
 else
   echo "wasm_check: git is not installed: the work-tree cases are left out"
 fi

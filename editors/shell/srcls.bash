@@ -14,7 +14,7 @@ _srcls() {
             COMPREPLY=($(compgen -W "$formats" -- "$cur"))
             return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --jobs) return ;;
+        --jobs|--shard) return ;;
         --fail-on) COMPREPLY=($(compgen -W "error warning information hint" -- "$cur")); return ;;
         --output-file|--stdin-filename|--exclude|--baseline|--write-baseline|--env|--config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --base) COMPREPLY=($(compgen -W "HEAD origin/main $(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur")); return ;;
@@ -25,7 +25,7 @@ _srcls() {
             COMPREPLY=($(compgen -P "$before" -W "$codes" -- "${cur##*,}"))
             return ;;
     esac
-    local options="--stdio --check --list-kinds --explain --export-json-schema --generate-docs --version --help --format --color --fix --diff --unsafe-fixes --jobs --quiet --statistics --fail-on --exit-zero --output-file --stdin-filename --show-source --no-show-source --exclude --no-respect-gitignore --base --baseline --write-baseline --no-baseline --select --ignore --env --config"
+    local options="--stdio --check --list-kinds --explain --export-json-schema --generate-docs --version --help --format --color --fix --diff --unsafe-fixes --jobs --shard --quiet --statistics --fail-on --exit-zero --output-file --stdin-filename --show-source --no-show-source --exclude --no-respect-gitignore --base --baseline --write-baseline --no-baseline --select --ignore --env --config"
     # END srcls --generate-docs completion
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))

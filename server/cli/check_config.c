@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,15 +26,12 @@ struct check_config {
     bool usable; /* read, without a mistake */
     struct settings settings;     /* its own, with the overlay laid over them */
     struct project_schema schema; /* its own kinds ("schemas") */
-    char **globs;                 /* "include" then "exclude", owned */
-    uint32_t include_count, exclude_count;
     char *baseline;      /* "baseline", absolute, or NULL (owned) */
     unsigned char *hits; /* per "ignore" entry, 1 when it matched a finding (owned) */
     /* With mistakes: their analysis and its text (owned), reported once in the report */
     struct analysis *mistakes;
     char *mistakes_text;
     bool mistakes_reported;
-    size_t glob_cap;
     struct check_config *next;
 };
 
@@ -61,9 +57,6 @@ void check_configs_free(struct check_configs *configs)
             analysis_free(c->mistakes);
         free(c->mistakes);
         free(c->mistakes_text);
-        for (uint32_t i = 0; i < c->include_count + c->exclude_count; i++)
-            free(c->globs[i]);
-        free(c->globs);
         free(c->path);
         free(c);
     }
@@ -80,28 +73,6 @@ static void report_mistakes(const char *path, const struct analysis *a)
         struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF32);
         fprintf(stderr, "srcls: %s:%u:%u: %s\n", path, at.line + 1, at.character + 1, d->message);
     }
-}
-
-/* The strings of the array `key` of the configuration `doc` appended to c->globs (checked by
- * project_analyze: an array of non-empty strings); their count, or -1 (memory). */
-static int read_globs(struct check_config *c, struct json_doc *doc, const char *key)
-{
-    uint32_t list = json_object_get(doc, doc->root, key, strlen(key)), count = 0;
-    if (list == JSON_NONE)
-        return 0;
-    uint32_t have = c->include_count + c->exclude_count;
-    char **grown = vector_grow(c->globs, &c->glob_cap, (size_t)have + json_child_count(doc, list),
-                               sizeof *grown);
-    if (grown == NULL)
-        return -1;
-    c->globs = grown;
-    for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
-        struct json_str glob = json_node_string(doc, g);
-        if ((c->globs[have + count] = strndup(glob.ptr, glob.len)) == NULL)
-            return -1;
-        count++;
-    }
-    return (int)count;
 }
 
 /* `path` (as named: absolute, or relative to the current directory) made absolute in `out`,
@@ -228,21 +199,8 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     struct project_reader reader = {read_kind_dir, NULL};
     int read =
         project_analyze_schema(&a, text, len, configs->registry, dir, &reader, &own, &c->schema);
-    int included = read == 1 ? read_globs(c, &a.doc, SETTINGS_KEY_INCLUDE) : -1;
-    c->include_count = included > 0 ? (uint32_t)included : 0;
-    int excluded = included >= 0 ? read_globs(c, &a.doc, SETTINGS_KEY_EXCLUDE) : -1;
-    c->exclude_count = excluded > 0 ? (uint32_t)excluded : 0;
-    uint32_t baseline =
-        read == 1 ? json_object_get(&a.doc, a.doc.root, JSON_LITERAL(SETTINGS_KEY_BASELINE))
-                  : JSON_NONE;
-    struct json_str named =
-        baseline != JSON_NONE ? json_node_string(&a.doc, baseline) : (struct json_str){0};
-    if (named.ptr != NULL && (c->baseline = malloc(strlen(dir) + named.len + 2)) != NULL)
-        sprintf(c->baseline, "%s%s%.*s", named.ptr[0] == '/' ? "" : dir,
-                named.ptr[0] == '/' ? "" : "/", (int)named.len, named.ptr);
-    if (named.ptr != NULL && c->baseline == NULL)
-        excluded = -1; /* out of memory */
-    if (read == 1 && excluded >= 0)
+    c->baseline = read == 1 ? settings_baseline_path(&own, dir) : NULL;
+    if (read == 1 && (own.baseline == NULL || c->baseline != NULL))
         c->usable = !own.arena.failed && /* out of memory: a setting may be missing */
                     settings_merge(&c->settings, &own, configs->overlay) == 0 &&
                     !c->settings.arena.failed &&
@@ -426,22 +384,22 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     return true;
 }
 
-bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name)
+bool check_glob_match(const char *const *globs, size_t count, const char *path)
 {
     for (size_t i = 0; i < count; i++) {
-        bool whole = strchr(globs[i], '/') != NULL;
-        if (fnmatch(globs[i], whole ? path : name, whole ? FNM_PATHNAME : 0) == 0)
+        if (glob_match(globs[i], path))
             return true;
     }
     return false;
 }
 
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
-                                   const char *name)
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path)
 {
     char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
     struct check_config *c = governing(configs, path, shown, sizeof shown);
-    if (c == NULL || !c->usable || c->include_count + c->exclude_count == 0)
+    const struct settings_strings *include = c != NULL ? &c->settings.include : NULL;
+    const struct settings_strings *exclude = c != NULL ? &c->settings.exclude : NULL;
+    if (c == NULL || !c->usable || include->count + exclude->count == 0)
         return CHECK_SCAN_DEFAULT;
     /* both absolute, so that the configuration's directory is a prefix of the entry's path */
     char dir[2 * PATH_MAX], whole[2 * PATH_MAX];
@@ -453,10 +411,9 @@ enum check_scan check_configs_scan(struct check_configs *configs, const char *pa
     without_dots(dir);
     without_dots(whole);
     size_t prefix = strncmp(whole, dir, strlen(dir)) == 0 ? strlen(dir) : 0;
-    const char *const *globs = (const char *const *)c->globs;
-    if (check_glob_match(globs + c->include_count, c->exclude_count, whole + prefix, name))
+    if (check_glob_match(exclude->items, exclude->count, whole + prefix))
         return CHECK_SCAN_EXCLUDED;
-    if (check_glob_match(globs, c->include_count, whole + prefix, name))
+    if (check_glob_match(include->items, include->count, whole + prefix))
         return CHECK_SCAN_INCLUDED;
     return CHECK_SCAN_DEFAULT;
 }

@@ -14,7 +14,7 @@
 #include "domain/domain.h"
 
 struct check_config; /* one srcls.json read (check_config.c) */
-struct check_base;
+struct check_review;
 
 struct check_configs {
     const struct schema_registry *registry;
@@ -25,7 +25,7 @@ struct check_configs {
     char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
     bool reported;               /* a configuration's mistakes or unreadability were reported */
     bool kind_dirs;              /* a configuration read names directories of kind files */
-    struct check_base *base;     /* --base REF: each srcls.json read is reviewed (check_gate) */
+    struct check_review *base;   /* --base REF: each srcls.json read is reviewed (check_gate) */
     bool out_of_memory;          /* a configuration could not be read for want of memory */
 };
 
@@ -65,10 +65,11 @@ struct check_target {
 bool check_configs_for(struct check_configs *configs, const char *path,
                        struct check_target *target);
 
-/* Whether a glob of `globs` matches a scan's entry: a glob with '/' its `path` (relative to
- * where the globs were written), one without its `name`, with fnmatch's shell rules. Shared by
- * --exclude and srcls.json's "include" and "exclude". */
-bool check_glob_match(const char *const *globs, size_t count, const char *path, const char *name);
+/* Whether a glob of `globs` matches a scan's entry at `path` (relative to where the globs were
+ * written): a glob with '/' the path, one without its last segment, in the one glob dialect of
+ * srcls (domain/glob.h: `**`, `*`, `?`, `\`). Shared by --exclude and srcls.json's "include" and
+ * "exclude" (and "ignore" matches its "files" the same way). */
+bool check_glob_match(const char *const *globs, size_t count, const char *path);
 
 /* What the srcls.json that governs a scan's entry says of it: its "exclude" skips it (a file or
  * a directory), its "include" names it (a file checked as a document whatever its name). `path`
@@ -89,7 +90,6 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
 bool check_configs_report_mistakes(struct check_configs *configs, const char *path,
                                    struct reporter *reporter, struct report_summary *summary);
 
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path,
-                                   const char *name);
+enum check_scan check_configs_scan(struct check_configs *configs, const char *path);
 
 #endif

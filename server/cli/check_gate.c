@@ -48,9 +48,9 @@ static enum diag_severity stricter(enum diag_severity a, enum diag_severity b)
 }
 
 /* What is kept for the run, made on first use (NULL when memory ran out). */
-static struct check_gate **gate_of(struct check_base *base)
+static struct check_gate **gate_of(struct check_review *base)
 {
-    struct check_gate **gate = check_base_gate(base);
+    struct check_gate **gate = check_review_gate(base);
     if (*gate == NULL && (*gate = calloc(1, sizeof **gate)) != NULL)
         (*gate)->last = &(*gate)->first;
     return *gate != NULL ? gate : NULL;
@@ -58,7 +58,7 @@ static struct check_gate **gate_of(struct check_base *base)
 
 /* A new entry for `path` at the end of the list (NULL when memory ran out, or when a baseline
  * file is kept already). */
-static struct gate_file *keep(struct check_base *base, const char *path, bool config)
+static struct gate_file *keep(struct check_review *base, const char *path, bool config)
 {
     struct check_gate **gate = gate_of(base);
     if (gate == NULL)
@@ -97,13 +97,13 @@ static bool at_stricter(struct settings *applied, const struct settings *old_own
     return ok;
 }
 
-char *check_gate_config_then(struct check_base *base, const char *path, const char *config)
+char *check_gate_config_then(struct check_review *base, const char *path, const char *config)
 {
-    if (base == NULL || path == NULL || !check_base_configs_moved(base))
+    if (base == NULL || path == NULL || !check_review_configs_moved(base))
         return NULL; /* the same srcls.json governs each file as at REF */
-    char *rel = check_base_relative(base, path);
-    char *now = rel != NULL && config[0] != '\0' ? check_base_relative(base, config) : NULL;
-    const char *top = check_base_top(base);
+    char *rel = check_review_relative(base, path);
+    char *now = rel != NULL && config[0] != '\0' ? check_review_relative(base, config) : NULL;
+    const char *top = check_review_top(base);
     size_t size = rel != NULL ? strlen(top) + strlen(rel) + sizeof "//" PROJECT_FILE_NAME : 0;
     char *candidate = rel != NULL ? malloc(size) : NULL, *whole = rel != NULL ? malloc(size) : NULL;
     char *then = NULL;
@@ -114,10 +114,10 @@ char *check_gate_config_then(struct check_base *base, const char *path, const ch
     for (bool more = candidate != NULL && whole != NULL; more;) {
         snprintf(candidate, size, "%.*s%s" PROJECT_FILE_NAME, (int)dir, rel, dir > 0 ? "/" : "");
         snprintf(whole, size, "%s/%s", top, candidate);
-        bool added = check_base_added(base, candidate);
+        bool added = check_review_added(base, candidate);
         if (now != NULL && strcmp(candidate, now) == 0 && !added)
             break; /* the one that governs it now governed it then */
-        if (check_base_gone(base, candidate) ||
+        if (check_review_gone(base, candidate) ||
             (!added && (now == NULL || strcmp(candidate, now) != 0) && access(whole, F_OK) == 0)) {
             failed = (then = strdup(candidate)) == NULL;
             break;
@@ -128,7 +128,7 @@ char *check_gate_config_then(struct check_base *base, const char *path, const ch
         dir -= dir > 0; /* the directory above, without its slash */
     }
     if (failed) /* memory: the run must not pass with the settings of the wrong srcls.json */
-        check_base_fail(base, path);
+        check_review_fail(base, path);
     free(candidate);
     free(whole);
     free(now);
@@ -136,7 +136,7 @@ char *check_gate_config_then(struct check_base *base, const char *path, const ch
     return then;
 }
 
-bool check_gate_config(struct check_base *base, const char *path, const char *text, size_t len,
+bool check_gate_config(struct check_review *base, const char *path, const char *text, size_t len,
                        const struct settings *own, const struct settings *overlay,
                        struct settings *applied, const char *baseline, bool nearest)
 {
@@ -144,14 +144,14 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
         check_gate_baseline(base, baseline);
     char *old_text;
     size_t old_len = 0;
-    int found = check_base_read(base, path, &old_text, &old_len);
+    int found = check_review_read(base, path, &old_text, &old_len);
     if (found == 2)
         return true; /* unchanged since REF, or outside the work tree */
     /* new since REF where another srcls.json governed its directory: compared with that one */
     char *then = found == 0 && nearest ? check_gate_config_then(base, path, path) : NULL;
     if (then != NULL) {
         free(old_text);
-        found = check_base_read_rel(base, then, then, &old_text, &old_len);
+        found = check_review_read_rel(base, then, then, &old_text, &old_len);
         free(then);
     }
     if (found < 0)
@@ -176,18 +176,18 @@ bool check_gate_config(struct check_base *base, const char *path, const char *te
         settings_severity(applied, CODE_RISKY_CHANGE, code_info(CODE_RISKY_CHANGE)->severity);
     ok = analysed &&
          project_review(&f->analysis, own, found == 1 ? &old : NULL, found == 1 ? &old_own : NULL,
-                        check_base_name(base), severity) == 0;
+                        check_review_name(base), severity) == 0;
     settings_free(&now_own);
     if (found == 1)
         analysis_free(&old);
     settings_free(&old_own);
     free(old_text);
     if (!ok && found >= 0)
-        check_base_fail(base, path);
+        check_review_fail(base, path);
     return ok;
 }
 
-const struct settings *check_gate_then(struct check_base *base, const char *config,
+const struct settings *check_gate_then(struct check_review *base, const char *config,
                                        const char *then, const struct settings *applied,
                                        const struct settings *overlay)
 {
@@ -198,13 +198,13 @@ const struct settings *check_gate_then(struct check_base *base, const char *conf
     }
     struct gate_strict *s = gate != NULL ? calloc(1, sizeof *s) : NULL;
     if (s == NULL) {
-        check_base_fail(base, then);
+        check_review_fail(base, then);
         return NULL;
     }
     settings_init(&s->settings);
     char *text;
     size_t len = 0;
-    int found = check_base_read_rel(base, then, then, &text, &len);
+    int found = check_review_read_rel(base, then, then, &text, &len);
     struct analysis old;
     struct settings old_own;
     settings_init(&old_own);
@@ -220,7 +220,7 @@ const struct settings *check_gate_then(struct check_base *base, const char *conf
     free(text);
     if (!ok) {
         if (found >= 0)
-            check_base_fail(base, then);
+            check_review_fail(base, then);
         settings_free(&s->settings);
         free(s->config);
         free(s->then);
@@ -232,9 +232,9 @@ const struct settings *check_gate_then(struct check_base *base, const char *conf
     return &s->settings;
 }
 
-struct analysis *check_gate_held(struct check_base *base, const char *path)
+struct analysis *check_gate_held(struct check_review *base, const char *path)
 {
-    struct check_gate *gate = base != NULL ? *check_base_gate(base) : NULL;
+    struct check_gate *gate = base != NULL ? *check_review_gate(base) : NULL;
     for (struct gate_file *f = gate != NULL ? gate->first : NULL; f != NULL; f = f->next) {
         if (f->config && f->analysed && !f->taken && strcmp(f->path, path) == 0)
             return &f->analysis;
@@ -242,14 +242,14 @@ struct analysis *check_gate_held(struct check_base *base, const char *path)
     return NULL;
 }
 
-int check_gate_take(struct check_base *base, const char *path, struct analysis *into)
+int check_gate_take(struct check_review *base, const char *path, struct analysis *into)
 {
-    struct check_gate *gate = *check_base_gate(base);
-    char *rel = gate != NULL ? check_base_relative(base, path) : NULL;
+    struct check_gate *gate = *check_review_gate(base);
+    char *rel = gate != NULL ? check_review_relative(base, path) : NULL;
     int status = 0;
     for (struct gate_file *f = rel != NULL ? gate->first : NULL; f != NULL; f = f->next) {
         char *kept =
-            f->config && f->analysed && !f->taken ? check_base_relative(base, f->path) : NULL;
+            f->config && f->analysed && !f->taken ? check_review_relative(base, f->path) : NULL;
         bool same = kept != NULL && strcmp(kept, rel) == 0;
         free(kept);
         if (!same)
@@ -264,7 +264,7 @@ int check_gate_take(struct check_base *base, const char *path, struct analysis *
     return status;
 }
 
-void check_gate_baseline(struct check_base *base, const char *path)
+void check_gate_baseline(struct check_review *base, const char *path)
 {
     keep(base, path, false);
 }
@@ -322,12 +322,12 @@ static bool settings_now(struct check_configs *configs, const char *path, struct
     return ok;
 }
 
-void check_gate_deleted(struct check_base *base, const struct check_options *options,
+void check_gate_deleted(struct check_review *base, const struct check_options *options,
                         const char *rel, const char *shown, struct report_summary *summary)
 {
     char *text;
     size_t len = 0;
-    if (check_base_read_rel(base, rel, shown, &text, &len) != 1) {
+    if (check_review_read_rel(base, rel, shown, &text, &len) != 1) {
         free(text);
         return;
     }
@@ -347,14 +347,14 @@ void check_gate_deleted(struct check_base *base, const struct check_options *opt
         settings_free(&none);
         gone.diags.count = 0; /* an empty text's syntax error */
         /* its directory is governed now by the srcls.json above it, or by the defaults */
-        ok = ok &&
-             project_review(&gone, &now_own, &old, &old_own, check_base_name(base), severity) == 0;
+        ok = ok && project_review(&gone, &now_own, &old, &old_own, check_review_name(base),
+                                  severity) == 0;
         if (ok)
             report(options, shown, &gone, true, summary);
         analysis_free(&gone);
     }
     if (!ok)
-        check_base_fail(base, shown);
+        check_review_fail(base, shown);
     analysis_free(&old);
     settings_free(&old_own);
     settings_free(&now_own);
@@ -362,41 +362,43 @@ void check_gate_deleted(struct check_base *base, const struct check_options *opt
 }
 
 /* Reviews the baseline file of `f` and reports it, shown as `shown`. */
-static void report_baseline(struct check_base *base, const struct check_options *options,
+static void report_baseline(struct check_review *base, const struct check_options *options,
                             struct gate_file *f, const char *shown, struct report_summary *summary)
 {
     size_t len = 0, old_len = 0;
     char *old_text = NULL;
     char *text = read_now(f->path, &len);
-    int found = text != NULL ? check_base_read(base, f->path, &old_text, &old_len) : 2;
+    int found = text != NULL ? check_review_read(base, f->path, &old_text, &old_len) : 2;
     struct analysis_options analysis_options = {.registry = options->registry};
     if (found != 2 && found >= 0) {
         f->analysed = true;
         bool ok = analysis_run(&f->analysis, text, len, &analysis_options) == 0;
         f->analysis.diags.count = 0; /* a baseline file is no document */
         ok = ok && project_review_baseline(&f->analysis, text, len, found == 1 ? old_text : NULL,
-                                           old_len, check_base_name(base),
+                                           old_len, check_review_name(base),
                                            check_gate_severity(options->configs, f->path)) == 0;
         if (ok)
             report(options, shown, &f->analysis, false, summary);
         else
-            check_base_fail(base, shown);
+            check_review_fail(base, shown);
     }
     free(old_text);
     free(text); /* reported: the analysis is no longer read */
 }
 
-void check_gate_report(struct check_base *base, const struct check_options *options,
+void check_gate_report(struct check_review *base, const struct check_options *options,
                        struct report_summary *summary)
 {
-    struct check_gate *gate = *check_base_gate(base);
+    struct check_gate *gate = *check_review_gate(base);
     char here[PATH_MAX];
     const char *cwd = getcwd(here, sizeof here);
     for (struct gate_file *f = gate != NULL ? gate->first : NULL; f != NULL; f = f->next) {
         char *whole = cwd != NULL ? check_path_absolute(cwd, f->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(cwd, whole) : NULL;
         const char *shown = relative != NULL ? relative : f->path;
-        if (!f->config)
+        if (!check_shard_owns(options, shown)) /* --shard: another shard's file */
+            ;
+        else if (!f->config)
             report_baseline(base, options, f, shown, summary);
         else if (!f->taken) /* else reported with the file named */
             report(options, shown, &f->analysis, false, summary);

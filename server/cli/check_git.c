@@ -1,12 +1,17 @@
 /* check_git: running git (see check_git.h). */
+#define _XOPEN_SOURCE 700 /* sigtimedwait */
+
 #include "check_git.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -80,4 +85,96 @@ char *check_git_output(char *const argv[], size_t *len, int *status)
     }
     *status = WEXITSTATUS(waited);
     return buf;
+}
+
+const char *check_git_missing(void)
+{
+    return NULL;
+}
+
+struct check_git_batch {
+    pid_t pid;
+    FILE *to_git, *from_git;
+};
+
+struct check_git_batch *check_git_batch_open(const char *dir)
+{
+    struct check_git_batch *batch = calloc(1, sizeof *batch);
+    int in[2], out[2];
+    if (batch == NULL || pipe(in) != 0) {
+        free(batch);
+        return NULL;
+    }
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        free(batch);
+        return NULL;
+    }
+    posix_spawn_file_actions_t actions;
+    /* Each action allocates: one left out for memory would give git our standard streams. */
+    int prepared = posix_spawn_file_actions_init(&actions);
+    bool initialised = prepared == 0;
+    if (initialised)
+        prepared = posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO) ||
+                           posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO) ||
+                           posix_spawn_file_actions_addclose(&actions, in[1]) ||
+                           posix_spawn_file_actions_addclose(&actions, out[0]) ||
+                           posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                                            O_WRONLY, 0)
+                       ? ENOMEM
+                       : 0;
+    char *argv[] = {"git", "-C", (char *)dir, "cat-file", "--batch", NULL};
+    int spawned =
+        prepared == 0 ? posix_spawnp(&batch->pid, "git", &actions, NULL, argv, environ) : prepared;
+    if (initialised)
+        posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (spawned == 0) {
+        batch->to_git = fdopen(in[1], "w");
+        batch->from_git = fdopen(out[0], "r");
+    }
+    if (batch->to_git == NULL)
+        close(in[1]);
+    if (batch->from_git == NULL)
+        close(out[0]);
+    if (spawned != 0)
+        batch->pid = 0;
+    if (spawned != 0 || batch->to_git == NULL || batch->from_git == NULL) {
+        check_git_batch_close(batch);
+        return NULL;
+    }
+    return batch;
+}
+
+/* Sends the question with SIGPIPE held back: a git that has died makes the write fail (EPIPE),
+ * and the caller fails with a message, instead of the signal ending srcls. */
+FILE *check_git_batch_ask(struct check_git_batch *batch, const char *spec)
+{
+    sigset_t pipe_signal, old;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+    bool sent = fprintf(batch->to_git, "%s\n", spec) >= 0 && fflush(batch->to_git) == 0;
+    if (!sent) { /* take the signal the failed write raised before letting it through again */
+        struct timespec none = {0, 0};
+        while (sigtimedwait(&pipe_signal, NULL, &none) == SIGPIPE)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return sent ? batch->from_git : NULL;
+}
+
+void check_git_batch_close(struct check_git_batch *batch)
+{
+    if (batch == NULL)
+        return;
+    if (batch->to_git != NULL)
+        fclose(batch->to_git); /* git sees the end of its input and stops */
+    if (batch->from_git != NULL)
+        fclose(batch->from_git);
+    if (batch->pid > 0)
+        waitpid(batch->pid, NULL, 0);
+    free(batch);
 }

@@ -1,7 +1,8 @@
 /* check_ignored: what git ignores (.gitignore, .git/info/exclude, the global excludes file),
  * asked of git itself once per directory named on the command line — `git ls-files --others
  * --ignored --exclude-standard --directory -z` — so that its rules are git's exactly. Outside
- * a work tree, or without git, nothing is ignored. */
+ * a work tree, or without git, nothing is ignored; but the WebAssembly build, whose runner
+ * starts git for it, does not check a work tree's directory without git (check_git_missing). */
 #include "check_ignored.h"
 
 #include <limits.h>
@@ -15,15 +16,14 @@
 #include "platform.h"
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
- * trailing '/'), or NULL when git is absent, failed, or `dir` is in no work tree. */
-static char *git_ignored(const char *dir, size_t *len)
+ * trailing '/'), or NULL when git is absent (`*status` -1), failed, or `dir` is in no work tree. */
+static char *git_ignored(const char *dir, size_t *len, int *status)
 {
     char *argv[] = {"git",      "-C",        (char *)dir,          "ls-files",
                     "--others", "--ignored", "--exclude-standard", "--directory",
                     "-z",       NULL};
-    int status;
-    char *names = check_git_output(argv, len, &status);
-    if (status != 0) {
+    char *names = check_git_output(argv, len, status);
+    if (*status != 0) {
         free(names);
         return NULL;
     }
@@ -65,18 +65,21 @@ bool ignored_add_git(struct ignored *set, const char *dir)
 {
     if (!maybe_in_work_tree(dir))
         return true;
-    if (!platform_runs_git) {
+    size_t len = 0;
+    int status;
+    char *names = git_ignored(dir, &len, &status);
+    const char *missing = status < 0 ? check_git_missing() : NULL;
+    if (missing != NULL) {
         fprintf(stderr, "srcls: %s: not checked: it is in a git work tree", dir);
         if (set->unavailable++ == 0)
-            fputs(", and the WebAssembly build cannot read what git ignores (it cannot start "
-                  "git); pass --no-respect-gitignore to check every file in it, or use a native "
-                  "srcls binary",
-                  stderr);
+            fprintf(stderr,
+                    ", and the WebAssembly build cannot read what git ignores (%s); pass "
+                    "--no-respect-gitignore to check every file in it, or use a native srcls "
+                    "binary",
+                    missing);
         fputc('\n', stderr);
         return false;
     }
-    size_t len = 0;
-    char *names = git_ignored(dir, &len);
     if (names == NULL)
         return true;
     size_t dir_len = strlen(dir);

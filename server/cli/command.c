@@ -112,6 +112,23 @@ static unsigned parse_jobs(const char *value)
     return (unsigned)n;
 }
 
+/* --shard I/N into `shard` (I-1) and `count` (N): 1 <= I <= N <= 1024; false when it is not. */
+static bool parse_shard(const char *value, unsigned *shard, unsigned *count)
+{
+    char *end;
+    errno = 0;
+    unsigned long i = strtoul(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end != '/' || errno != 0)
+        return false;
+    const char *rest = end + 1;
+    unsigned long n = strtoul(rest, &end, 10);
+    if (rest[0] < '0' || rest[0] > '9' || *end != '\0' || errno != 0 || i < 1 || i > n || n > 1024)
+        return false;
+    *shard = (unsigned)(i - 1);
+    *count = (unsigned)n;
+    return true;
+}
+
 /* --fix with '-' among the paths: standard output carries the fixed document. */
 static bool fixes_stdin(const struct cli_options *o)
 {
@@ -145,7 +162,10 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                     const struct schema_registry *registry, struct check_configs *configs,
                     unsigned jobs, enum diag_severity fail_on)
 {
-    struct check_base *base = NULL;
+    unsigned shard = 0, shard_count = 0; /* checked by command_check */
+    if (o->shard != NULL)
+        parse_shard(o->shard, &shard, &shard_count);
+    struct check_review *base = NULL;
     struct check_baseline *baseline = NULL;
     struct check_env env = {0};
     int status = 2;
@@ -154,7 +174,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
             goto done;
     }
     check_env_finish(&env);
-    if ((o->base != NULL && (base = check_base_open(o->base, o->baseline)) == NULL) ||
+    if ((o->base != NULL && (base = check_review_open(o->base, o->baseline)) == NULL) ||
         check_baseline_open(o->baseline, o->write_baseline, o->diff, o->no_baseline, configs,
                             &baseline) != 0)
         goto done;
@@ -176,6 +196,8 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
                                     .excludes = o->excludes.items,
                                     .exclude_count = o->excludes.count,
                                     .jobs = jobs,
+                                    .shard = shard,
+                                    .shard_count = shard_count,
                                     .fix = o->fix,
                                     .diff = o->diff,
                                     .unsafe_fixes = o->unsafe_fixes,
@@ -188,7 +210,7 @@ static int run_walk(const struct cli_options *o, struct reporter *reporter,
     status = check_baseline_end(baseline, check_run(&options));
 done:
     check_baseline_close(baseline);
-    check_base_close(base);
+    check_review_close(base);
     check_env_free(&env);
     return status;
 }
@@ -206,6 +228,14 @@ int command_check(const struct cli_options *o)
     unsigned jobs = parse_jobs(o->jobs);
     if (jobs == 0)
         return help_usage_error("--jobs takes a positive integer up to 1024 (got '%s')", o->jobs);
+    unsigned shard, shards;
+    if (o->shard != NULL && !parse_shard(o->shard, &shard, &shards))
+        return help_usage_error("--shard takes I/N, whole numbers with 1 <= I <= N <= 1024 "
+                                "(got '%s')",
+                                o->shard);
+    if (o->shard != NULL && o->write_baseline != NULL)
+        return help_usage_error("%s", "--write-baseline records the findings of the whole run: "
+                                      "give it without --shard");
     if (o->jobs != NULL && jobs > 1 && !platform_has_threads)
         fprintf(stderr, "srcls: --jobs %u: the WebAssembly build checks one file at a time\n",
                 jobs);

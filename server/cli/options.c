@@ -161,6 +161,23 @@ static const struct cli_option table[] = {
          "Check\n.I n\n"
          "files at a time (default: the online CPUs, at most 8). The output is the same for every\n"
          ".IR n ."},
+    {.name = "shard",
+     .section = OPTION_OF_CHECK,
+     .effect = OPTION_TAKES,
+     .field = offsetof(struct cli_options, shard),
+     .argument_kind = OPTION_REQUIRED,
+     .argument = "I/N",
+     .help = "Check only the I-th of N shards of the files (1 <= I <= N), split by\n"
+             "a hash of each path as shown: the same split on every machine.",
+     .man = "Check only the\n.IR i -th\nof\n.I n\n"
+            "shards of the files, split by a hash of each file's path as shown (FNV-1a, mixed): "
+            "the same "
+            "split on every machine and every run, so that\n.I n\n"
+            "CI jobs running\n.BI \"--shard \" i /n\n"
+            "with the same paths check each file once. A shard reports what concerns its files "
+            "(srcls.json and baseline files under\n.B \\-\\-base\n"
+            "by their own path); a duplicate source name in two files of different shards is not "
+            "seen. Not with\n.BR \\-\\-write\\-baseline ."},
     {.name = "quiet",
      .letter = 'q',
      .section = OPTION_OF_CHECK,
@@ -240,11 +257,14 @@ static const struct cli_option table[] = {
      .argument = "GLOB",
      .values = VALUES_FILE,
      .help = "Skip what a directory scan meets that matches GLOB: its name, or\n"
-             "its path when GLOB holds a '/' (repeatable; named paths are checked).",
+             "its path when GLOB holds a '/' ('*', '?', '**' across directories;\n"
+             "repeatable; named paths are checked).",
      .man = "Skip what a directory scan meets that matches\n.IR glob :\n"
             "its name, or its path (without a leading\n.IR ./ )\nwhen\n.I glob\n"
-            "holds a slash; shell wildcards. Repeatable. A path named on the command line is "
-            "checked."},
+            "holds a slash. In\n.IR glob ,\n"
+            "\\fB*\\fR and \\fB?\\fR stay within a name, \\fB**\\fR spans directories, and a "
+            "backslash makes the next character plain (the globs of srcls.json). Repeatable. A "
+            "path named on the command line is checked."},
     {.name = "no-respect-gitignore",
      .section = OPTION_OF_CHECK,
      .effect = OPTION_SETS_TRUE,

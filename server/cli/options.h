@@ -36,6 +36,7 @@ struct cli_options {
     const char *first_action;        /* another action given before it, or NULL */
     const char *format, *color;      /* NULL when not given */
     const char *jobs;                /* --jobs N, NULL when not given */
+    const char *shard;               /* --shard I/N, NULL when not given */
     struct cli_option_list paths;
     /* the rows of the options of --check given, each once, in the order first given */
     unsigned char of_check[CLI_OPTIONS_MAX];

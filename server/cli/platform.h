@@ -1,8 +1,8 @@
 /* platform: the few calls of the CLI that differ between the native build (POSIX: Linux, macOS)
  * and the WebAssembly build (WASI preview 1, run by server/main/srcls-wasm.mjs under Node), one
  * file per platform (platform_posix.c, platform_wasi.c) chosen by server/meson.build. What the
- * WebAssembly build cannot do at all has its own WASI file beside the module (check_pool_wasi.c,
- * check_git_wasi.c, check_base_wasi.c, file_replace_wasi.c); docs/install.md lists the
+ * WebAssembly build does its own way has its own WASI file beside the module (check_pool_wasi.c,
+ * check_git_wasi.c: git started by the runner, file_replace_wasi.c); docs/install.md lists the
  * differences a user sees. */
 #ifndef SRCLS_PLATFORM_H
 #define SRCLS_PLATFORM_H
@@ -15,10 +15,6 @@ extern const char platform_version_suffix[];
 
 /* Whether --jobs can run files on threads (WASI preview 1 has none: one file at a time). */
 extern const bool platform_has_threads;
-
-/* Whether git can be started (WASI cannot spawn processes: no .gitignore through git, no
- * --base). */
-extern const bool platform_runs_git;
 
 /* Called first by main. WASI: makes $PWD, which the runner sets to the directory node was started
  * in, the current directory (WASI programs start in "/"), so that relative paths mean what

@@ -7,7 +7,6 @@
 
 const char platform_version_suffix[] = "";
 const bool platform_has_threads = true;
-const bool platform_runs_git = true;
 
 void platform_start(void)
 {

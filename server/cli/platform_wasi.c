@@ -9,7 +9,6 @@
 
 const char platform_version_suffix[] = " (wasm32-wasi)";
 const bool platform_has_threads = false;
-const bool platform_runs_git = false;
 
 void platform_start(void)
 {

@@ -122,28 +122,28 @@ static void file_as_shown(struct reporter *self, const struct checked_file *file
     self->format_file(self, &shown);
 }
 
-/* The formats of --check, in the order help, the man page and the completion list them. */
-static const struct {
-    const char *name;
-    void (*init)(struct reporter *);
-} formats[] = {
-    {"text", report_text_init},     {"json", report_json_init},     {"sarif", report_sarif_init},
-    {"github", report_github_init}, {"gitlab", report_gitlab_init},
+/* The formats of --check, each defined in its file, in the order help, the man page and the
+ * completion list them. */
+extern const struct report_format report_format_text, report_format_json, report_format_sarif,
+    report_format_github, report_format_gitlab;
+static const struct report_format *const formats[] = {
+    &report_format_text,   &report_format_json,   &report_format_sarif,
+    &report_format_github, &report_format_gitlab,
 };
 
 const char *report_format_name(size_t i)
 {
-    return i < sizeof formats / sizeof formats[0] ? formats[i].name : NULL;
+    return i < sizeof formats / sizeof formats[0] ? formats[i]->name : NULL;
 }
 
 bool report_select(struct reporter *reporter, const char *name, FILE *out, bool color)
 {
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (strcmp(name, formats[i].name) == 0) {
+        if (strcmp(name, formats[i]->name) == 0) {
             memset(reporter, 0, sizeof *reporter);
             reporter->out = out;
             reporter->color = color;
-            formats[i].init(reporter);
+            formats[i]->init(reporter);
             reporter->format_file = reporter->file;
             reporter->file = file_as_shown;
             return true;

@@ -49,6 +49,18 @@ static inline bool report_is_new(const struct checked_file *file, uint32_t i)
     return file->baselined == NULL || !file->baselined[i];
 }
 
+/* The first new diagnostic of `file` at index `i` or after it, or the count of its diagnostics
+ * when there is none: `for (i = report_next_new(file, 0); i < count; i = report_next_new(file,
+ * i + 1))` visits the new ones, what text, github and gitlab report. */
+static inline uint32_t report_next_new(const struct checked_file *file, uint32_t i)
+{
+    if (file->analysis == NULL) /* unreadable: nothing to visit */
+        return i;
+    while (i < file->analysis->diags.count && !report_is_new(file, i))
+        i++;
+    return i;
+}
+
 struct reporter {
     void (*begin)(struct reporter *self);
     void (*file)(struct reporter *self, const struct checked_file *file);
@@ -96,10 +108,16 @@ bool report_statistics_init(struct reporter *reporter);
 void report_count(struct report_summary *summary, const struct analysis *a,
                   const unsigned char *baselined);
 
+/* An output format of --check: its name and what sets a reporter up for it. Each format's file
+ * defines one (`report_format_NAME`), and report.c's table lists them: adding a format touches
+ * its file, that table and meson.build; --help, the man page, the completion and the docs take
+ * the names from the table. */
+struct report_format {
+    const char *name;
+    void (*init)(struct reporter *reporter);
+};
+
+/* The text format's reporter (github and --statistics end with its summary line). */
 void report_text_init(struct reporter *reporter);
-void report_json_init(struct reporter *reporter);
-void report_sarif_init(struct reporter *reporter);
-void report_github_init(struct reporter *reporter);
-void report_gitlab_init(struct reporter *reporter);
 
 #endif

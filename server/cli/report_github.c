@@ -51,10 +51,9 @@ static void github_file(struct reporter *self, const struct checked_file *file)
         return;
     }
     const struct analysis *a = file->analysis;
-    for (uint32_t i = 0; i < a->diags.count; i++) {
+    for (uint32_t i = report_next_new(file, 0); i < a->diags.count;
+         i = report_next_new(file, i + 1)) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (!report_is_new(file, i))
-            continue;
         struct text_position start = line_index_position(&a->lines, d->start, POSITION_UTF32);
         struct text_position end = line_index_position(&a->lines, d->end, POSITION_UTF32);
         const char *command = d->severity == DIAG_ERROR     ? "error"
@@ -73,9 +72,11 @@ static void github_file(struct reporter *self, const struct checked_file *file)
     }
 }
 
-void report_github_init(struct reporter *reporter)
+static void github_init(struct reporter *reporter)
 {
     report_text_init(reporter); /* the same summary line as the text format */
     reporter->begin = github_begin;
     reporter->file = github_file;
 }
+
+const struct report_format report_format_github = {"github", github_init};

@@ -125,10 +125,9 @@ static void gitlab_file(struct reporter *self, const struct checked_file *file)
     unsigned *repeats = a != NULL ? repeats_of(a) : NULL;
     if (a != NULL && a->diags.count > 0 && repeats == NULL)
         w.failed = true; /* out of memory: the report is not whole */
-    for (uint32_t i = 0; repeats != NULL && i < a->diags.count; i++) {
+    for (uint32_t i = report_next_new(file, 0); repeats != NULL && i < a->diags.count;
+         i = report_next_new(file, i + 1)) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (!report_is_new(file, i))
-            continue;
         struct text_position at = line_index_position(&a->lines, d->start, POSITION_UTF16);
         write_issue(self, &w, path, code_name(d->code), d->message, gitlab_severity(d->severity),
                     at.line + 1, d->pointer, repeats[i]);
@@ -147,9 +146,11 @@ static void gitlab_end(struct reporter *self, const struct report_summary *summa
     fputs("\n]\n", self->out);
 }
 
-void report_gitlab_init(struct reporter *reporter)
+static void gitlab_init(struct reporter *reporter)
 {
     reporter->begin = gitlab_begin;
     reporter->file = gitlab_file;
     reporter->end = gitlab_end;
 }
+
+const struct report_format report_format_gitlab = {"gitlab", gitlab_init};

@@ -132,9 +132,11 @@ static void json_end(struct reporter *self, const struct report_summary *s)
     fputs("}\n}\n", self->out);
 }
 
-void report_json_init(struct reporter *reporter)
+static void json_init(struct reporter *reporter)
 {
     reporter->begin = json_begin;
     reporter->file = json_file;
     reporter->end = json_end;
 }
+
+const struct report_format report_format_json = {"json", json_init};

@@ -431,9 +431,11 @@ static void sarif_end(struct reporter *self, const struct report_summary *s)
     fputs("}]}]}\n", self->out);
 }
 
-void report_sarif_init(struct reporter *reporter)
+static void sarif_init(struct reporter *reporter)
 {
     reporter->begin = sarif_begin;
     reporter->file = sarif_file;
     reporter->end = sarif_end;
 }
+
+const struct report_format report_format_sarif = {"sarif", sarif_init};

@@ -93,10 +93,9 @@ static void text_file(struct reporter *self, const struct checked_file *file)
         return;
     }
     const struct analysis *a = file->analysis;
-    for (uint32_t i = 0; i < a->diags.count; i++) {
+    for (uint32_t i = report_next_new(file, 0); i < a->diags.count;
+         i = report_next_new(file, i + 1)) {
         const struct diagnostic *d = &a->diags.items[i];
-        if (!report_is_new(file, i))
-            continue;
         if (file->deleted) /* no place in a file that is gone */
             fprintf(self->out, "%s: ", file->path);
         else
@@ -158,3 +157,5 @@ void report_text_init(struct reporter *reporter)
     reporter->file = text_file;
     reporter->end = text_end;
 }
+
+const struct report_format report_format_text = {"text", report_text_init};

@@ -21,9 +21,7 @@ void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initia
 {
     /* A srcls.json to create needs documentChanges with a create operation. */
     struct json_doc *doc = initialize->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t edit =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "workspaceEdit");
+    uint32_t edit = lsp_jsonrpc_capability(doc, initialize->params, "workspace.workspaceEdit");
     uint32_t changes = lsp_jsonrpc_get(doc, edit, "documentChanges");
     uint32_t operations = lsp_jsonrpc_get(doc, edit, "resourceOperations");
     s->create_files = false;
@@ -267,7 +265,7 @@ static const char *ignore_entry(struct lsp_document *d, uint32_t index, const ch
         if (head != NULL && rest != pointer + 1 && (*rest == '/' || *rest == '\0'))
             pointer = arena_printf(arena, "%s%s", head, rest);
     }
-    const char *glob = suppress_glob_literal(arena, relative); /* "a*b" is no pattern */
+    const char *glob = glob_literal(arena, relative); /* "a*b" is no pattern */
     if (glob == NULL)
         return NULL;
     /* One line with a space after each ':' and ',', as a person writes an entry (and the docs

@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_CODE_ACTION_H
 #define SRCLS_LSP_CODE_ACTION_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* codeActionProvider with its two kinds. */
 void lsp_code_action_initialize(struct lsp_server *s, struct lsp_request *initialize,

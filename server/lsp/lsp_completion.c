@@ -38,10 +38,8 @@ void lsp_completion_initialize(struct lsp_server *s, struct lsp_request *initial
                                struct json_writer *w)
 {
     struct json_doc *doc = initialize->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t completion =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "textDocument"), "completion");
-    uint32_t item = lsp_jsonrpc_get(doc, completion, "completionItem");
+    uint32_t item =
+        lsp_jsonrpc_capability(doc, initialize->params, "textDocument.completion.completionItem");
     s->snippets = lsp_jsonrpc_is_true(doc, lsp_jsonrpc_get(doc, item, "snippetSupport"));
     s->deprecated_tag = lsp_jsonrpc_array_has_int(
         doc, lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, item, "tagSupport"), "valueSet"),

@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_COMPLETION_H
 #define SRCLS_LSP_COMPLETION_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* Reads what the client takes (snippets, InsertReplaceEdit, tags, documentation format);
  * completionProvider, triggered by `"` and `:`. */

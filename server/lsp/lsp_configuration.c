@@ -97,6 +97,9 @@ static void read_settings(struct lsp_server *s, struct json_doc *doc, uint32_t n
     if (problems[0] != '\0')
         lsp_jsonrpc_log(&s->rpc, LSP_MESSAGE_WARNING, "srcls settings: %s", problems);
     note_project_only(s, doc, node);
+    /* read with the rest, but a project's alone: nothing of them is laid over srcls.json's */
+    s->settings.include = s->settings.exclude = s->settings.schemas = (struct settings_strings){0};
+    s->settings.baseline = NULL;
     read_max_diagnostics(s, doc, node);
     read_review_base(s, doc, node);
     read_baseline_findings(s, doc, node);
@@ -110,10 +113,8 @@ void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *init
     uint32_t options = lsp_jsonrpc_get(doc, initialize->params, "initializationOptions");
     if (options != JSON_NONE)
         read_settings(s, doc, options);
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t watched =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "didChangeWatchedFiles");
-    uint32_t dynamic = lsp_jsonrpc_get(doc, watched, "dynamicRegistration");
+    uint32_t dynamic = lsp_jsonrpc_capability(
+        doc, initialize->params, "workspace.didChangeWatchedFiles.dynamicRegistration");
     s->watch_projects = dynamic != JSON_NONE && doc->nodes[dynamic].kind == JSON_TRUE;
 }
 

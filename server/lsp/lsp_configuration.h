@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_CONFIGURATION_H
 #define SRCLS_LSP_CONFIGURATION_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* Reads initializationOptions; no capability. */
 void lsp_configuration_initialize(struct lsp_server *s, struct lsp_request *initialize,

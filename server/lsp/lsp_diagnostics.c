@@ -11,12 +11,9 @@ void lsp_diagnostics_initialize(struct lsp_server *s, struct lsp_request *initia
      * collections), as sourcekit-lsp and the JSON server also decide. It is told to pull again
      * when the settings change the diagnostics, if it can be. */
     struct json_doc *doc = initialize->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t pull =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "textDocument"), "diagnostic");
-    uint32_t refresh = lsp_jsonrpc_get(
-        doc, lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "workspace"), "diagnostics"),
-        "refreshSupport");
+    uint32_t pull = lsp_jsonrpc_capability(doc, initialize->params, "textDocument.diagnostic");
+    uint32_t refresh =
+        lsp_jsonrpc_capability(doc, initialize->params, "workspace.diagnostics.refreshSupport");
     s->documents.pull = pull != JSON_NONE && doc->nodes[pull].kind == JSON_OBJECT;
     s->documents.refresh = refresh != JSON_NONE && doc->nodes[refresh].kind == JSON_TRUE;
     json_write_key(w, "diagnosticProvider");

@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_DIAGNOSTICS_H
 #define SRCLS_LSP_DIAGNOSTICS_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* diagnosticProvider: per document, no workspace diagnostics. */
 void lsp_diagnostics_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -104,8 +104,6 @@ void lsp_documents_republish_all(struct lsp_documents *store);
 /* A srcls.json changed on disk: each document's is found and read again, and every document is
  * analysed and published again. */
 void lsp_documents_projects_changed(struct lsp_documents *store);
-/* What srcls.reviewBase's review asks of the store (lsp_documents_review.c). */
-struct lsp_review_hooks lsp_documents_review_hooks(struct lsp_documents *store);
 /* Publishes now what is waiting for its debounce. */
 void lsp_documents_publish_pending(struct lsp_documents *store);
 
@@ -148,14 +146,11 @@ void lsp_document_write_range(struct json_writer *w, const struct lsp_document *
                               uint32_t end);
 /* The document's resultId, "VERSION-RESULT", in `buf`. */
 void lsp_document_result_id(const struct lsp_document *d, char *buf, size_t size);
-/* Diagnostic `index` of the analysis, and all of them, as LSP Diagnostics: all of them up to
- * the store's max_diagnostics, in document order; what is left out is logged once a result. */
+/* Diagnostic `index` of the analysis, and all of them, as LSP Diagnostics (lsp_rendered.h's
+ * lsp_diagnostic_write): all of them up to the store's max_diagnostics, in document order; what
+ * is left out is logged once a result. */
 void lsp_document_write_diagnostic(struct json_writer *w, const struct lsp_document *d,
                                    uint32_t index);
-/* The same for any analysis: diagnostic `index` of `analysis`, the text of `uri`, positions in
- * `encoding` (for files the client has not opened). */
-void lsp_diagnostic_write(struct json_writer *w, const struct analysis *analysis, const char *uri,
-                          enum position_encoding encoding, uint32_t index);
 void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d);
 
 #endif

@@ -1,9 +1,9 @@
-/* lsp_documents_review: the open documents as srcls.reviewBase's review sees them (lsp_review
- * reads their bases through git; these hooks find a document's base, republish it, and read
- * every base again). Part of the document store, in a file of its own. */
+/* lsp_documents_review: the open documents as srcls.reviewBase's review sees them (see
+ * lsp_documents_review.h; lsp_review reads their bases through git). */
+#include "lsp_documents_review.h"
+
 #include <string.h>
 
-#include "lsp_documents.h"
 #include "lsp_review.h"
 
 static struct lsp_document *open_document(struct lsp_documents *store, const char *uri)
@@ -47,7 +47,8 @@ static void refetch(void *context, bool drop)
     }
 }
 
-struct lsp_review_hooks lsp_documents_review_hooks(struct lsp_documents *store)
+void lsp_documents_review_init(struct lsp_documents *store)
 {
-    return (struct lsp_review_hooks){store, base_of, changed, refetch};
+    lsp_review_init(&store->review, store->loop, store->rpc,
+                    (struct lsp_review_hooks){store, base_of, changed, refetch});
 }

@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_FORMATTING_H
 #define SRCLS_LSP_FORMATTING_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* documentFormattingProvider and documentRangeFormattingProvider. */
 void lsp_formatting_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -18,8 +18,7 @@ void lsp_hover_initialize(struct lsp_server *s, struct lsp_request *initialize,
                           struct json_writer *w)
 {
     struct json_doc *doc = initialize->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t hover = lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, client, "textDocument"), "hover");
+    uint32_t hover = lsp_jsonrpc_capability(doc, initialize->params, "textDocument.hover");
     s->hover_markup =
         lsp_jsonrpc_prefers_markdown(doc, lsp_jsonrpc_get(doc, hover, "contentFormat"))
             ? TEXT_MARKDOWN

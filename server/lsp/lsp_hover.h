@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_HOVER_H
 #define SRCLS_LSP_HOVER_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* Reads the client's hover contentFormat; hoverProvider. */
 void lsp_hover_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -2,7 +2,7 @@
 #ifndef SRCLS_LSP_INLAY_HINTS_H
 #define SRCLS_LSP_INLAY_HINTS_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* inlayHintProvider. */
 void lsp_inlay_hints_initialize(struct lsp_server *s, struct lsp_request *initialize,

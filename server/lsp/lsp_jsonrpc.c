@@ -194,6 +194,19 @@ uint32_t lsp_jsonrpc_get(struct json_doc *doc, uint32_t node, const char *key)
     return json_object_get(doc, node, key, strlen(key));
 }
 
+uint32_t lsp_jsonrpc_capability(struct json_doc *doc, uint32_t params, const char *path)
+{
+    uint32_t node = lsp_jsonrpc_get(doc, params, "capabilities");
+    while (node != JSON_NONE && *path != '\0') {
+        const char *dot = strchr(path, '.');
+        size_t len = dot != NULL ? (size_t)(dot - path) : strlen(path);
+        node = doc->nodes[node].kind == JSON_OBJECT ? json_object_get(doc, node, path, len)
+                                                    : JSON_NONE;
+        path += len + (dot != NULL);
+    }
+    return node;
+}
+
 bool lsp_jsonrpc_get_uint(struct json_doc *doc, uint32_t node, uint32_t *out)
 {
     int64_t value;

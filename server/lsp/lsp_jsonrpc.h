@@ -99,6 +99,9 @@ enum lsp_trace lsp_jsonrpc_trace_value(struct json_doc *doc, uint32_t node);
 
 /* Member `key` of object `node`, or JSON_NONE (also when `node` is not an object). */
 uint32_t lsp_jsonrpc_get(struct json_doc *doc, uint32_t node, const char *key);
+/* The client capability at `path` (keys joined by '.', e.g. "textDocument.hover") in the
+ * params of the initialize request `params`, or JSON_NONE where the client says nothing. */
+uint32_t lsp_jsonrpc_capability(struct json_doc *doc, uint32_t params, const char *path);
 /* An integer in [0, UINT32_MAX] into `out`; false (and `out` untouched) when it is not one. */
 bool lsp_jsonrpc_get_uint(struct json_doc *doc, uint32_t node, uint32_t *out);
 /* Whether `node` is `true` (false when it is absent, JSON_NONE, or anything else). */

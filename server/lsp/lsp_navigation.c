@@ -15,9 +15,7 @@ void lsp_navigation_folding_initialize(struct lsp_server *s, struct lsp_request 
                                        struct json_writer *w)
 {
     struct json_doc *doc = initialize->doc;
-    uint32_t caps = lsp_jsonrpc_get(doc, initialize->params, "capabilities");
-    uint32_t folding =
-        lsp_jsonrpc_get(doc, lsp_jsonrpc_get(doc, caps, "textDocument"), "foldingRange");
+    uint32_t folding = lsp_jsonrpc_capability(doc, initialize->params, "textDocument.foldingRange");
     uint32_t limit = FOLDS_DEFAULT_LIMIT;
     if (lsp_jsonrpc_get_uint(doc, lsp_jsonrpc_get(doc, folding, "rangeLimit"), &limit) &&
         limit == 0)

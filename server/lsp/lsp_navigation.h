@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_NAVIGATION_H
 #define SRCLS_LSP_NAVIGATION_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* foldingRangeProvider; reads the client's rangeLimit. */
 void lsp_navigation_folding_initialize(struct lsp_server *s, struct lsp_request *initialize,

@@ -162,20 +162,15 @@ static bool baseline_file_gone(const char *path, void *context)
     return gone;
 }
 
-/* The baseline file the srcls.json `doc` (in the directory `dir`) names, read into p->baseline
- * (as large as --check reads); one that cannot be read or is not a baseline leaves it empty,
- * and a window/logMessage says why, once for each time the srcls.json is read. */
-/* false when memory ran out. */
-static bool load_baseline(struct lsp_projects *projects, struct lsp_project *p,
-                          struct json_doc *doc, const char *dir)
+/* The baseline file p's srcls.json (in the directory `dir`) names ("baseline" in its settings),
+ * read into p->baseline (as large as --check reads); one that cannot be read or is not a
+ * baseline leaves it empty, and a window/logMessage says why, once for each time the srcls.json
+ * is read. False when memory ran out. */
+static bool load_baseline(struct lsp_projects *projects, struct lsp_project *p, const char *dir)
 {
-    uint32_t named = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_BASELINE));
-    struct json_str name = named != JSON_NONE ? json_node_string(doc, named) : (struct json_str){0};
-    char *path = name.ptr != NULL ? malloc(strlen(dir) + name.len + 2) : NULL;
+    char *path = settings_baseline_path(&p->own, dir);
     if (path == NULL)
-        return name.ptr == NULL;
-    sprintf(path, "%s%s%.*s", name.ptr[0] == '/' ? "" : dir, name.ptr[0] == '/' ? "" : "/",
-            (int)name.len, name.ptr);
+        return p->own.baseline == NULL;
     char why[256] = "";
     uv_fs_t req;
     int status = uv_fs_stat(projects->loop, &req, path, NULL);
@@ -239,7 +234,7 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
                                           &p->own, &p->schema);
         p->usable = read == 1 && settings_merge(&p->merged, &p->own, projects->editor) == 0;
         enough = read >= 0 && p->usable == (read == 1) &&
-                 (!p->usable || load_baseline(projects, p, &a.doc, dir));
+                 (!p->usable || load_baseline(projects, p, dir));
         analysis_free(&a);
     }
     enough = enough && dir != NULL;

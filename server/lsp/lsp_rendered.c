@@ -1,10 +1,93 @@
-/* lsp_rendered: a cache of written diagnostics that follows the analysis through its updates. */
+/* lsp_rendered: a diagnostic as LSP JSON, and a cache of written diagnostics that follows the
+ * analysis through its updates. */
 #include "lsp_rendered.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
+#include "domain/domain.h"
+#include "json/json.h"
+
+/* Where docs/ is published (meson option docs_url). */
+#ifndef SRCLS_DOCS_URL
+#define SRCLS_DOCS_URL "https://github.com/srcls/srcls/blob/main/docs"
+#endif
+
+/* LSP's DiagnosticSeverity. */
+enum lsp_diagnostic_severity {
+    LSP_SEVERITY_ERROR = 1,
+    LSP_SEVERITY_WARNING = 2,
+    LSP_SEVERITY_INFORMATION = 3,
+    LSP_SEVERITY_HINT = 4,
+};
+
+static enum lsp_diagnostic_severity diagnostic_severity(enum diag_severity severity)
+{
+    switch (severity) {
+    case DIAG_ERROR: return LSP_SEVERITY_ERROR;
+    case DIAG_WARNING: return LSP_SEVERITY_WARNING;
+    case DIAG_INFORMATION: return LSP_SEVERITY_INFORMATION;
+    case DIAG_HINT: return LSP_SEVERITY_HINT;
+    case DIAG_OFF: break; /* never reported */
+    }
+    return LSP_SEVERITY_HINT;
+}
+
+void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const char *uri,
+                          enum position_encoding encoding, uint32_t index)
+{
+    const struct diagnostic *diag = &a->diags.items[index];
+    json_write_object_begin(w);
+    json_write_key(w, "range");
+    line_index_write_range(w, &a->lines, diag->start, diag->end, encoding);
+    json_write_key(w, "severity");
+    json_write_int(w, diagnostic_severity(diag->severity));
+    json_write_key(w, "code");
+    json_write_string(w, code_name(diag->code));
+    json_write_key(w, "codeDescription");
+    json_write_object_begin(w);
+    json_write_key(w, "href");
+    char href[256];
+    snprintf(href, sizeof href, "%s/rules.md#%s", SRCLS_DOCS_URL, code_name(diag->code));
+    json_write_string(w, href);
+    json_write_object_end(w);
+    json_write_key(w, "source");
+    json_write_string(w, "srcls");
+    json_write_key(w, "message");
+    json_write_string(w, diag->message);
+    if (code_info(diag->code)->unnecessary) {
+        /* DiagnosticTag.Unnecessary: written whatever the client declared, which the
+         * specification allows (a client ignores tags it does not support). */
+        json_write_key(w, "tags");
+        json_write_array_begin(w);
+        json_write_int(w, 1);
+        json_write_array_end(w);
+    }
+    if (diag->related_message != NULL && diag->related_start != UINT32_MAX) {
+        json_write_key(w, "relatedInformation");
+        json_write_array_begin(w);
+        json_write_object_begin(w);
+        json_write_key(w, "location");
+        json_write_object_begin(w);
+        json_write_key(w, "uri");
+        json_write_string(w, uri);
+        json_write_key(w, "range");
+        line_index_write_range(w, &a->lines, diag->related_start, diag->related_end, encoding);
+        json_write_object_end(w);
+        json_write_key(w, "message");
+        json_write_string(w, diag->related_message);
+        json_write_object_end(w);
+        json_write_array_end(w);
+    }
+    json_write_key(w, "data");
+    json_write_object_begin(w);
+    json_write_key(w, "pointer");
+    json_write_string(w, diag->pointer);
+    json_write_object_end(w);
+    json_write_object_end(w);
+}
 
 static void forget(struct lsp_rendered_entry *entry)
 {

@@ -1,7 +1,7 @@
-/* lsp_rendered: the JSON each diagnostic of a document was last written as, so that a publish
- * or a pull writes again only the diagnostics an edit changed or moved. One entry per
- * diagnostic of the document's analysis, in the same order; an entry without JSON is written
- * afresh when next needed. */
+/* lsp_rendered: a diagnostic as LSP JSON (lsp_diagnostic_write), and the JSON each diagnostic
+ * of a document was last written as, so that a publish or a pull writes again only the
+ * diagnostics an edit changed or moved. One entry per diagnostic of the document's analysis, in
+ * the same order; an entry without JSON is written afresh when next needed. */
 #ifndef SRCLS_LSP_RENDERED_H
 #define SRCLS_LSP_RENDERED_H
 
@@ -10,6 +10,11 @@
 #include <stdint.h>
 
 #include "check/check.h"
+
+/* Diagnostic `index` of `analysis` as an LSP Diagnostic: the text of `uri`, positions in
+ * `encoding` (the store's documents, and files the client has not opened). */
+void lsp_diagnostic_write(struct json_writer *w, const struct analysis *analysis, const char *uri,
+                          enum position_encoding encoding, uint32_t index);
 
 struct lsp_rendered_entry {
     char *json; /* owned; NULL: not written since the diagnostic last changed */

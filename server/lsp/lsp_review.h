@@ -28,7 +28,7 @@ struct lsp_review_watch;
 struct lsp_review_run;
 
 /* The longest git object id written (SHA-256), and the longest revision taken. */
-#define LSP_REVIEW_OID_MAX 64
+#define LSP_REVIEW_OID_MAX REVIEW_OID_MAX
 #define LSP_REVIEW_REF_MAX 200
 
 /* A document at the base revision. */

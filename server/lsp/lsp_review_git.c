@@ -211,23 +211,17 @@ static void free_run(struct lsp_review_run *run)
     free(run);
 }
 
-/* Reads the header "OID TYPE SIZE\n" at `*at` of cat-file's answer; false when the object is
- * missing (the header then says "NAME missing"). */
-static bool batch_header(const struct lsp_review_run *run, size_t *at, char *oid, char *type,
-                         size_t *size)
+/* Reads the header "OID TYPE SIZE\n" at `*at` of cat-file's answer into `object` and moves
+ * `*at` past it; false when the object is missing (the header then says "NAME missing") or its
+ * bytes are not all there. */
+static bool batch_header(const struct lsp_review_run *run, size_t *at, struct review_object *object)
 {
     const char *line = run->output + *at;
     const char *end = memchr(line, '\n', run->len - *at);
     if (end == NULL)
         return false;
     *at = (size_t)(end - run->output) + 1;
-    unsigned long long n;
-    char format[32];
-    snprintf(format, sizeof format, "%%%ds %%15s %%llu", LSP_REVIEW_OID_MAX);
-    if (sscanf(line, format, oid, type, &n) != 3 || n > run->len - *at)
-        return false;
-    *size = (size_t)n;
-    return true;
+    return review_batch_header(line, (size_t)(end - line), run->len - *at, object) == 1;
 }
 
 /* cat-file's answer: the commit (else the revision is no commit), then the blob (else the
@@ -237,9 +231,9 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
     struct lsp_review_base *now = review->hooks.base_of(review->hooks.context, run->uri);
     if (now == NULL)
         return; /* closed meanwhile */
-    size_t at = 0, size;
-    char oid[LSP_REVIEW_OID_MAX + 1], type[16];
-    if (!batch_header(run, &at, oid, type, &size) || strcmp(type, "commit") != 0) {
+    size_t at = 0;
+    struct review_object commit, blob;
+    if (!batch_header(run, &at, &commit) || strcmp(commit.type, "commit") != 0) {
         problem(review, "%s: \"%s\" names no commit in the repository of %s", KEY, review->base,
                 run->dir);
         if (now->text != NULL) {
@@ -248,18 +242,19 @@ static void take_blob(struct lsp_review *review, struct lsp_review_run *run)
         }
         return;
     }
-    at += size + 1;
+    at += commit.size + 1;
     struct lsp_review_base base = {0};
-    if (at <= run->len && batch_header(run, &at, base.blob, type, &size) &&
-        strcmp(type, "blob") == 0 && at + size <= run->len) {
+    if (at <= run->len && batch_header(run, &at, &blob) && strcmp(blob.type, "blob") == 0 &&
+        at + blob.size <= run->len) {
+        memcpy(base.blob, blob.oid, sizeof base.blob);
         if (strcmp(base.blob, now->blob) == 0 && now->text != NULL)
             return; /* the same blob: its analysis is kept */
-        base.text = malloc(size + 1);
+        base.text = malloc(blob.size + 1);
         if (base.text == NULL)
             return;
-        memcpy(base.text, run->output + at, size);
-        base.text[size] = '\0';
-        base.len = size;
+        memcpy(base.text, run->output + at, blob.size);
+        base.text[blob.size] = '\0';
+        base.len = blob.size;
         base.project = project_is_config(run->uri, strlen(run->uri)); /* what it does to the gate */
     } else if (now->text == NULL) {
         return; /* not in the revision, as before */

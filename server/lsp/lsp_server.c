@@ -20,12 +20,13 @@
 #include "lsp_completion.h"
 #include "lsp_configuration.h"
 #include "lsp_diagnostics.h"
+#include "lsp_documents_review.h"
 #include "lsp_formatting.h"
 #include "lsp_hover.h"
 #include "lsp_inlay_hints.h"
 #include "lsp_navigation.h"
 #include "lsp_workspace.h"
-#include "lsp_internal.h"
+#include "lsp_state.h"
 #include "lsp_position.h"
 #include "lsp_symbols.h"
 #include "lsp_text_sync.h"
@@ -110,10 +111,8 @@ static const struct method *find_method(struct json_str name, bool request)
 static void handle_initialize(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
-    uint32_t client = lsp_jsonrpc_get(doc, req->params, "capabilities");
-    uint32_t general = lsp_jsonrpc_get(doc, client, "general");
-    s->documents.encoding =
-        lsp_position_negotiate(doc, lsp_jsonrpc_get(doc, general, "positionEncodings"));
+    s->documents.encoding = lsp_position_negotiate(
+        doc, lsp_jsonrpc_capability(doc, req->params, "general.positionEncodings"));
     s->rpc.trace = lsp_jsonrpc_trace_value(doc, lsp_jsonrpc_get(doc, req->params, "trace"));
 
     struct json_writer w;
@@ -371,6 +370,7 @@ static struct lsp_server *server_new(uv_loop_t *loop, const struct schema_regist
     }
     lsp_jsonrpc_init(&s->rpc, &s->transport);
     lsp_documents_init(&s->documents, loop, &s->rpc, &s->registry, &s->settings, debounce_ms);
+    lsp_documents_review_init(&s->documents);
     if (uv_idle_init(loop, &s->idle) != 0) {
         if (!s->registry_borrowed)
             schema_registry_free(&s->registry);

@@ -2,7 +2,7 @@
 #ifndef SRCLS_LSP_SYMBOLS_H
 #define SRCLS_LSP_SYMBOLS_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* documentSymbolProvider. */
 void lsp_symbols_initialize(struct lsp_server *s, struct lsp_request *initialize,

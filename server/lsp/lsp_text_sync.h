@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_TEXT_SYNC_H
 #define SRCLS_LSP_TEXT_SYNC_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* textDocumentSync: open and close, incremental changes. */
 void lsp_text_sync_initialize(struct lsp_server *s, struct lsp_request *initialize,

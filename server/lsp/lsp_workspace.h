@@ -3,7 +3,7 @@
 #ifndef SRCLS_LSP_WORKSPACE_H
 #define SRCLS_LSP_WORKSPACE_H
 
-#include "lsp_internal.h"
+#include "lsp_state.h"
 
 /* Reads the workspace folders (workspaceFolders, else rootUri, else rootPath). */
 void lsp_workspace_initialize(struct lsp_server *s, struct lsp_request *initialize,

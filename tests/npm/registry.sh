@@ -9,10 +9,16 @@
 #                                       give what the native binary gives (stdout and status),
 #                                       no notice on stderr; a platform package of another
 #                                       version refused; the language-server suite's transport
-#                                       files (tests/lsp: start, framing, diagnostics) against it
+#                                       files (tests/lsp: start, framing) against it
 #   npm install srcls --omit=optional   no platform package: the WebAssembly build, said on
 #                                       stderr; `--version`, `--check` (compared as above) and
-#                                       the transport files of the language-server suite
+#                                       the transport files of the language-server suite; in a git
+#                                       work tree (a .gitignore'd file, a file moved and made
+#                                       insecure), `--check .` and `--check --base HEAD~1 .` in
+#                                       text and json give the native binary's stdout and status,
+#                                       the launcher starting git; with only node on PATH, no
+#                                       directory of the work tree is checked (exit 2) and it says
+#                                       git is missing
 # With the argument action, after publishing, only this instead: action.yml's steps run as a
 # runner runs them (tests/npm/action_runner.py: inputs, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) in a
 # git repository holding a bad and a good document: the step fails with annotations on the bad
@@ -199,26 +205,27 @@ same() {
   fi
 }
 
-# The examples are checked in a copy outside any git work tree (where the WebAssembly build, which
-# cannot run git for .gitignore, refuses a directory scan).
+# The examples are checked in a copy outside any git work tree; the work tree comes last.
 cp -r "$root/docs/examples" "$work/examples"
 "$native" --version >"$work/native.version"
 native_status=0
 "$native" --check --format json "$work/examples/" >"$work/native.json" || native_status=$?
 
-# lsp_suite SERVER CLI: the language-server suite's files that drive the server through its
-# pipes (start, shutdown, exit codes, cancellation, broken framing, hostile messages, stdin closed,
-# published and pulled diagnostics, the workspace) against SERVER, the installed launcher, with
-# CLI as its --check oracle. The launcher passes stdin and stdout through; the request handlers
-# behind them are the same binary's and module's, which the lsp and wasm_lsp tests run in full.
+# lsp_suite SERVER CLI FILE...: the language-server suite's FILEs (those that drive the server
+# through its pipes: start, shutdown, exit codes, cancellation, broken framing, hostile messages,
+# stdin closed; for the WebAssembly build also published and pulled diagnostics and the
+# workspace) against SERVER, the installed launcher, with CLI as its --check oracle. The launcher
+# passes stdin and stdout through; the request handlers behind them are the same binary's and
+# module's, which the lsp and wasm_lsp tests run in full.
 lsp_suite() {
-  (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$1" SRCLS_CLI_BINARY="$2" \
-    node --require ./require-deps.js --test --test-concurrency=4 \
-      lifecycle.test.js robustness.test.js diagnostics.test.js workspace.test.js \
+  local server=$1 cli=$2
+  shift 2
+  (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$server" SRCLS_CLI_BINARY="$cli" \
+    node --require ./require-deps.js --test --test-concurrency=4 "$@" \
       >"$work/lsp.log" 2>&1) || {
     grep -A30 "^ *not ok" "$work/lsp.log" | head -150
     grep -E '^# (tests|pass|fail|cancelled)' "$work/lsp.log"
-    fail "the language-server suite against $1"
+    fail "the language-server suite against $server"
   }
   grep -E '^# (tests|pass|fail)' "$work/lsp.log" | tr '\n' ' '
   echo
@@ -254,7 +261,7 @@ cp "$work/manifest" "$manifest"
 # launcher's --check was compared with it above, and a node start-up per oracle call (~40 in one
 # test) made that test time out on a loaded 2-core machine.
 echo "language-server suite against $work/app/node_modules/.bin/srcls (--check oracle: $native):"
-lsp_suite "$work/app/node_modules/.bin/srcls" "$native"
+lsp_suite "$work/app/node_modules/.bin/srcls" "$native" lifecycle.test.js robustness.test.js
 
 echo "== npm install srcls --omit=optional: the WebAssembly build"
 mkdir "$work/app-wasm"
@@ -274,6 +281,55 @@ same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
   "npx srcls --check --format json (docs/examples/, WebAssembly)"
 echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
 echo "language-server suite against $work/app-wasm/node_modules/.bin/srcls (--check oracle: $native):"
-lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native"
+lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native" \
+  lifecycle.test.js robustness.test.js diagnostics.test.js workspace.test.js
+
+if command -v git >/dev/null; then
+  echo "== the WebAssembly build in a git work tree (git started by the launcher)"
+  repo=$work/app-wasm/repo
+  git_in() { git -C "$repo" -c user.name=srcls -c user.email=srcls@example.com "$@"; }
+  mkdir -p "$repo/sources/moved" "$repo/generated"
+  cp "$root/docs/examples/bad-syntax.source.json" "$repo/generated/"
+  cp "$root/docs/examples/03-object-storage-a.source.json" "$repo/sources/lake.source.json"
+  cp "$root/docs/examples/bad-peer-cluster.source.json" "$repo/sources/"
+  printf 'generated/\n' >"$repo/.gitignore"
+  git_in init -q && git_in add -A && git_in commit -qm one
+  cp "$root/docs/examples/01-search-service.source.json" "$repo/sources/"
+  git_in add -A && git_in commit -qm two
+  git_in mv sources/lake.source.json sources/moved/lake.source.json
+  sed -i 's/"secure": true/"secure": false/' "$repo/sources/moved/lake.source.json"
+  grep -q '"secure": false' "$repo/sources/moved/lake.source.json" || fail "no insecure change to test"
+  cd "$repo"
+  # text and json: the launcher's part (git's answers handed to the module) is the same for every
+  # format; tests/wasm_check.sh compares every format of the module with the native binary's.
+  for format in text json; do
+    for base in "" "--base HEAD~1"; do
+      native_status=0
+      # shellcheck disable=SC2086 # no --base, or --base and its commit
+      "$native" --check $base --format "$format" . >"$work/native.out" 2>/dev/null || native_status=$?
+      status=0
+      # shellcheck disable=SC2086
+      npx --no-install srcls --check $base --format "$format" . >"$work/out" 2>"$work/err" || status=$?
+      same "$work/out" "$work/err" "$status" "$work/native.out" "$native_status" \
+        "npx srcls --check $base --format $format . (a git work tree, WebAssembly)"
+      [ "$(grep -vc "^srcls: running the WebAssembly build" "$work/err")" -eq 0 ] ||
+        fail "npx srcls --check $base --format $format: stderr: $(cat "$work/err")"
+    done
+  done
+  grep -q "insecure-transport since HEAD~1" "$work/out" || fail "--base HEAD~1: no risky change: $(cat "$work/out")"
+  ! grep -q "bad-syntax" "$work/out" || fail "the file git ignores was checked"
+  echo "npx srcls --check [--base HEAD~1] . in a work tree, text and json: the native binary's report"
+  nogit=$work/nogit
+  mkdir -p "$nogit"
+  ln -s "$(command -v node)" "$nogit/node"
+  status=0
+  PATH=$nogit "$work/app-wasm/node_modules/.bin/srcls" --check . >"$work/out" 2>"$work/err" || status=$?
+  [ "$status" -eq 2 ] && ! grep -q '\.json' "$work/out" ||
+    fail "without git on PATH: status $status, stdout: $(cat "$work/out")"
+  grep -q "^srcls: \.: not checked: it is in a git work tree, and the WebAssembly build cannot read what git ignores (git is not on PATH)" "$work/err" ||
+    fail "without git on PATH: stderr: $(cat "$work/err")"
+  echo "without git on PATH: status 2, $(grep -c . "$work/err") lines on stderr: $(tail -1 "$work/err")"
+  cd "$work"
+fi
 
 echo "npm: all passed"

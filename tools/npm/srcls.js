@@ -4,7 +4,8 @@
 // @srcls/linux-arm64: static Linux binaries), with the same arguments, stdin, stdout and
 // stderr, and exits with its status. On any other platform, or when that package is absent
 // (npm install --omit=optional), it runs the WebAssembly build (wasm/srcls.wasm, through
-// wasm/srcls-wasm.mjs, in this Node process) and says so once on stderr.
+// wasm/srcls-wasm.mjs, in this Node process) and says so once on stderr; that runner starts git
+// for it (what a scan in a git work tree skips, --base), which WebAssembly cannot.
 // A platform package of another version than this one is refused (exit 2), never run.
 'use strict';
 const fs = require('node:fs');

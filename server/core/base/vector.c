@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size)
 {
@@ -22,4 +23,13 @@ void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size
         return NULL;
     *capacity = grown;
     return moved;
+}
+
+char *vector_copy_string(const char *text)
+{
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy != NULL)
+        memcpy(copy, text, size);
+    return copy;
 }

@@ -19,4 +19,8 @@
  * unchanged and `items` still belongs to the caller. */
 void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size);
 
+/* A malloc'd copy of the string `text` (what POSIX's strdup does, in ISO C: the core calls no
+ * POSIX function), or NULL when memory runs out. */
+char *vector_copy_string(const char *text);
+
 #endif

@@ -369,7 +369,7 @@ static int take_moved(struct baseline_index *b, const char *path, const char *re
         struct baseline_entry *e = sorted[lo];
         if (e->used || !b->gone(e->path, b->gone_context))
             continue;
-        char *to = strdup(path);
+        char *to = vector_copy_string(path);
         if (to == NULL)
             return -1;
         b->moved += e->moved_to == NULL;
@@ -399,7 +399,7 @@ static char *entry_pointer(const struct baseline_entry *e, struct analysis *a, b
 {
     *by_name = false;
     if (e->element == NULL)
-        return strdup(e->pointer);
+        return vector_copy_string(e->pointer);
     char *out = malloc(2 * strlen(e->element) + strlen(e->pointer) + 16);
     for (uint32_t i = 0; out != NULL && a != NULL && i < a->element_count; i++) {
         uint32_t name = json_object_get(&a->doc, a->elements[i], JSON_LITERAL(ENVELOPE_NAME));

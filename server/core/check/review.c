@@ -457,3 +457,41 @@ bool review_listing_next(const char *listing, size_t len, size_t *at, struct rev
     *at = next;
     return true;
 }
+
+/* The field [*at, next space or end) of [line, line + len) copied into `out` (`size` bytes with
+ * its NUL); false when it is empty or too long. */
+static bool header_field(const char *line, size_t len, size_t *at, char *out, size_t size)
+{
+    size_t start = *at;
+    while (*at < len && line[*at] != ' ')
+        (*at)++;
+    size_t n = *at - start;
+    if (n == 0 || n >= size)
+        return false;
+    memcpy(out, line + start, n);
+    out[n] = '\0';
+    if (*at < len)
+        (*at)++; /* the space */
+    return true;
+}
+
+int review_batch_header(const char *line, size_t len, size_t max_size, struct review_object *object)
+{
+    static const char missing[] = " missing";
+    if (len >= sizeof missing - 1 &&
+        memcmp(line + len - (sizeof missing - 1), missing, sizeof missing - 1) == 0)
+        return 0;
+    size_t at = 0;
+    char size[24];
+    if (!header_field(line, len, &at, object->oid, sizeof object->oid) ||
+        !header_field(line, len, &at, object->type, sizeof object->type) ||
+        !header_field(line, len, &at, size, sizeof size) || at != len)
+        return -1;
+    object->size = 0;
+    for (const char *c = size; *c != '\0'; c++) {
+        if (*c < '0' || *c > '9' || object->size > (max_size - (size_t)(*c - '0')) / 10)
+            return -1;
+        object->size = object->size * 10 + (size_t)(*c - '0');
+    }
+    return 1;
+}

@@ -31,4 +31,22 @@ struct review_change {
  * truncated entry. The one reader of git's listing, for the CLI and the editor alike. */
 bool review_listing_next(const char *listing, size_t len, size_t *at, struct review_change *change);
 
+/* The longest object id git writes (a SHA-256 id in hexadecimal). */
+#define REVIEW_OID_MAX 64
+
+/* An object `git cat-file --batch` answers with: its id, its type ("blob", "commit", ...) and
+ * its size in bytes (the bytes follow the header, then a '\n'). */
+struct review_object {
+    char oid[REVIEW_OID_MAX + 1];
+    char type[16];
+    size_t size;
+};
+
+/* Reads the header line of `git cat-file --batch`'s answer for one object: [line, line + len)
+ * without its '\n', "OID TYPE SIZE" for an object there (`object` set), "NAME missing" for one
+ * that is not. Returns 1, 0 when missing, -1 when the line is neither (or the size is over
+ * `max_size`). The one reader of that header, for the CLI and the editor alike. */
+int review_batch_header(const char *line, size_t len, size_t max_size,
+                        struct review_object *object);
+
 #endif

@@ -10,6 +10,7 @@
 #include "codes.h"
 #include "placeholder.h"
 #include "settings.h"
+#include "glob.h"
 #include "suppress.h"
 
 #endif

@@ -2,6 +2,7 @@
 #include "settings.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codes.h"
@@ -73,8 +74,10 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *const 
 }
 
 /* "include" and "exclude" (arrays of globs) and "schemas" (of directories), at `list` when
- * present, must be arrays of non-empty strings; `what` is "glob" or "directory". */
-static void note_strings(struct json_doc *doc, uint32_t list, const char *what, char *problems,
+ * present, must be arrays of non-empty strings (`what` is "glob" or "directory"): each that is
+ * one is read into `out`, each that is not is a problem. */
+static void read_strings(struct settings *settings, struct json_doc *doc, uint32_t list,
+                         const char *what, struct settings_strings *out, char *problems,
                          size_t problems_size)
 {
     char message[80];
@@ -87,9 +90,17 @@ static void note_strings(struct json_doc *doc, uint32_t list, const char *what, 
         return;
     }
     snprintf(message, sizeof message, "a %s is a non-empty string", what);
+    out->items =
+        arena_alloc(&settings->arena, (json_child_count(doc, list) + 1) * sizeof *out->items);
     for (uint32_t g = doc->nodes[list].first_child; g != JSON_NONE; g = doc->nodes[g].next) {
-        if (doc->nodes[g].kind != JSON_STRING || doc->nodes[g].end - doc->nodes[g].start <= 2)
+        if (doc->nodes[g].kind != JSON_STRING || doc->nodes[g].end - doc->nodes[g].start <= 2) {
             note(problems, problems_size, doc, g, message);
+            continue;
+        }
+        struct json_str text = json_node_string(doc, g);
+        const char *copy = arena_strndup(&settings->arena, text.ptr, text.len);
+        if (out->items != NULL && copy != NULL)
+            out->items[out->count++] = copy;
     }
 }
 
@@ -181,12 +192,12 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
         rules = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SEVERITY));
     uint32_t types = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_TYPES));
     note_unknown(doc, node, door_keys, problems, problems_size);
-    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)), "glob",
-                 problems, problems_size);
-    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)), "glob",
-                 problems, problems_size);
-    note_strings(doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)), "directory",
-                 problems, problems_size);
+    read_strings(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)),
+                 "glob", &settings->include, problems, problems_size);
+    read_strings(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)),
+                 "glob", &settings->exclude, problems, problems_size);
+    read_strings(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_SCHEMAS)),
+                 "directory", &settings->schemas, problems, problems_size);
     read_placeholders(settings, doc,
                       json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)), problems,
                       problems_size);
@@ -197,6 +208,10 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
                                   doc->nodes[baseline].end - doc->nodes[baseline].start <= 2))
         note(problems, problems_size, doc, baseline,
              "must be the path of a baseline file (a non-empty string, relative to srcls.json)");
+    else if (baseline != JSON_NONE) {
+        struct json_str path = json_node_string(doc, baseline);
+        settings->baseline = arena_strndup(&settings->arena, path.ptr, path.len);
+    }
     if (rules != JSON_NONE && doc->nodes[rules].kind != JSON_OBJECT)
         note(problems, problems_size, doc, rules, "must be an object mapping a code to a severity");
     if (types != JSON_NONE && doc->nodes[types].kind != JSON_OBJECT)
@@ -251,6 +266,60 @@ static int copy_placeholders(struct settings *out, const struct settings *over,
     return 0;
 }
 
+/* `from`'s strings appended to `to`'s, copied into `out`'s arena; 0, or -1 (memory). */
+static int append_strings(struct settings *out, struct settings_strings *to,
+                          const struct settings_strings *from)
+{
+    if (from->count == 0)
+        return 0;
+    const char **all = arena_alloc(&out->arena, (to->count + from->count) * sizeof *all);
+    if (all == NULL)
+        return -1;
+    for (uint32_t i = 0; i < to->count; i++)
+        all[i] = to->items[i];
+    for (uint32_t i = 0; i < from->count; i++) {
+        if ((all[to->count + i] =
+                 arena_strndup(&out->arena, from->items[i], strlen(from->items[i]))) == NULL)
+            return -1;
+    }
+    to->items = all;
+    to->count += from->count;
+    return 0;
+}
+
+/* The lists of `base` then `over`, and the baseline of `over` or else `base`, into `out`. */
+static int merge_paths(struct settings *out, const struct settings *base,
+                       const struct settings *over)
+{
+    const struct settings *layers[2] = {base, over};
+    for (int l = 0; l < 2; l++) {
+        if (layers[l] == NULL)
+            continue;
+        if (append_strings(out, &out->include, &layers[l]->include) != 0 ||
+            append_strings(out, &out->exclude, &layers[l]->exclude) != 0 ||
+            append_strings(out, &out->schemas, &layers[l]->schemas) != 0)
+            return -1;
+        if (layers[l]->baseline != NULL &&
+            (out->baseline = arena_strndup(&out->arena, layers[l]->baseline,
+                                           strlen(layers[l]->baseline))) == NULL)
+            return -1;
+    }
+    return 0;
+}
+
+char *settings_baseline_path(const struct settings *settings, const char *dir)
+{
+    const char *name = settings->baseline;
+    if (name == NULL)
+        return NULL;
+    bool absolute = name[0] == '/';
+    size_t size = (absolute ? 0 : strlen(dir) + 1) + strlen(name) + 1;
+    char *path = malloc(size);
+    if (path != NULL)
+        snprintf(path, size, "%s%s%s", absolute ? "" : dir, absolute ? "" : "/", name);
+    return path;
+}
+
 int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
 {
     settings_free(out);
@@ -280,6 +349,8 @@ int settings_merge(struct settings *out, const struct settings *base, const stru
         if (suppress_copy(out, layers[l]) != 0)
             goto fail;
     }
+    if (merge_paths(out, base, over) != 0)
+        goto fail;
     return 0;
 fail:
     settings_free(out);
@@ -347,4 +418,48 @@ const char *settings_type(const struct settings *settings, const char *id, size_
             return settings->types[i].kind_type;
     }
     return NULL;
+}
+
+const char *settings_edit_add(const char *text, size_t len, const char *key, bool array,
+                              const char *item_key, const char *item, struct arena *arena,
+                              uint32_t *start, uint32_t *end)
+{
+    /* an element on a line of its own, a member after the last on its line */
+    const char *wrapped =
+        array ? arena_printf(arena, "[\n    %s\n  ]", item) : arena_printf(arena, "{%s}", item);
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
+        blank++;
+    if (wrapped == NULL || blank == len) { /* a new (or empty) file */
+        *start = 0;
+        *end = (uint32_t)len;
+        return wrapped ? arena_printf(arena, "{\n  \"%s\": %s\n}\n", key, wrapped) : NULL;
+    }
+    struct json_doc doc;
+    const char *edit = NULL;
+    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 || doc.root == JSON_NONE ||
+        doc.nodes[doc.root].kind != JSON_OBJECT)
+        goto done;
+    uint32_t member = json_object_get(&doc, doc.root, key, strlen(key));
+    if (member != JSON_NONE && doc.nodes[member].kind != (array ? JSON_ARRAY : JSON_OBJECT))
+        goto done;
+    if (member != JSON_NONE && item_key != NULL &&
+        json_object_get(&doc, member, item_key, strlen(item_key)) != JSON_NONE)
+        goto done; /* there already */
+    uint32_t into = member != JSON_NONE ? member : doc.root, last = JSON_NONE;
+    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
+        last = m;
+    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
+    const char *comma = last != JSON_NONE ? "," : "", *space = last != JSON_NONE ? " " : "";
+    if (array && member != JSON_NONE)
+        edit = arena_printf(arena, "%s\n    %s", comma, item);
+    else if (array)
+        edit = arena_printf(arena, "%s\n  \"%s\": %s", comma, key, wrapped);
+    else if (member != JSON_NONE)
+        edit = arena_printf(arena, "%s%s%s", comma, space, item);
+    else
+        edit = arena_printf(arena, "%s%s\"%s\": %s", comma, space, key, wrapped);
+done:
+    json_doc_free(&doc);
+    return edit;
 }

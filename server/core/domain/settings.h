@@ -40,6 +40,12 @@ struct settings_type {
     const char *kind_type; /* a canonical identifier of a kind */
 };
 
+/* Strings of an array of srcls.json, in the settings' arena. */
+struct settings_strings {
+    const char **items;
+    uint32_t count;
+};
+
 struct settings {
     struct settings_severity *severities;
     uint32_t severity_count;
@@ -49,6 +55,10 @@ struct settings {
     uint32_t placeholder_count;
     struct settings_ignore *ignores; /* "ignore" (suppress.h), in the order written */
     uint32_t ignore_count;
+    /* "include" and "exclude" (globs: glob.h) and "schemas" (directories), as written: relative
+     * to the srcls.json's directory; its mistaken entries left out (they are problems). */
+    struct settings_strings include, exclude, schemas;
+    const char *baseline; /* "baseline", as written, or NULL */
     struct arena arena;
 };
 
@@ -64,8 +74,10 @@ void settings_read(struct settings *settings, struct json_doc *doc, uint32_t nod
 void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_t node,
                         const char *const *door_keys, char *problems, size_t problems_size);
 /* `over` laid over `base` into `out` (replacing what it held): where both set a code or a type
- * identifier, `over`'s wins. The editor's settings over a project's srcls.json. Returns 0, or
- * -1 when memory ran out (then `out` is empty). */
+ * identifier, `over`'s wins; the lists ("ignore", "include", "exclude", "schemas") are `base`'s
+ * then `over`'s; "placeholders" and "baseline" are `over`'s when it has them. The editor's
+ * settings over a project's srcls.json. Returns 0, or -1 when memory ran out (then `out` is
+ * empty). */
 int settings_merge(struct settings *out, const struct settings *base, const struct settings *over);
 
 /* `applied` with each code of the group `group` at the stricter (the more severe; off least) of
@@ -90,7 +102,24 @@ bool settings_placeholder(const struct settings *settings, const struct json_doc
  * (project-config), and no fix rewrites it. */
 bool settings_template_unconfigured(const struct settings *settings, const struct json_doc *doc,
                                     uint32_t node);
+/* The path of the settings' baseline file (malloc'd): "baseline" from `dir` (the srcls.json's
+ * directory) unless it is absolute; NULL when there is none (settings->baseline is NULL) or
+ * memory ran out. */
+char *settings_baseline_path(const struct settings *settings, const char *dir);
 /* The kind identifier `id` maps to, or NULL. */
 const char *settings_type(const struct settings *settings, const char *id, size_t len);
+
+/* The edit of a srcls.json's `text` (`len` bytes; none or blank: a file to create) that adds
+ * `item` (JSON text) to its top-level member `key`: an element of that array (`array`: each on a
+ * line of its own), or a member of that object (!array: `item_key`, the new member's key as
+ * decoded, must not be there yet; members follow each other on a line). The member is added at
+ * the end of the root object when it is absent. Bytes [*start, *end) become the returned text
+ * (in `arena`). NULL when the text is not a JSON object without syntax errors, when `key` holds
+ * something else, when `item_key` is there already, or when memory ran out. The one way srcls
+ * edits a srcls.json (the editor's quick fixes that add an "ignore" entry or a "types"
+ * mapping). */
+const char *settings_edit_add(const char *text, size_t len, const char *key, bool array,
+                              const char *item_key, const char *item, struct arena *arena,
+                              uint32_t *start, uint32_t *end);
 
 #endif

@@ -6,70 +6,8 @@
 
 #include "codes.h"
 #include "envelope.h"
+#include "glob.h"
 #include "settings.h"
-
-/* '*' and '?' within a segment, "**" as a whole segment for any number of them, '\\' before a
- * character for that character itself; [p, pe) and [s, se) are the rest of the pattern and of
- * the text, segments separated by '/'. */
-static bool glob_at(const char *p, const char *pe, const char *s, const char *se)
-{
-    while (p < pe) {
-        if (*p == '\\' && pe - p >= 2) { /* escaped: compared as it is */
-            if (s == se || p[1] != *s)
-                return false;
-            p += 2;
-            s++;
-            continue;
-        }
-        if (pe - p >= 2 && p[0] == '*' && p[1] == '*' && (pe - p == 2 || p[2] == '/')) {
-            const char *rest = p + 2 + (pe - p > 2); /* after the "**" and its slash */
-            for (const char *at = s;; at++) {        /* "**" takes whole segments */
-                if ((at == s || at[-1] == '/') && glob_at(rest, pe, at, se))
-                    return true;
-                if (at == se)
-                    return p + 2 == pe; /* a trailing "**" takes the rest */
-            }
-        }
-        if (*p == '*') {
-            for (const char *at = s;; at++) {
-                if (glob_at(p + 1, pe, at, se))
-                    return true;
-                if (at == se || *at == '/')
-                    return false;
-            }
-        }
-        if (s == se || (*p == '?' ? *s == '/' : *p != *s))
-            return false;
-        p++;
-        s++;
-    }
-    return s == se;
-}
-
-bool suppress_glob(const char *glob, const char *path)
-{
-    if (strchr(glob, '/') == NULL) { /* against the file's name */
-        const char *slash = strrchr(path, '/');
-        path = slash != NULL ? slash + 1 : path;
-    }
-    while (glob[0] == '.' && glob[1] == '/')
-        glob += 2;
-    return glob_at(glob, glob + strlen(glob), path, path + strlen(path));
-}
-
-const char *suppress_glob_literal(struct arena *arena, const char *path)
-{
-    size_t len = strlen(path), out = 0;
-    char *glob = arena_alloc(arena, 2 * len + 1);
-    for (size_t i = 0; glob != NULL && i < len; i++) {
-        if (path[i] == '*' || path[i] == '?' || path[i] == '\\')
-            glob[out++] = '\\';
-        glob[out++] = path[i];
-    }
-    if (glob != NULL)
-        glob[out] = '\0';
-    return glob;
-}
 
 /* The name of the bulk element whose index is the segment [s, se), or an empty slice. */
 static struct json_str element_name(struct json_doc *doc, const uint32_t *elements, uint32_t count,
@@ -127,7 +65,7 @@ bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *
 {
     if (!e->any_code && !e->codes[d->code])
         return false;
-    if (e->files != NULL && (path == NULL || !suppress_glob(e->files, path)))
+    if (e->files != NULL && (path == NULL || !glob_match(e->files, path)))
         return false;
     if (e->pointer == NULL)
         return true;
@@ -273,32 +211,5 @@ int suppress_copy(struct settings *to, const struct settings *from)
 const char *suppress_add_entry(const char *text, size_t len, const char *entry, struct arena *arena,
                                uint32_t *start, uint32_t *end)
 {
-    size_t blank = 0;
-    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
-        blank++;
-    if (blank == len) { /* a new (or empty) file */
-        *start = 0;
-        *end = (uint32_t)len;
-        return arena_printf(arena, "{\n  \"" SETTINGS_KEY_IGNORE "\": [\n    %s\n  ]\n}\n", entry);
-    }
-    struct json_doc doc;
-    const char *edit = NULL;
-    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 || doc.root == JSON_NONE ||
-        doc.nodes[doc.root].kind != JSON_OBJECT)
-        goto done;
-    uint32_t list = json_object_get(&doc, doc.root, JSON_LITERAL(SETTINGS_KEY_IGNORE));
-    if (list != JSON_NONE && doc.nodes[list].kind != JSON_ARRAY)
-        goto done;
-    uint32_t into = list != JSON_NONE ? list : doc.root, last = JSON_NONE;
-    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
-        last = m;
-    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
-    if (list != JSON_NONE)
-        edit = arena_printf(arena, "%s\n    %s", last != JSON_NONE ? "," : "", entry);
-    else
-        edit = arena_printf(arena, "%s\n  \"" SETTINGS_KEY_IGNORE "\": [\n    %s\n  ]",
-                            last != JSON_NONE ? "," : "", entry);
-done:
-    json_doc_free(&doc);
-    return edit;
+    return settings_edit_add(text, len, SETTINGS_KEY_IGNORE, true, NULL, entry, arena, start, end);
 }

@@ -3,10 +3,8 @@
  * comments to put a directive in. "reason" is required, and so is "pointer" or "codes" (an
  * entry never silences everything everywhere).
  *
- * "files": a glob with '/' is matched against the document's path from the srcls.json's
- * directory, one without against its file name; '*' and '?' never match a '/', "**" matches
- * any number of directories, and a backslash before a character matches that character itself
- * (the glob a\*b, written "a\\*b" in JSON, is the file a*b alone). Absent: every file.
+ * "files": a glob (glob.h) matched against the document's path from the srcls.json's directory
+ * (one without '/' against its file name). Absent: every file.
  * "pointer": a JSON Pointer pattern, segment by segment (written escaped, as in RFC 6901):
  * '*' is any one segment, "**" any number of segments (none too); it matches a finding at that
  * place or below it. In a bulk file the first segment is a source's index or its "name"
@@ -37,11 +35,6 @@ void suppress_read(struct settings *settings, struct json_doc *doc, uint32_t lis
                    char *problems, size_t problems_size);
 /* Appends copies of `from`'s entries to `to`'s (in its arena); 0, or -1 when memory ran out. */
 int suppress_copy(struct settings *to, const struct settings *from);
-/* Whether the glob `glob` matches `path` (a relative path with '/'). */
-bool suppress_glob(const char *glob, const char *path);
-/* The glob that matches `path` alone: each '*', '?' and backslash with a backslash before it
- * (in `arena`; NULL when memory ran out). */
-const char *suppress_glob_literal(struct arena *arena, const char *path);
 /* Whether the entry `e` silences `d`, a finding of the document at `path` (relative to the
  * srcls.json's directory; NULL: no path is known, only entries without "files" apply) whose
  * bulk elements are `elements` (`count`, NULL for a single document). */

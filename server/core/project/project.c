@@ -107,7 +107,7 @@ static int read_schemas(struct analysis *a, const char *config_dir,
         char *dir = name.ptr[0] == '/'
                         ? arena_strndup(&a->arena, name.ptr, name.len)
                         : arena_printf(&a->arena, "%s/%.*s", config_dir, (int)name.len, name.ptr);
-        if (dir == NULL || (schema->dirs[schema->dir_count] = strdup(dir)) == NULL)
+        if (dir == NULL || (schema->dirs[schema->dir_count] = vector_copy_string(dir)) == NULL)
             return -1;
         schema->dir_count++;
         char why[256] = "", message[512];
@@ -249,36 +249,7 @@ const char *project_map_type(const char *text, size_t len, const char *id, const
                              struct arena *arena, uint32_t *start, uint32_t *end)
 {
     const char *member = mapping(id, kind_type, arena);
-    if (member == NULL)
-        return NULL;
-    size_t blank = 0;
-    while (blank < len && strchr(" \t\r\n", text[blank]) != NULL)
-        blank++;
-    if (blank == len) { /* a new (or empty) file */
-        *start = 0;
-        *end = (uint32_t)len;
-        return arena_printf(arena, "{\n  \"" SETTINGS_KEY_TYPES "\": {%s}\n}\n", member);
-    }
-    struct json_doc doc;
-    const char *edit = NULL;
-    if (json_parse(&doc, text, len, NULL) != 0 || doc.error_count > 0 ||
-        doc.nodes[doc.root].kind != JSON_OBJECT)
-        goto done;
-    uint32_t object = json_object_get(&doc, doc.root, JSON_LITERAL(SETTINGS_KEY_TYPES));
-    if (object != JSON_NONE && doc.nodes[object].kind != JSON_OBJECT)
-        goto done;
-    if (object != JSON_NONE && json_object_get(&doc, object, id, strlen(id)) != JSON_NONE)
-        goto done; /* mapped already */
-    uint32_t into = object != JSON_NONE ? object : doc.root;
-    const char *added = object != JSON_NONE
-                            ? member
-                            : arena_printf(arena, "\"" SETTINGS_KEY_TYPES "\": {%s}", member);
-    uint32_t last = JSON_NONE;
-    for (uint32_t m = doc.nodes[into].first_child; m != JSON_NONE; m = doc.nodes[m].next)
-        last = m;
-    *start = *end = last != JSON_NONE ? doc.nodes[last].end : doc.nodes[into].start + 1;
-    edit = last != JSON_NONE ? arena_printf(arena, ", %s", added) : added;
-done:
-    json_doc_free(&doc);
-    return edit;
+    return member != NULL ? settings_edit_add(text, len, SETTINGS_KEY_TYPES, false, id, member,
+                                              arena, start, end)
+                          : NULL;
 }

@@ -34,7 +34,7 @@ int schema_problems_add(struct schema_problems *problems, size_t file, const str
     *p = (struct schema_problem){.file = file, .start = e->start, .end = e->end};
     snprintf(p->pointer, sizeof p->pointer, "%s", e->pointer);
     snprintf(p->message, sizeof p->message, "%s", e->message);
-    if ((p->text = strdup(text)) == NULL)
+    if ((p->text = vector_copy_string(text)) == NULL)
         return -1;
     problems->count++;
     return 0;

@@ -1,8 +1,8 @@
-/* lsp_internal: the server's state as the parts of the LSP door share it, and the two functions
+/* lsp_state: the server's state as the parts of the LSP door share it, and the two functions
  * a method brings to the method table of lsp_server.c: its handler and its part of initialize.
  * Only the door includes this; lsp_server.h shows the rest of srcls an opaque server. */
-#ifndef SRCLS_LSP_INTERNAL_H
-#define SRCLS_LSP_INTERNAL_H
+#ifndef SRCLS_LSP_STATE_H
+#define SRCLS_LSP_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,19 +1,14 @@
-/* check_base: the version of each document at --base REF (see check_base.h). */
-#define _XOPEN_SOURCE 700 /* realpath */
+/* check_review: the version of each document at --base REF (see check_review.h), natively and in
+ * the WebAssembly build alike: git is run through check_git.h. */
+#define _XOPEN_SOURCE 700 /* strndup */
 
-#include "check_base.h"
+#include "check_review.h"
 
-#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "check_command.h"
 #include "check_gate.h"
@@ -21,10 +16,9 @@
 #include "domain/domain.h"
 #include "check_read.h"
 #include "check/check.h"
+#include "platform.h"
 #include "project/project.h"
 #include "base/base.h"
-
-extern char **environ;
 
 /* Paths into the listing. */
 struct path_list {
@@ -44,19 +38,18 @@ struct changed_list {
     size_t count, cap;
 };
 
-struct check_base {
-    char *ref;                   /* as written on the command line, for messages */
-    char *commit;                /* its commit id */
-    char *toplevel;              /* the work tree's top directory, real path */
-    char *listing;               /* git diff --name-status -z: status and path, NUL-separated */
-    struct changed_list changed; /* what differs from REF, sorted by path */
-    struct path_list deleted;    /* those of them deleted since REF, in git's order */
-    struct path_list gone;       /* the srcls.json files deleted or moved away since REF */
-    bool configs_moved;          /* a srcls.json is gone since REF, or new */
-    pid_t batch_pid;             /* git cat-file --batch, or 0 before the first changed document */
-    FILE *to_batch, *from_batch;
-    char *dir, *dir_relative; /* the last directory of relative(), and its path from the top */
-    struct check_gate *gate;  /* srcls.json and baseline files reviewed (check_gate.h) */
+struct check_review {
+    char *ref;                     /* as written on the command line, for messages */
+    char *commit;                  /* its commit id */
+    char *toplevel;                /* the work tree's top directory, real path */
+    char *listing;                 /* git diff --name-status -z: status and path, NUL-separated */
+    struct changed_list changed;   /* what differs from REF, sorted by path */
+    struct path_list deleted;      /* those of them deleted since REF, in git's order */
+    struct path_list gone;         /* the srcls.json files deleted or moved away since REF */
+    bool configs_moved;            /* a srcls.json is gone since REF, or new */
+    struct check_git_batch *batch; /* git cat-file --batch; NULL until a document changed */
+    char *dir, *dir_relative;      /* the last directory of relative(), and its path from the top */
+    struct check_gate *gate;       /* srcls.json and baseline files reviewed (check_gate.h) */
     bool failed;
 };
 
@@ -80,7 +73,7 @@ static char *git_line(char *const argv[], int *status)
 }
 
 /* Resolves REF to a commit; says why not (a shallow clone named) on stderr. */
-static bool resolve(struct check_base *base)
+static bool resolve(struct check_review *base)
 {
     int status;
     size_t size = strlen(base->ref) + sizeof "^{commit}";
@@ -135,7 +128,7 @@ static bool push_changed(struct changed_list *list, const struct changed_path *e
  * (git mv, or a move git sees in the index) is compared with its old path's version, and its
  * old path is no deletion. A move beyond git's similarity threshold is a deletion and a new
  * file, as git says. */
-static bool list_changed(struct check_base *base)
+static bool list_changed(struct check_review *base)
 {
     int status;
     size_t len = 0;
@@ -172,32 +165,43 @@ static bool list_changed(struct check_base *base)
     return true;
 }
 
-struct check_base *check_base_open(const char *ref, const char *baseline)
+struct check_review *check_review_open(const char *ref, const char *baseline)
 {
-    struct check_base *base = calloc(1, sizeof *base);
+    struct check_review *base = calloc(1, sizeof *base);
     if (base == NULL || (base->ref = strdup(ref)) == NULL) {
         fputs("srcls: out of memory\n", stderr);
         free(base);
         return NULL;
     }
     int status;
-    char *argv[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    /* The top as a path from here, not git's absolute name of it: the same in every build (the
+     * WebAssembly build names a Windows drive /c:, git C:). Inside .git: "false", no top. */
+    char *argv[] = {"git", "rev-parse", "--is-inside-work-tree", "--show-cdup", NULL};
     char *top = git_line(argv, &status);
-    if (top == NULL) {
-        fprintf(stderr, "srcls: --base %s: %s\n", ref,
-                status == CHECK_GIT_NO_MEMORY ? "out of memory"
-                : status < 0                  ? "git cannot be run (is it installed?)"
-                                              : "not in a git work tree (run it from inside one)");
-        check_base_close(base);
+    if (top == NULL || strncmp(top, "true", 4) != 0 || (top[4] != '\n' && top[4] != '\0')) {
+        const char *missing = check_git_missing();
+        if (status == CHECK_GIT_NO_MEMORY)
+            fprintf(stderr, "srcls: --base %s: out of memory\n", ref);
+        else if (status >= 0)
+            fprintf(stderr, "srcls: --base %s: not in a git work tree (run it from inside one)\n",
+                    ref);
+        else
+            fprintf(stderr, "srcls: --base %s: git cannot be run (%s)\n", ref,
+                    missing != NULL ? missing : "is it installed?");
+        free(top);
+        check_review_close(base);
         return NULL;
     }
-    base->toplevel = realpath(top, NULL);
+    char resolved[PATH_MAX];
+    const char *cdup = top[4] == '\n' && top[5] != '\0' ? top + 5 : ".";
+    errno = 0;
+    base->toplevel = platform_realpath(cdup, resolved) != NULL ? strdup(resolved) : NULL;
     if (base->toplevel == NULL)
-        fprintf(stderr, "srcls: --base %s: %s: %s\n", ref, top,
-                errno == ENOMEM ? "out of memory" : strerror(errno));
+        fprintf(stderr, "srcls: --base %s: %s: %s\n", ref, cdup,
+                errno == ENOMEM || errno == 0 ? "out of memory" : strerror(errno));
     free(top);
     if (base->toplevel == NULL || !resolve(base) || !list_changed(base)) {
-        check_base_close(base);
+        check_review_close(base);
         return NULL;
     }
     if (baseline != NULL)
@@ -207,9 +211,10 @@ struct check_base *check_base_open(const char *ref, const char *baseline)
 
 /* The real path of `dir` (a directory, or a path named on the command line) relative to the
  * top ("" for the top itself), or NULL outside the work tree or when it does not exist. */
-static char *directory_relative(const struct check_base *base, const char *dir)
+static char *directory_relative(const struct check_review *base, const char *dir)
 {
-    char *real = realpath(dir, NULL);
+    char resolved[PATH_MAX];
+    char *real = platform_realpath(dir, resolved) != NULL ? strdup(resolved) : NULL;
     size_t top = strlen(base->toplevel);
     if (real == NULL || strncmp(real, base->toplevel, top) != 0 ||
         (real[top] != '/' && real[top] != '\0')) {
@@ -223,7 +228,7 @@ static char *directory_relative(const struct check_base *base, const char *dir)
 /* `path` relative to the work tree's top (malloc'd), or NULL when it is outside it. Its
  * directory is resolved once for all the files of a directory the walk visits in a row (a
  * scan follows no link to a file, so the name is taken as it is). */
-static char *relative(struct check_base *base, const char *path)
+static char *relative(struct check_review *base, const char *path)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
@@ -249,92 +254,40 @@ static char *relative(struct check_base *base, const char *path)
     return rel;
 }
 
-/* Starts git cat-file --batch with a pipe each way. */
-static bool start_batch(struct check_base *base)
-{
-    int in[2], out[2];
-    if (pipe(in) != 0)
-        return false;
-    if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return false;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, in[1]);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {"git", "-C", base->toplevel, "cat-file", "--batch", NULL};
-    int spawned = posix_spawnp(&base->batch_pid, "git", &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    if (spawned == 0) {
-        base->to_batch = fdopen(in[1], "w");
-        base->from_batch = fdopen(out[0], "r");
-    }
-    if (base->to_batch == NULL)
-        close(in[1]);
-    if (base->from_batch == NULL)
-        close(out[0]);
-    if (spawned != 0)
-        base->batch_pid = 0;
-    return spawned == 0 && base->to_batch != NULL && base->from_batch != NULL;
-}
-
-/* Asks git for the blob of `rel` with SIGPIPE held back: a git that has died makes the write
- * fail (EPIPE), and the comparison fails with a message, instead of the signal ending srcls. */
-static bool ask_batch(struct check_base *base, const char *rel)
-{
-    sigset_t pipe_signal, old;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
-    bool sent =
-        fprintf(base->to_batch, "%s:%s\n", base->commit, rel) >= 0 && fflush(base->to_batch) == 0;
-    if (!sent) { /* take the signal the failed write raised before letting it through again */
-        struct timespec none = {0, 0};
-        while (sigtimedwait(&pipe_signal, NULL, &none) == SIGPIPE)
-            ;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return sent;
-}
-
 /* The blob of `rel` at the base commit: 1 with its text (malloc'd), 0 when it is not there (a
  * new file), -1 when git does not answer as it should. */
-static int read_blob(struct check_base *base, const char *rel, char **text, size_t *len)
+static int read_blob(struct check_review *base, const char *rel, char **text, size_t *len)
 {
-    if (base->batch_pid == 0 && !start_batch(base))
+    if (base->batch == NULL && (base->batch = check_git_batch_open(base->toplevel)) == NULL)
         return -1;
-    if (!ask_batch(base, rel))
-        return -1;
+    size_t size = strlen(base->commit) + strlen(rel) + 2;
+    char *spec = malloc(size);
+    if (spec != NULL)
+        snprintf(spec, size, "%s:%s", base->commit, rel);
+    FILE *answer = spec != NULL ? check_git_batch_ask(base->batch, spec) : NULL;
+    free(spec);
     char header[256];
-    if (fgets(header, sizeof header, base->from_batch) == NULL || strchr(header, '\n') == NULL)
+    if (answer == NULL || fgets(header, sizeof header, answer) == NULL ||
+        strchr(header, '\n') == NULL)
         return -1;
-    if (strstr(header, " missing\n") != NULL)
-        return 0;
-    char type[16];
-    unsigned long long size;
-    if (sscanf(header, "%*s %15s %llu", type, &size) != 2)
-        return -1;
-    char *buf = size <= CHECK_MAX_INPUT_SIZE ? malloc((size_t)size + 1) : NULL;
-    if (buf == NULL || fread(buf, 1, (size_t)size, base->from_batch) != size ||
-        fgetc(base->from_batch) != '\n' || strcmp(type, "blob") != 0) {
+    struct review_object blob;
+    int found = review_batch_header(header, strcspn(header, "\n"), CHECK_MAX_INPUT_SIZE, &blob);
+    if (found <= 0)
+        return found;
+    char *buf = malloc(blob.size + 1);
+    if (buf == NULL || fread(buf, 1, blob.size, answer) != blob.size || fgetc(answer) != '\n' ||
+        strcmp(blob.type, "blob") != 0) {
         free(buf);
         return -1;
     }
-    buf[size] = '\0';
+    buf[blob.size] = '\0';
     *text = buf;
-    *len = (size_t)size;
+    *len = blob.size;
     return 1;
 }
 
 /* Says that `path` could not be compared with its version at the base: the run fails (2). */
-static void compare_failed(struct check_base *base, const char *path)
+static void compare_failed(struct check_review *base, const char *path)
 {
     fprintf(stderr,
             "srcls: %s: cannot compare it with its version at %s (git failed or out of memory)\n",
@@ -342,7 +295,7 @@ static void compare_failed(struct check_base *base, const char *path)
     base->failed = true;
 }
 
-int check_base_read(struct check_base *base, const char *path, char **text, size_t *len)
+int check_review_read(struct check_review *base, const char *path, char **text, size_t *len)
 {
     *text = NULL;
     if (base->failed)
@@ -358,13 +311,13 @@ int check_base_read(struct check_base *base, const char *path, char **text, size
                         bsearch(&key, base->changed.items, base->changed.count,
                                 sizeof *base->changed.items, compare) == NULL
                     ? 2
-                    : check_base_read_rel(base, rel, path, text, len);
+                    : check_review_read_rel(base, rel, path, text, len);
     free(rel);
     return found;
 }
 
-int check_base_read_rel(struct check_base *base, const char *rel, const char *shown, char **text,
-                        size_t *len)
+int check_review_read_rel(struct check_review *base, const char *rel, const char *shown,
+                          char **text, size_t *len)
 {
     *text = NULL;
     int found = base->failed ? -1 : read_blob(base, rel, text, len);
@@ -373,24 +326,24 @@ int check_base_read_rel(struct check_base *base, const char *rel, const char *sh
     return found;
 }
 
-void check_base_fail(struct check_base *base, const char *path)
+void check_review_fail(struct check_review *base, const char *path)
 {
     compare_failed(base, path);
 }
 
-const char *check_base_name(const struct check_base *base)
+const char *check_review_name(const struct check_review *base)
 {
     return base->ref;
 }
 
-struct check_gate **check_base_gate(struct check_base *base)
+struct check_gate **check_review_gate(struct check_review *base)
 {
     return &base->gate;
 }
 
 /* The analysis of `rel` (shown as `shown`) at the base: 1 with `old` and `*text` (its text, to
  * free after it), 0 when it is not there, -1 when git or memory failed (said; the run fails). */
-static int analyse_at_base(struct check_base *base, const char *rel, const char *shown,
+static int analyse_at_base(struct check_review *base, const char *rel, const char *shown,
                            const struct analysis_options *options, struct analysis *old,
                            char **text)
 {
@@ -406,7 +359,7 @@ static int analyse_at_base(struct check_base *base, const char *rel, const char 
     return found;
 }
 
-void check_base_review(struct check_base *base, const char *path, struct analysis *now)
+void check_review_review(struct check_review *base, const char *path, struct analysis *now)
 {
     if (base != NULL && now->document == DOCUMENT_UNKNOWN && check_gate_take(base, path, now) != 0)
         compare_failed(base, path); /* a srcls.json named: its review with it */
@@ -440,22 +393,22 @@ void check_base_review(struct check_base *base, const char *path, struct analysi
     free(rel);
 }
 
-char *check_base_relative(struct check_base *base, const char *path)
+char *check_review_relative(struct check_review *base, const char *path)
 {
     return relative(base, path);
 }
 
-const char *check_base_top(const struct check_base *base)
+const char *check_review_top(const struct check_review *base)
 {
     return base->toplevel;
 }
 
-bool check_base_configs_moved(const struct check_base *base)
+bool check_review_configs_moved(const struct check_review *base)
 {
     return base->configs_moved;
 }
 
-bool check_base_gone(const struct check_base *base, const char *rel)
+bool check_review_gone(const struct check_review *base, const char *rel)
 {
     for (size_t i = 0; i < base->gone.count; i++) {
         if (strcmp(base->gone.items[i], rel) == 0)
@@ -464,7 +417,7 @@ bool check_base_gone(const struct check_base *base, const char *rel)
     return false;
 }
 
-bool check_base_added(const struct check_base *base, const char *rel)
+bool check_review_added(const struct check_review *base, const char *rel)
 {
     struct changed_path key = {.path = rel};
     const struct changed_path *found = base->changed.count > 0
@@ -493,7 +446,7 @@ static const char *deleted_message(struct analysis *old, const char *ref, struct
 
 /* Reports the file `rel`, deleted since the base and shown as `shown`, if it held a source or
  * a job there: one risky-change about the whole file. */
-static void report_deleted(struct check_base *base, const struct check_options *options,
+static void report_deleted(struct check_review *base, const struct check_options *options,
                            const char *rel, const char *shown, struct report_summary *summary)
 {
     char *text = NULL;
@@ -532,9 +485,10 @@ static void report_deleted(struct check_base *base, const struct check_options *
     free(text);
 }
 
-void check_base_report_deleted(const struct check_options *options, struct report_summary *summary)
+void check_review_report_deleted(const struct check_options *options,
+                                 struct report_summary *summary)
 {
-    struct check_base *base = options->base;
+    struct check_review *base = options->base;
     for (size_t i = 0; base != NULL && !options->diff && i < base->deleted.count; i++) {
         const char *rel = base->deleted.items[i];
         size_t rel_len = strlen(rel);
@@ -559,7 +513,9 @@ void check_base_report_deleted(const struct check_options *options, struct repor
             }
             bool slash = named[strlen(named) - 1] == '/';
             snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
-            if (project_is_config(rel, rel_len))
+            if (!check_shard_owns(options, shown)) /* --shard: another shard's file */
+                ;
+            else if (project_is_config(rel, rel_len))
                 check_gate_deleted(base, options, rel, shown, summary);
             else
                 report_deleted(base, options, rel, shown, summary);
@@ -571,21 +527,16 @@ void check_base_report_deleted(const struct check_options *options, struct repor
         check_gate_report(base, options, summary);
 }
 
-bool check_base_failed(const struct check_base *base)
+bool check_review_failed(const struct check_review *base)
 {
     return base != NULL && base->failed;
 }
 
-void check_base_close(struct check_base *base)
+void check_review_close(struct check_review *base)
 {
     if (base == NULL)
         return;
-    if (base->to_batch != NULL)
-        fclose(base->to_batch); /* git sees the end of its input and stops */
-    if (base->from_batch != NULL)
-        fclose(base->from_batch);
-    if (base->batch_pid > 0)
-        waitpid(base->batch_pid, NULL, 0);
+    check_git_batch_close(base->batch);
     check_gate_free(base->gate);
     free(base->dir);
     free(base->dir_relative);
