@@ -1,7 +1,9 @@
 /* lsp_workspace: walking the workspace folders (through libuv's file system requests, run
  * synchronously) for `*.json` files, and reporting those that are sources or jobs. The walk
  * follows no symbolic link, skips hidden entries and node_modules, and stops at a depth and a
- * file count; an open document is reported from its editor text, others from the file. */
+ * file count; an open document is reported from its editor text, others from the file. When the
+ * client gives a partialResultToken, the reports go out in $/progress notifications of
+ * WALK_PART_REPORTS each as the walk finds them, and the answer itself has no items. */
 #include "lsp_workspace.h"
 
 #include <errno.h>
@@ -15,6 +17,7 @@
 #define WALK_MAX_DEPTH 32
 #define WALK_MAX_FILES 20000u
 #define WALK_MAX_FILE_SIZE ((uint64_t)16 << 20)
+#define WALK_PART_REPORTS 256u
 
 struct walk {
     struct lsp_server *s;
@@ -22,8 +25,43 @@ struct walk {
     struct json_writer *w;
     uint32_t previous; /* params.previousResultIds */
     uint32_t files;
-    bool out_of_memory; /* a file may be missing: the request is answered so */
+    bool out_of_memory;      /* a file may be missing: the request is answered so */
+    uint32_t token;          /* params.partialResultToken (a string or a number), or JSON_NONE */
+    struct json_writer part; /* the $/progress being written, when in_part != 0 */
+    uint32_t in_part;        /* reports in it */
 };
+
+/* Sends the partial result being written, if any. */
+static void part_send(struct walk *walk)
+{
+    if (walk->in_part == 0)
+        return;
+    json_write_array_end(&walk->part);
+    json_write_object_end(&walk->part);
+    json_write_object_end(&walk->part);
+    walk->out_of_memory |= !lsp_jsonrpc_send(&walk->s->rpc, &walk->part);
+    walk->in_part = 0;
+}
+
+/* Where the next report is written: the answer, or a partial result (begun when none is). */
+static struct json_writer *report_writer(struct walk *walk)
+{
+    if (walk->token == JSON_NONE)
+        return walk->w;
+    if (walk->in_part == 0) {
+        const struct json_doc *doc = walk->req->doc;
+        const struct json_node *token = &doc->nodes[walk->token];
+        lsp_jsonrpc_notification_begin(&walk->s->rpc, &walk->part, "$/progress");
+        json_write_object_begin(&walk->part);
+        json_write_key(&walk->part, "token");
+        json_write_raw(&walk->part, doc->text + token->start, token->end - token->start);
+        json_write_key(&walk->part, "value");
+        json_write_object_begin(&walk->part);
+        json_write_key(&walk->part, "items");
+        json_write_array_begin(&walk->part);
+    }
+    return &walk->part;
+}
 
 void lsp_workspace_free(struct lsp_server *s)
 {
@@ -106,7 +144,7 @@ static struct json_str previous_id(struct walk *walk, const char *uri)
 static void write_report(struct walk *walk, const char *uri, const char *id, int64_t version,
                          const struct analysis *a)
 {
-    struct json_writer *w = walk->w;
+    struct json_writer *w = report_writer(walk);
     struct json_str had = previous_id(walk, uri);
     bool same = had.ptr != NULL && had.len == strlen(id) && memcmp(had.ptr, id, had.len) == 0;
     json_write_object_begin(w);
@@ -133,6 +171,8 @@ static void write_report(struct walk *walk, const char *uri, const char *id, int
         json_write_array_end(w);
     }
     json_write_object_end(w);
+    if (walk->token != JSON_NONE && ++walk->in_part == WALK_PART_REPORTS)
+        part_send(walk);
 }
 
 /* The open document whose file is `path`, or NULL. */
@@ -288,11 +328,18 @@ void lsp_workspace_diagnostic_request(struct lsp_server *s, struct lsp_request *
     json_write_object_begin(&w);
     json_write_key(&w, "items");
     json_write_array_begin(&w);
-    struct walk walk = {s,  req,
-                        &w, lsp_jsonrpc_get(req->doc, req->params, "previousResultIds"),
-                        0,  s->folders_lost || s->documents.open_lost};
+    struct walk walk = {.s = s,
+                        .req = req,
+                        .w = &w,
+                        .previous = lsp_jsonrpc_get(req->doc, req->params, "previousResultIds"),
+                        .out_of_memory = s->folders_lost || s->documents.open_lost,
+                        .token = lsp_jsonrpc_get(req->doc, req->params, "partialResultToken")};
+    if (walk.token != JSON_NONE && req->doc->nodes[walk.token].kind != JSON_STRING &&
+        req->doc->nodes[walk.token].kind != JSON_NUMBER)
+        walk.token = JSON_NONE; /* a ProgressToken is an integer or a string */
     for (uint32_t i = 0; i < s->folder_count && !walk.out_of_memory; i++)
         walk_dir(&walk, s->folders[i], 0);
+    part_send(&walk);
     json_write_array_end(&w);
     json_write_object_end(&w);
     if (walk.out_of_memory)

@@ -12,6 +12,9 @@ every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
   run.py memory       peak RSS (VmHWM) of each server with the 50 MB document open
   run.py baseline     --check --baseline FILE of the 10,000-file corpus vs plain --check (and
                       --write-baseline), srcls against itself
+  run.py workspace    the first workspace/diagnostic over the 10,000-file corpus (a fresh server,
+                      the corpus as its workspace folder) vs --check of the same corpus,
+                      alternated in the same run; srcls against itself (issue 30: within 1.2x)
 
 Options: --build DIR (a meson build with -Dtests=true; default $SRCLS_BUILD or /tmp/bench/br),
 --corpus DIR (default /tmp/srcls-corpus; made by gen_corpus.py when missing), --rounds N,
@@ -374,7 +377,7 @@ def bench_throughput(args):
 # ---------------------------------------------------------------- LSP client
 
 class Server:
-    def __init__(self, name, cmd, pull, schema_path, env=None, timeout=300):
+    def __init__(self, name, cmd, pull, schema_path, env=None, timeout=300, root=None):
         self.name, self.timeout = name, timeout
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, env=dict(os.environ, **(env or {})))
@@ -385,7 +388,8 @@ class Server:
                 "workspace": {"configuration": False}}
         if pull:
             caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
-        self.init = self.request("initialize", {"processId": os.getpid(), "rootUri": None,
+        self.init = self.request("initialize", {"processId": os.getpid(),
+                                                "rootUri": "file://" + root if root else None,
                                                 "capabilities": caps,
                                                 "initializationOptions": {"provideFormatter": False}})
         self.notify("initialized", {})
@@ -655,9 +659,51 @@ def bench_memory(args):
           ["document", "srcls", "vscode-json-ls", "peer peak / srcls peak", "srcls peak bytes per doc byte"], rows)
 
 
+# ---------------------------------------------------------------- 5. workspace
+
+def bench_workspace(args):
+    c, _ = corpus(args)
+    files = os.path.join(c, "files")
+    srcls = os.path.join(args.build, "server", "srcls")
+
+    def pull():  # initialize (not timed), then the first workspace/diagnostic (timed)
+        s = Server("srcls", [srcls, "--stdio"], True, None, root=files)
+        t = time.perf_counter()
+        report = s.request("workspace/diagnostic", {"previousResultIds": []})
+        t = time.perf_counter() - t
+        s.close()
+        return t, {(os.path.basename(r["uri"]), d["code"], d["range"]["start"]["line"],
+                    d["range"]["start"]["character"]) for r in report["items"] for d in r.get("items", [])}
+
+    def check():
+        t, p = timed([srcls, "--check", files, "--format", "json"])
+        return t, {(os.path.basename(f["path"]), d["code"], d["range"]["start"]["line"],
+                    d["range"]["start"]["character"]) for f in json.loads(p.stdout)["files"]
+                   for d in f.get("diagnostics", [])}
+
+    runs = {"srcls --check": check, "first workspace/diagnostic": pull}
+    found = {name: run()[1] for name, run in runs.items()}  # warm the page cache
+    times = {k: [] for k in runs}
+    names = list(runs)
+    for r in range(args.rounds):
+        for name in names[r % 2:] + names[:r % 2]:  # alternate the order every round
+            times[name].append(runs[name]()[0])
+    base = statistics.median(times["srcls --check"])
+    rows = [(name, "%.0f" % (statistics.median(times[name]) * 1e3), "%.0f" % (min(times[name]) * 1e3),
+             "%.2f" % (statistics.median(times[name]) / base), len({f[0] for f in found[name]}),
+             len(found[name])) for name in names]
+    table("Benchmark 5: %d files; %d rounds, order alternated; load %s"
+          % (len(os.listdir(files)), args.rounds, open("/proc/loadavg").read().split()[0]),
+          ["command", "median ms", "best ms", "time / --check", "files with findings",
+           "findings (file, code, start)"], rows)
+    only = found["srcls --check"] ^ found["first workspace/diagnostic"]
+    print("findings in one answer only: %d%s" % (len(only), "".join("\n  " + str(f) for f in sorted(only)[:10])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["check", "review", "throughput", "keystroke", "memory", "baseline"])
+    ap.add_argument("what", choices=["check", "review", "throughput", "keystroke", "memory", "baseline",
+                                        "workspace"])
     ap.add_argument("--jobs", type=int, default=0, help="baseline: srcls's --jobs (default: its own)")
     ap.add_argument("--build", default=os.environ.get("SRCLS_BUILD", "/tmp/bench/br"))
     ap.add_argument("--corpus", default="/tmp/srcls-corpus")
@@ -669,7 +715,7 @@ def main():
                     help="keystroke, memory: run srcls alone (a quick look while working; no ratios)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
-    args.rounds = args.rounds or (3 if args.quick else 7 if args.what in ("check", "review", "baseline") else 5)
+    args.rounds = args.rounds or (3 if args.quick else 7 if args.what in ("check", "review", "baseline", "workspace") else 5)
     default_sizes = "50" if args.what == "memory" else "0.5,5,50"
     args.sizes = [float(x) for x in (args.sizes or default_sizes).split(",")]
     print("srcls %s; %d cores (%s), %s; shared machine" % (
@@ -677,7 +723,7 @@ def main():
         next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
         next((l.split(":", 1)[1].strip() for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")))
     {"check": bench_check, "review": bench_review, "throughput": bench_throughput, "keystroke": bench_keystroke,
-     "memory": bench_memory, "baseline": bench_baseline}[args.what](args)
+     "memory": bench_memory, "baseline": bench_baseline, "workspace": bench_workspace}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ const path = require('node:path');
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const { WorkspaceDiagnosticRequest } = require('vscode-languageserver-protocol/node');
-const { startClient, example, cliDiagnostics, summarize } = require('./client');
+const { ProgressType } = require('vscode-jsonrpc');
+const { spawnSync } = require('node:child_process');
+const { startClient, example, cliDiagnostics, summarize, CLI_BINARY } = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -76,5 +78,41 @@ describe('workspace diagnostics', () => {
     const mine = report.items.find((r) => r.uri === uri);
     assert.equal(mine.version, 7);
     assert.ok(mine.items.some((d) => d.code === 'unknown-field'));
+  });
+
+  // (file, code, range) of each finding, from workspace/diagnostic reports
+  const findings = (reports) => reports.flatMap((r) => (r.items || []).map((d) =>
+    `${decodeURIComponent(r.uri)} ${d.code} ${JSON.stringify(d.range)}`)).sort();
+
+  test('the first pull reports the files and findings `--check` of the folder reports', T, async (t) => {
+    const root = workspace(t);
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const cli = spawnSync(CLI_BINARY, ['--check', '--format', 'json', root], { encoding: 'utf8', timeout: 10000 });
+    assert.ok(cli.status === 0 || cli.status === 1, cli.stderr);
+    const files = JSON.parse(cli.stdout).files;
+    assert.deepEqual(report.items.map((r) => decodeURIComponent(r.uri).slice('file://'.length)).sort(),
+      files.map((f) => f.path).sort());
+    assert.deepEqual(findings(report.items), files.flatMap((f) => f.diagnostics.map((d) =>
+      `file://${f.path} ${d.code} ${JSON.stringify(d.range)}`)).sort());
+  });
+
+  test('with a partialResultToken the reports stream in $/progress, their union the full answer', T, async (t) => {
+    const root = workspace(t);
+    for (let i = 0; i < 300; i++) // more than one part's worth (256 reports)
+      fs.writeFileSync(path.join(root, `many-${i}.source.json`), example(i % 2 ? 'bad-no-type.source.json' : '01-search-service.source.json'));
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const whole = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const parts = [];
+    const listening = client.conn.onProgress(new ProgressType(), 'ws-partial', (value) => parts.push(value));
+    t.after(() => listening.dispose());
+    const answer = await client.request(WorkspaceDiagnosticRequest.method,
+      { previousResultIds: [], partialResultToken: 'ws-partial' });
+    assert.deepEqual(answer.items, []);
+    assert.ok(parts.length >= 2, `${parts.length} partial results`);
+    const streamed = parts.flatMap((p) => p.items);
+    assert.equal(streamed.length, whole.items.length);
+    assert.deepEqual(streamed.map((r) => r.uri).sort(), whole.items.map((r) => r.uri).sort());
+    assert.deepEqual(findings(streamed), findings(whole.items));
   });
 });
