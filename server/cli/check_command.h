@@ -19,9 +19,9 @@ struct check_options {
     const char *stdin_name;        /* --stdin-filename: standard input's name, or NULL */
     const char *const *excludes;   /* --exclude GLOB: entries of a scan not visited */
     int exclude_count;
-    unsigned jobs;     /* threads reading and analysing files; 0 or 1: the walk's own thread only */
+    unsigned jobs; /* threads reading and analysing files; 0 or 1: the walk's own thread only */
     unsigned shard, shard_count; /* --shard I/N: I-1 and N (count 0: every file is checked) */
-    bool fix;          /* apply the safe fixes in place (atomically) before reporting */
+    bool fix;                    /* apply the safe fixes in place (atomically) before reporting */
     bool diff;         /* --diff: print what --fix would change instead of the diagnostics */
     bool unsafe_fixes; /* --unsafe-fixes: --fix and --diff apply the unsafe fixes too */
     bool no_gitignore; /* --no-respect-gitignore: scans enter what git ignores too */

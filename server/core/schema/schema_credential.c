@@ -143,7 +143,8 @@ static void index_prefixes(struct schema_loader *l, struct schema_registry *regi
         for (uint32_t p = 0; p < registry->credentials[s].prefix_count; p++, total++)
             by[(unsigned char)registry->credentials[s].prefixes[p][0] + 1]++;
     }
-    registry->credential_prefixes = arena_alloc(l->arena, (total + 1) * sizeof(struct schema_credential_prefix));
+    registry->credential_prefixes =
+        arena_alloc(l->arena, (total + 1) * sizeof(struct schema_credential_prefix));
     if (registry->credential_prefixes == NULL) {
         schema__fail_file(l, "out of memory");
         registry->credential_count = 0;
@@ -158,7 +159,8 @@ static void index_prefixes(struct schema_loader *l, struct schema_registry *regi
         for (uint32_t p = 0; p < c->prefix_count; p++) {
             struct schema_credential_prefix *e =
                 &registry->credential_prefixes[next[(unsigned char)c->prefixes[p][0]]++];
-            *e = (struct schema_credential_prefix){c->prefixes[p], (uint32_t)strlen(c->prefixes[p]), s};
+            *e = (struct schema_credential_prefix){c->prefixes[p], (uint32_t)strlen(c->prefixes[p]),
+                                                   s};
         }
     }
 }
