@@ -25,6 +25,11 @@ binary = os.path.abspath(sys.argv[1])
 if shutil.which("valgrind") is None:
     print("SKIP: valgrind is not installed (the instructions are counted by callgrind)")
     sys.exit(77)
+with open(binary, "rb") as built:
+    if b"__asan_init" in built.read():
+        # valgrind cannot run a binary built with AddressSanitizer (the CI's sanitizer step)
+        print("SKIP: %s is built with AddressSanitizer, which valgrind cannot run" % binary)
+        sys.exit(77)
 work = tempfile.mkdtemp(prefix="srcls-edit-cost-")
 
 
