@@ -29,20 +29,31 @@
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
 #define CHECK_WINDOW_PER_JOB 16u
 
-/* Checks the regular file open on `fd` (with stat `st`), which the task closes. */
-static void check_regular_file(struct walk *walk, int fd, const struct stat *st, const char *path,
-                               bool explicit)
+/* Hands the file `path` to the pool as `shape` says (its descriptor, or standard input's text,
+ * which the task then owns); when memory runs out, closes and frees what it held and reports
+ * the file. */
+static void start_task(struct walk *walk, const char *path, struct file_task shape)
 {
     struct file_task *task = calloc(1, sizeof *task);
     char *copy = task != NULL ? strdup(path) : NULL;
     if (copy == NULL) {
-        close(fd);
+        if (shape.fd >= 0)
+            close(shape.fd);
+        free(shape.text);
         free(task);
         check_command_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
-    *task = (struct file_task){.path = copy, .fd = fd, .st = *st, .explicit = explicit};
+    shape.path = copy;
+    *task = shape;
     check_command_task(walk, task);
+}
+
+/* Checks the regular file open on `fd` (with stat `st`), which the task closes. */
+static void check_regular_file(struct walk *walk, int fd, const struct stat *st, const char *path,
+                               bool explicit)
+{
+    start_task(walk, path, (struct file_task){.fd = fd, .st = *st, .explicit = explicit});
 }
 
 /* Standard input, whatever it is (a pipe, a terminal, a file); read up to the limit. */
@@ -71,16 +82,8 @@ static void check_stdin(struct walk *walk)
         check_command_errno(walk, path, errno ? errno : EIO);
         return;
     }
-    struct file_task *task = calloc(1, sizeof *task);
-    char *copy = task != NULL ? strdup(path) : NULL;
-    if (copy == NULL) {
-        free(task);
-        free(text);
-        check_command_unreadable(walk, path, "cannot read: out of memory");
-        return;
-    }
-    *task = (struct file_task){.path = copy, .fd = -1, .text = text, .len = len, .explicit = true};
-    check_command_task(walk, task);
+    start_task(walk, path,
+               (struct file_task){.fd = -1, .text = text, .len = len, .explicit = true});
 }
 
 bool check_shard_owns(const struct check_options *options, const char *path)

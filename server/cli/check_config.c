@@ -26,8 +26,8 @@ struct check_config {
     bool usable; /* read, without a mistake */
     struct settings settings;     /* its own, with the overlay laid over them */
     struct project_schema schema; /* its own kinds ("schemas") */
-    char *baseline;      /* "baseline", absolute, or NULL (owned) */
-    unsigned char *hits; /* per "ignore" entry, 1 when it matched a finding (owned) */
+    char *baseline;               /* "baseline", absolute, or NULL (owned) */
+    unsigned char *hits;          /* per "ignore" entry, 1 when it matched a finding (owned) */
     /* With mistakes: their analysis and its text (owned), reported once in the report */
     struct analysis *mistakes;
     char *mistakes_text;
