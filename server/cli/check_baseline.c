@@ -365,10 +365,9 @@ static enum entry_state entry_state(struct check_baseline *b, const struct basel
     if (full != NULL)
         snprintf(full, size, "%s/%s", set->read_dir, e->path);
     if (full != NULL && b->shard_count > 1) { /* owned by its path from here, as a walk shows it */
-        struct check_options sharded = {.shard = b->shard, .shard_count = b->shard_count};
         char *normal = check_path_absolute("/", full);
         char *shown = normal != NULL ? baseline_relative(b->cwd, normal) : NULL;
-        bool owned = shown == NULL || check_shard_owns(&sharded, shown);
+        bool owned = shown == NULL || check_shard_owns(b->shard, b->shard_count, shown);
         free(normal);
         free(shown);
         if (!owned) {

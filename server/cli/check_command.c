@@ -86,9 +86,9 @@ static void check_stdin(struct walk *walk)
                (struct file_task){.fd = -1, .text = text, .len = len, .explicit = true});
 }
 
-bool check_shard_owns(const struct check_options *options, const char *path)
+bool check_shard_owns(unsigned shard, unsigned shard_count, const char *path)
 {
-    if (options->shard_count <= 1)
+    if (shard_count <= 1)
         return true;
     while (path[0] == '.' && path[1] == '/')
         path += 2;
@@ -100,7 +100,7 @@ bool check_shard_owns(const struct check_options *options, const char *path)
     h ^= h >> 33;
     h *= UINT64_C(0xc4ceb9fe1a85ec53);
     h ^= h >> 33;
-    return h % options->shard_count == options->shard;
+    return h % shard_count == shard;
 }
 
 /* --exclude: whether a scan skips the entry reached as `path`; a glob with '/' is
@@ -178,7 +178,8 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
     }
     if (!wanted(st.st_mode, name, explicit, included))
         return;
-    if (S_ISREG(st.st_mode) && !check_shard_owns(walk->options, path)) {
+    if (S_ISREG(st.st_mode) &&
+        !check_shard_owns(walk->options->shard, walk->options->shard_count, path)) {
         if (walk->reported != NULL) /* another shard's file: its path named is not empty */
             walk->reported[walk->named]++;
         return;

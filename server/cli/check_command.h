@@ -36,10 +36,10 @@ struct check_options {
  * severe as options->fail_on was reported (and not --exit-zero), else 0. */
 int check_exit_status(const struct report_summary *summary, const struct check_options *options);
 
-/* Whether --shard gives this run the file shown as `path` (always, without --shard): FNV-1a of
- * the path without leading "./", mixed by MurmurHash3's finalizer, modulo the shard count, is
- * the shard's index. */
-bool check_shard_owns(const struct check_options *options, const char *path);
+/* Whether the shard `shard` (I-1 of --shard I/N) of `shard_count` (N; 0 or 1: no sharding)
+ * owns the file shown as `path`: FNV-1a of the path without leading "./", mixed by MurmurHash3's
+ * finalizer, modulo the shard count, is the shard's index. */
+bool check_shard_owns(unsigned shard, unsigned shard_count, const char *path);
 
 /* Returns the exit status: 0 no errors, 1 at least one error diagnostic, 2 unreadable paths,
  * files that --fix could not rewrite (after reporting everything that could be read), or a

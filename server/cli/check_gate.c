@@ -396,7 +396,8 @@ void check_gate_report(struct check_review *base, const struct check_options *op
         char *whole = cwd != NULL ? check_path_absolute(cwd, f->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(cwd, whole) : NULL;
         const char *shown = relative != NULL ? relative : f->path;
-        if (!check_shard_owns(options, shown)) /* --shard: another shard's file */
+        if (!check_shard_owns(options->shard, options->shard_count,
+                              shown)) /* --shard: another shard's file */
             ;
         else if (!f->config)
             report_baseline(base, options, f, shown, summary);

@@ -538,7 +538,8 @@ void check_review_report_deleted(const struct check_options *options,
             }
             bool slash = named[strlen(named) - 1] == '/';
             snprintf(shown, size, "%s%s%s", named, slash ? "" : "/", rel + (n > 0 ? n + 1 : 0));
-            if (!check_shard_owns(options, shown)) /* --shard: another shard's file */
+            if (!check_shard_owns(options->shard, options->shard_count,
+                                  shown)) /* --shard: another shard's file */
                 ;
             else if (project_is_config(rel, rel_len))
                 check_gate_deleted(base, options, rel, shown, summary);
