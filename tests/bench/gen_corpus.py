@@ -2,10 +2,14 @@
 """Deterministic benchmark corpus (issue 12). Same seed, same bytes.
 
   gen_corpus.py OUTDIR [--files 10000] [--seed 12] [--bulk 0.5,5,50] [--mistakes 0.10]
+                      [--clean 22]
 
 writes
   OUTDIR/files/NNNNN-<kind>.source.json   one source object per file, all 25 kinds in turn
   OUTDIR/bulk-<S>mb.json                  a top-level array of sources, about S MB each
+  OUTDIR/clean-<S>mb.json                 --clean S: a bulk file of about S MB with no mistake
+                                          (nothing to report: the throughput benchmark's input;
+                                          with --files 0 --bulk "" only these are written)
   OUTDIR/mistakes.tsv                     file (or bulk index) → the mistake put in it
 
 Each source starts from the kind's example in docs/examples (NN-*.source.json), gets a fresh
@@ -44,7 +48,9 @@ def simple_optional(fd):
             and field_types(fd)[0] in ("boolean", "integer", "string"))
 
 
-def vary(rng, stem, kind, example, i):
+def vary(rng, stem, kind, example, i, clean=False):
+    """clean: leave a secret placeholder ("$...$") whole (the mistake-free files): with a
+    suffix it reads as a plaintext credential."""
     doc = json.loads(json.dumps(example))
     doc["name"] = "%s-%s-%05d" % (rng.choice(WORDS), rng.choice(WORDS), i)
     config = doc.setdefault("config", {})
@@ -53,7 +59,8 @@ def vary(rng, stem, kind, example, i):
         fd = fields.get(key, {})
         if (isinstance(value, str) and not value.startswith("data:") and "enum" not in fd
                 and not fd.get("format") and not fd.get("secret") and key not in ("port",)
-                and len(value) > 3 and rng.random() < 0.5):
+                and len(value) > 3 and rng.random() < 0.5
+                and not (clean and value.startswith("$") and value.endswith("$"))):
             config[key] = value + "-" + rng.choice(WORDS)
     extra = [k for k, fd in fields.items() if k not in config and simple_optional(fd)]
     for key in rng.sample(extra, min(len(extra), rng.randint(0, 4))):
@@ -123,24 +130,37 @@ def generate(out, files, seed, bulk_sizes, rate):
             json.dump(doc, f, indent=2)
             f.write("\n")
     for mb in bulk_sizes:
-        target = int(mb * 1e6)
-        label = ("%g" % mb).replace(".", "_")
-        path = os.path.join(out, "bulk-%smb.json" % label)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("[\n")
-            size, j = 2, 0
-            while size < target:
-                stem, kind, example = examples[j % len(examples)]
-                doc = vary(rng, stem, kind, example, j)
-                if rng.random() < rate:
-                    log.write("bulk-%smb.json[%d]\t%s\n" % (label, j, add_mistake(rng, kind, doc)))
-                text = ("" if j == 0 else ",\n") + json.dumps(doc, indent=2)
-                f.write(text)
-                size += len(text.encode())
-                j += 1
-            f.write("\n]\n")
+        write_bulk(rng, examples, os.path.join(out, "bulk-%smb.json" % ("%g" % mb).replace(".", "_")),
+                   mb, rate, log)
     log.close()
     return bad
+
+
+def write_clean(out, seed, clean_sizes):
+    """Bulk files with no mistake, from their own RNG (the other outputs keep their bytes)."""
+    examples = load_examples()
+    for mb in clean_sizes:
+        rng = random.Random("clean-%d-%g" % (seed, mb))
+        write_bulk(rng, examples, os.path.join(out, "clean-%smb.json" % ("%g" % mb).replace(".", "_")),
+                   mb, 0.0, None)
+
+
+def write_bulk(rng, examples, path, mb, rate, log):
+    target = int(mb * 1e6)
+    label = os.path.basename(path)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("[\n")
+        size, j = 2, 0
+        while size < target:
+            stem, kind, example = examples[j % len(examples)]
+            doc = vary(rng, stem, kind, example, j, clean=log is None)
+            if rate and rng.random() < rate:
+                log.write("%s[%d]\t%s\n" % (label, j, add_mistake(rng, kind, doc)))
+            text = ("" if j == 0 else ",\n") + json.dumps(doc, indent=2)
+            f.write(text)
+            size += len(text.encode())
+            j += 1
+        f.write("\n]\n")
 
 
 def main():
@@ -150,10 +170,17 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--bulk", default="0.5,5,50")
     ap.add_argument("--mistakes", type=float, default=0.10)
+    ap.add_argument("--clean", default="", help="sizes in MB of bulk files with no mistake")
     a = ap.parse_args()
     sizes = [float(s) for s in a.bulk.split(",") if s]
-    bad = generate(a.out, a.files, a.seed, sizes, a.mistakes)
-    print("%s: %d files (%d with a mistake), bulk %s MB" % (a.out, a.files, bad, a.bulk))
+    clean = [float(s) for s in a.clean.split(",") if s]
+    os.makedirs(a.out, exist_ok=True)
+    if a.files or sizes or not clean:  # --files 0 --bulk "" --clean S: the clean files alone
+        bad = generate(a.out, a.files, a.seed, sizes, a.mistakes)
+        print("%s: %d files (%d with a mistake), bulk %s MB" % (a.out, a.files, bad, a.bulk))
+    write_clean(a.out, a.seed, clean)
+    if clean:
+        print("%s: clean bulk %s MB" % (a.out, a.clean))
 
 
 if __name__ == "__main__":
