@@ -103,6 +103,14 @@ def duplicate_names(n):
                         "config": {"path": "/%d" % i}} for i in range(n)], indent=1).encode()
 
 
+def keys_alike_at_both_ends(n):
+    """One object of n keys that share their first and last eight bytes and differ between
+    (the parser's duplicate-key table must spread them: a hash of the ends alone would chain
+    them all), and as many keys again that repeat them (n duplicate-key errors, capped)."""
+    keys = ['"settings%07dsettings": %d' % (i % n, i) for i in range(2 * n)]
+    return ("[{" + ", ".join(keys) + "}]").encode()
+
+
 # (name, generator, n, formats)
 # every format of --check, from the one list of them in C (server/cli/report.c's table)
 ALL_FORMATS = subprocess.run([binary, "--generate-docs", "formats"], capture_output=True,
@@ -121,6 +129,7 @@ SHAPES = [
     ("escapes", escapes, 50000, ["text"]),
     ("broken strings on one line", unterminated_strings, 8000, ["text", "json"]),
     ("credential prefixes in one string", credential_prefixes, 20000, ["text"]),
+    ("keys alike at both ends in one object", keys_alike_at_both_ends, 5000, ["text"]),
 ]
 
 

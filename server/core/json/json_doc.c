@@ -32,7 +32,7 @@ static struct json_str decode(struct json_doc *doc, struct json_str body, bool e
     return (struct json_str){out, n};
 }
 
-struct json_str json_node_key(struct json_doc *doc, uint32_t node)
+struct json_str json_node__key_decoded(struct json_doc *doc, uint32_t node)
 {
     const struct json_node *n = json_node_at(doc, node);
     if (n == NULL || n->key_start == JSON_NONE)

@@ -117,9 +117,23 @@ static inline const struct json_node *json_node_at(const struct json_doc *doc, u
     return index == JSON_NONE ? NULL : &doc->nodes[index];
 }
 
+/* json_node_key's path for a key with an escape, one written without quotes or not closed, and
+ * a node that is not a member. */
+struct json_str json_node__key_decoded(struct json_doc *doc, uint32_t node);
+
 /* The member's key, decoded (escapes resolved into the document's arena). Empty for a node that
- * is not a member. */
-struct json_str json_node_key(struct json_doc *doc, uint32_t node);
+ * is not a member. Inline: the rules and the duplicate-key check ask for every member's key, and
+ * a key without escapes (nearly all) is its bytes between the quotes. */
+static inline struct json_str json_node_key(struct json_doc *doc, uint32_t node)
+{
+    if (node != JSON_NONE) {
+        const struct json_node *n = &doc->nodes[node];
+        if (n->key_start != JSON_NONE &&
+            !(n->flags & (JSON_FLAG_KEY_ESCAPED | JSON_FLAG_KEY_UNTERMINATED | JSON_FLAG_KEY_BARE)))
+            return (struct json_str){doc->text + n->key_start + 1, n->key_end - n->key_start - 2};
+    }
+    return json_node__key_decoded(doc, node);
+}
 bool json_node_key_equals(struct json_doc *doc, uint32_t node, const char *key, size_t key_len);
 /* A string node's value, decoded. Empty for a node that is not a string. */
 struct json_str json_node_string(struct json_doc *doc, uint32_t node);

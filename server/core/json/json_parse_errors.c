@@ -103,27 +103,36 @@ static void report_duplicate(struct json_parser *p, uint32_t first, uint32_t lat
 }
 
 /* Recovered keys take no part: they are guesses, and may be a value's text. */
+/* Whether two decoded keys are the same (the length, then the first byte: most keys differ in
+ * one or the other). */
+static inline bool same_key(struct json_str a, struct json_str b)
+{
+    return a.len == b.len &&
+           (a.len == 0 || (a.ptr[0] == b.ptr[0] && memcmp(a.ptr, b.ptr, a.len) == 0));
+}
+
 void json_parse__check_duplicate_keys(struct json_parser *p, uint32_t object, uint32_t members)
 {
     struct json_doc *doc = p->doc;
     if (members < 2)
         return;
     if (members <= SMALL_OBJECT) {
-        /* Each later member against the earlier ones, so that a repeat points at the first
-         * definition, as with the hash table below. */
-        uint32_t first = doc->nodes[object].first_child;
-        for (uint32_t b = doc->nodes[first].next; b != JSON_NONE; b = doc->nodes[b].next) {
-            if (doc->nodes[b].flags & JSON_FLAG_KEY_RECOVERED)
+        /* Each member against the first holders of the earlier keys, so that a repeat points
+         * at the first definition, as with the hash table below; each key read once. */
+        struct json_str keys[SMALL_OBJECT];
+        uint32_t holders[SMALL_OBJECT], held = 0;
+        for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+            if (doc->nodes[m].flags & JSON_FLAG_KEY_RECOVERED)
                 continue;
-            struct json_str kb = json_node_key(doc, b);
-            for (uint32_t a = first; a != b; a = doc->nodes[a].next) {
-                if (doc->nodes[a].flags & JSON_FLAG_KEY_RECOVERED)
-                    continue;
-                struct json_str ka = json_node_key(doc, a);
-                if (ka.len == kb.len && memcmp(ka.ptr, kb.ptr, ka.len) == 0) {
-                    report_duplicate(p, a, b);
-                    break;
-                }
+            struct json_str key = json_node_key(doc, m);
+            uint32_t a = 0;
+            while (a < held && !same_key(keys[a], key))
+                a++;
+            if (a < held)
+                report_duplicate(p, holders[a], m);
+            else if (held < SMALL_OBJECT) {
+                keys[held] = key;
+                holders[held++] = m;
             }
         }
         return;
@@ -153,8 +162,7 @@ void json_parse__check_duplicate_keys(struct json_parser *p, uint32_t object, ui
                 p->dup_table[slot] = m;
                 break;
             }
-            struct json_str ko = json_node_key(doc, other);
-            if (ko.len == key.len && memcmp(ko.ptr, key.ptr, key.len) == 0) {
+            if (same_key(json_node_key(doc, other), key)) {
                 report_duplicate(p, other, m);
                 break;
             }
