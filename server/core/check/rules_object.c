@@ -204,23 +204,35 @@ static void index_note(uint32_t *members, uint32_t *ranks, uint32_t i, uint32_t 
     }
 }
 
+/* The name index's entries for one member's key, kept from index_members for the walk that
+ * checks the members: the key is looked up once. */
+struct member_names {
+    const struct schema_name *names;
+    uint32_t count;
+};
+
 /* For each field of `schema` (by index), the member of `object` that schema_at_field_member
  * finds: the last one named by the field's name, else the last one named by its first alias
  * that names one, and so on; JSON_NONE when none does. One walk over the members, each key
  * looked up in the schema's name index, so that the required fields and the conditions cost no
- * rescan of the object. `ranks` is scratch. */
+ * rescan of the object. `ranks` is scratch; `looked` gets the entries of the first
+ * `looked_cap` members' keys. */
 static void index_members(struct json_doc *doc, const struct schema_object *schema, uint32_t object,
-                          uint32_t *members, uint32_t *ranks)
+                          uint32_t *members, uint32_t *ranks, struct member_names *looked,
+                          uint32_t looked_cap)
 {
     for (uint32_t i = 0; i < schema->field_count; i++)
         members[i] = JSON_NONE;
-    for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
+    uint32_t k = 0;
+    for (uint32_t m = doc->nodes[object].first_child; m != JSON_NONE; m = doc->nodes[m].next, k++) {
         struct json_str key = json_node_key(doc, m);
         if (schema->names != NULL) {
             uint32_t count;
             const struct schema_name *names = schema_object_names(schema, key.ptr, key.len, &count);
             for (uint32_t n = 0; n < count; n++)
                 index_note(members, ranks, names[n].field, names[n].rank, m);
+            if (k < looked_cap)
+                looked[k] = (struct member_names){names, count};
             continue;
         }
         for (uint32_t i = 0; i < schema->field_count; i++) {
@@ -231,6 +243,32 @@ static void index_members(struct json_doc *doc, const struct schema_object *sche
             }
         }
     }
+}
+
+/* The field `key` names (*alias NULL), or else the field it is an alias of (*alias that
+ * field), or neither: from the entries index_members kept for the `k`th member when it did,
+ * else by looking the key up. */
+static const struct schema_field *member_field(const struct schema_object *schema,
+                                               const struct member_names *looked,
+                                               uint32_t looked_cap, uint32_t k, struct json_str key,
+                                               const struct schema_field **alias)
+{
+    *alias = NULL;
+    if (schema->names == NULL || k >= looked_cap) {
+        const struct schema_field *field = schema_object_field(schema, key.ptr, key.len);
+        if (field == NULL)
+            *alias = schema_object_alias(schema, key.ptr, key.len);
+        return field;
+    }
+    /* the entries of a name are in field order; its first of rank 0 is the field named */
+    const struct schema_name *names = looked[k].names;
+    for (uint32_t n = 0; n < looked[k].count; n++) {
+        if (names[n].rank == 0)
+            return &schema->fields[names[n].field];
+    }
+    if (looked[k].count > 0) /* no rank 0: every entry is an alias's */
+        *alias = &schema->fields[names[0].field];
+    return NULL;
 }
 
 /* Keys the parser took while recovering from a syntax error. */
@@ -268,13 +306,15 @@ void rules__check_object(struct rules *r, const struct schema_object *schema, bo
             return;
         }
     }
-    index_members(doc, schema, place->node, members, ranks);
+    struct member_names looked[INDEX_ON_STACK];
+    index_members(doc, schema, place->node, members, ranks, looked, INDEX_ON_STACK);
+    uint32_t k = 0;
     for (uint32_t m = doc->nodes[place->node].first_child; m != JSON_NONE && !r->failed;
-         m = doc->nodes[m].next) {
+         m = doc->nodes[m].next, k++) {
         struct json_str key = json_node_key(doc, m);
-        const struct schema_field *field = schema_object_field(schema, key.ptr, key.len);
-        const struct schema_field *alias =
-            field ? NULL : schema_object_alias(schema, key.ptr, key.len);
+        const struct schema_field *alias;
+        const struct schema_field *field =
+            member_field(schema, looked, INDEX_ON_STACK, k, key, &alias);
         /* A key the parser recovered from text that may continue a value, or one it had to
          * guess the end of (no quotes, no closing quote), is checked only when it names a
          * field (so the pointer quotes the schema, not the document); otherwise its syntax
