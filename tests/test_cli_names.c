@@ -100,6 +100,29 @@ static void test_json_and_sarif_give_the_other_place(void **state)
     run_free(&r);
 }
 
+/* The earlier file's place is kept in every encoding's columns: after a character outside the
+ * BMP on its line (4 bytes, 2 UTF-16 units, 1 code point), text counts code points, json and
+ * sarif UTF-16 units, none of them bytes. */
+static void test_the_place_is_counted_per_encoding_after_a_wide_character(void **state)
+{
+    (void)state;
+    write_file("wide/a.source.json", "{\"type\": \"NETWORK_ATTACHED_STORAGE\", \"config\": "
+                                     "{\"path\": \"/\xF0\x9F\x98\x80\"}, \"name\": "
+                                     "\"\xF0\x9F\x98\x80lake\"}\n");
+    write_file("wide/b.json", "[" NAS("\xF0\x9F\x98\x80Lake", "/b") "]\n");
+    struct run r = check_in("wide", (const char *[]){"--check", "--no-show-source", ".", NULL});
+    assert_line(&r, "a.source.json:1:72: note: the source that has the name first");
+    run_free(&r);
+    r = check_in("wide", (const char *[]){"--check", "--format", "json", ".", NULL});
+    assert_has(&r, "\"path\":\"a.source.json\",\"range\":{\"start\":{\"line\":0,\"character\":72},"
+                   "\"end\":{\"line\":0,\"character\":80}}");
+    run_free(&r);
+    r = check_in("wide", (const char *[]){"--check", "--format", "sarif", ".", NULL});
+    assert_has(&r,
+               "\"region\":{\"startLine\":1,\"startColumn\":73,\"endLine\":1,\"endColumn\":81}");
+    run_free(&r);
+}
+
 /* Many files, names taken across them: the same bytes whatever --jobs. */
 static void test_every_jobs_count_gives_the_same_report(void **state)
 {
@@ -221,6 +244,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_names_the_other_file),
         cmocka_unit_test(test_json_and_sarif_give_the_other_place),
+        cmocka_unit_test(test_the_place_is_counted_per_encoding_after_a_wide_character),
         cmocka_unit_test(test_every_jobs_count_gives_the_same_report),
         cmocka_unit_test(test_settings_apply),
         cmocka_unit_test(test_a_file_with_a_syntax_error_contributes_no_name),

@@ -66,9 +66,18 @@ static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint
         return NULL;
     place->path = v->path;
     const struct json_node *n = &a->doc.nodes[node];
+    /* On a line that is ASCII up to the name's end, every encoding counts the same columns:
+     * two look-ups rather than six (most names are so, and every one is placed) */
+    struct text_position start = line_index_position(&a->lines, n->start, POSITION_UTF8);
+    struct text_position end = line_index_position(&a->lines, n->end, POSITION_UTF8);
+    uint32_t from = n->end - end.character;
+    bool ascii = start.line == end.line && n->start - start.character == from;
+    for (uint32_t i = from; ascii && i < n->end; i++)
+        ascii = (unsigned char)a->doc.text[i] < 0x80;
     for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
-        place->start[e] = line_index_position(&a->lines, n->start, (enum position_encoding)e);
-        place->end[e] = line_index_position(&a->lines, n->end, (enum position_encoding)e);
+        enum position_encoding encoding = (enum position_encoding)e;
+        place->start[e] = ascii ? start : line_index_position(&a->lines, n->start, encoding);
+        place->end[e] = ascii ? end : line_index_position(&a->lines, n->end, encoding);
     }
     return place;
 }
