@@ -373,10 +373,7 @@ static const struct schema_kind *check_source(struct rules *r, uint32_t node,
             check_missing_config(r, kind, &s);
         return kind;
     }
-    char title[200];
-    snprintf(title, sizeof title, "%s (%s)", kind->title, kind->types[0]);
-    struct rules_place place = {s.config, s.config_path,
-                                arena_strndup(r->t->arena, title, strlen(title))};
+    struct rules_place place = {s.config, s.config_path, kind};
     rules__check_object(r, &kind->config, false, &place);
     return kind;
 }

@@ -33,7 +33,8 @@ struct rules_path {
 struct rules_place {
     uint32_t node;                 /* the object node */
     const struct rules_path *path; /* its path */
-    const char *title; /* "Object storage A (CLOUDA_OBJECT_STORAGE)" for a config, or NULL */
+    /* a config's kind (messages say "Object storage A (CLOUDA_OBJECT_STORAGE)"), or NULL */
+    const struct schema_kind *kind;
 };
 
 /* The segment `key` under `parent`. */

@@ -18,8 +18,8 @@ static void describe_place(struct rules *r, const struct rules_place *place, boo
                            char *out, size_t size)
 {
     out[0] = '\0';
-    if (place->title != NULL) {
-        snprintf(out, size, " for %s", place->title);
+    if (place->kind != NULL) {
+        snprintf(out, size, " for %s (%s)", place->kind->title, place->kind->types[0]);
     } else if (with_pointer && place->path != NULL) {
         const char *pointer = rules__pointer(r, place->path);
         if (pointer != NULL && pointer[0] != '\0')
