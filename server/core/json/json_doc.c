@@ -78,7 +78,7 @@ bool json_node_key_equals(struct json_doc *doc, uint32_t node, const char *key, 
     return body_equals(doc, body, (n->flags & JSON_FLAG_KEY_ESCAPED) != 0, key, key_len);
 }
 
-struct json_str json_node_string(struct json_doc *doc, uint32_t node)
+struct json_str json_node__string_decoded(struct json_doc *doc, uint32_t node)
 {
     const struct json_node *n = json_node_at(doc, node);
     if (n == NULL || n->kind != JSON_STRING)
@@ -166,7 +166,15 @@ uint32_t json_object_get(struct json_doc *doc, uint32_t object, const char *key,
         return JSON_NONE;
     uint32_t found = JSON_NONE;
     for (uint32_t m = o->first_child; m != JSON_NONE; m = doc->nodes[m].next) {
-        if (json_node_key_equals(doc, m, key, key_len))
+        const struct json_node *n = &doc->nodes[m];
+        /* a key without escapes, quotes or a missing closing quote: compared here, the length
+         * first (most keys differ in it) */
+        if (n->key_start != JSON_NONE &&
+                    !(n->flags &
+                      (JSON_FLAG_KEY_ESCAPED | JSON_FLAG_KEY_UNTERMINATED | JSON_FLAG_KEY_BARE))
+                ? n->key_end - n->key_start == key_len + 2 &&
+                      memcmp(doc->text + n->key_start + 1, key, key_len) == 0
+                : json_node_key_equals(doc, m, key, key_len))
             found = m;
     }
     return found;

@@ -135,8 +135,21 @@ static inline struct json_str json_node_key(struct json_doc *doc, uint32_t node)
     return json_node__key_decoded(doc, node);
 }
 bool json_node_key_equals(struct json_doc *doc, uint32_t node, const char *key, size_t key_len);
-/* A string node's value, decoded. Empty for a node that is not a string. */
-struct json_str json_node_string(struct json_doc *doc, uint32_t node);
+/* json_node_string's path for a string with an escape, one not closed, and a node that is not a
+ * string. */
+struct json_str json_node__string_decoded(struct json_doc *doc, uint32_t node);
+
+/* A string node's value, decoded. Empty for a node that is not a string. Inline, as
+ * json_node_key: a string without escapes is its bytes between the quotes. */
+static inline struct json_str json_node_string(struct json_doc *doc, uint32_t node)
+{
+    if (node != JSON_NONE) {
+        const struct json_node *n = &doc->nodes[node];
+        if (n->kind == JSON_STRING && !(n->flags & (JSON_FLAG_ESCAPED | JSON_FLAG_UNTERMINATED)))
+            return (struct json_str){doc->text + n->start + 1, n->end - n->start - 2};
+    }
+    return json_node__string_decoded(doc, node);
+}
 bool json_node_string_equals(struct json_doc *doc, uint32_t node, const char *text, size_t len);
 /* A string node's body as written (between the quotes, escapes not resolved) and whether it
  * holds escapes: for a caller that decodes a long string into its own buffer
