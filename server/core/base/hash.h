@@ -1,8 +1,8 @@
-/* hash: FNV-1a — the one hash of srcls: 64 bits, and 32 for a table's slot. Some of its values
- * are contracts and must never change: GitLab Code Quality fingerprints (GitLab tracks a finding
- * by them) and the value hashes of baseline files (users commit them); the others key tables in
- * memory. A hash runs in steps: start from HASH_START, feed bytes, keep feeding the state
- * returned. */
+/* hash: FNV-1a — the one hash of srcls: 64 bits (and hash_slot, a table's slot). Some of its
+ * values are contracts and must never change: GitLab Code Quality fingerprints (GitLab tracks a
+ * finding by them) and the value hashes of baseline files (users commit them); the others key
+ * tables in memory. A hash runs in steps: start from HASH_START, feed bytes, keep feeding the
+ * state returned. */
 #ifndef SRCLS_HASH_H
 #define SRCLS_HASH_H
 

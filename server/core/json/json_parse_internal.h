@@ -18,6 +18,14 @@
 #include "json_doc.h"
 #include "base/base.h"
 
+/* SSE2 (every x86-64) for the string scan; other targets take the eight-byte path. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define JSON_PARSE__SSE2 1
+#else
+#define JSON_PARSE__SSE2 0
+#endif
+
 /* The bytes of a key that a message quotes, and the buffer json_parse__describe_key fills. */
 #define JSON_PARSE_KEY_IN_MESSAGE_MAX 48
 #define JSON_PARSE_KEY_BUFFER_SIZE (JSON_PARSE_KEY_IN_MESSAGE_MAX + 8)
