@@ -68,6 +68,28 @@ static void test_a_slot_reads_every_byte(void **state)
     assert_int_equal(hash_slot("foobar", 6), hash_slot("foobar", 6));
 }
 
+/* The case-folded slot hash: equal exactly for texts equal but for ASCII case, in the eight-byte
+ * words and in the bytes after them; other bytes are left alone. */
+static void test_a_folded_slot_takes_ascii_letters_alike(void **state)
+{
+    (void)state;
+    for (unsigned c = 0; c < 256; c++) {
+        for (size_t len = 1; len <= 17; len += 8) { /* c in a word, and in the tail */
+            unsigned char text[17], folded[17];
+            memset(text, 'q', sizeof text);
+            text[len - 1] = (unsigned char)c;
+            memcpy(folded, text, sizeof text);
+            if (c >= 'A' && c <= 'Z')
+                folded[len - 1] = (unsigned char)(c - 'A' + 'a');
+            assert_int_equal(hash_slot_lower(text, len), hash_slot_lower(folded, len));
+            assert_int_equal(hash_slot_lower(folded, len), hash_slot(folded, len));
+        }
+    }
+    assert_int_equal(hash_slot_lower("Lake-Sales-EU", 13), hash_slot_lower("lake-sales-eu", 13));
+    assert_int_not_equal(hash_slot_lower("lake-sales-eu", 13),
+                         hash_slot_lower("lake-sales-us", 13));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -75,6 +97,7 @@ int main(void)
         cmocka_unit_test(test_a_hash_continues_from_its_state),
         cmocka_unit_test(test_lower_case_takes_ascii_letters_alike),
         cmocka_unit_test(test_a_slot_reads_every_byte),
+        cmocka_unit_test(test_a_folded_slot_takes_ascii_letters_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,41 @@ static inline uint64_t hash_bytes_lower(uint64_t state, const void *bytes, size_
     }
     return state;
 }
+/* The slot hashes' word of the `len` (at most 8) bytes at `b`: eight loaded at once, fewer
+ * shifted in one by one. */
+static inline uint64_t hash__word(const unsigned char *b, size_t len)
+{
+    uint64_t word = 0;
+    if (len == 8)
+        memcpy(&word, b, sizeof word); /* a load in the host's order, as the mix takes it */
+    else
+        for (size_t i = 0; i < len; i++)
+            word = word << 8 | b[i];
+    return word;
+}
+
+/* `word` with its ASCII capitals in lower case, eight bytes at once: a byte whose low seven bits
+ * are at least 'A' and at most 'Z', and whose top bit is clear, gains 0x20. */
+static inline uint64_t hash__lower(uint64_t word)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
+    uint64_t heptets = word & low7;
+    uint64_t from_a = heptets + ones * (0x80 - 'A'), past_z = heptets + ones * (0x80 - 'Z' - 1);
+    return word | ((from_a & ~past_z & ~word & (ones * 0x80)) >> 2);
+}
+
+static inline uint32_t hash__slot(const unsigned char *b, size_t len, int fold)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+    for (size_t i = 0; i < len; i += 8) {
+        uint64_t word = hash__word(b + i, len - i < 8 ? len - i : 8);
+        h = (h ^ (fold ? hash__lower(word) : word)) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    h *= 0xff51afd7ed558ccdu;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 /* A table's slot hash of `len` bytes, eight at a time: each word is mixed in by a multiply and
  * its high half folded into the low (which a table's power-of-two mask reads). Every byte
  * counts, so keys that share a head and a tail still spread. For tables in memory only: its
@@ -42,18 +77,13 @@ static inline uint64_t hash_bytes_lower(uint64_t state, const void *bytes, size_
  * 35.8 M of its 93.2 M instructions on the clean 22 MB bulk file.) */
 static inline uint32_t hash_slot(const void *bytes, size_t len)
 {
-    const unsigned char *b = bytes;
-    uint64_t h = 0x9e3779b97f4a7c15u ^ len, word;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        memcpy(&word, b + i, sizeof word);
-        h = (h ^ word) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    for (word = 0; i < len; i++)
-        word = word << 8 | b[i];
-    h = (h ^ word) * 0xff51afd7ed558ccdu;
-    return (uint32_t)(h ^ (h >> 32));
+    return hash__slot(bytes, len, 0);
+}
+
+/* As hash_slot, with the ASCII letters taken in lower case ("Lake" and "lake" share a slot). */
+static inline uint32_t hash_slot_lower(const void *bytes, size_t len)
+{
+    return hash__slot(bytes, len, 1);
 }
 
 #endif

@@ -27,7 +27,7 @@ bool duplicate_names_equal(struct json_str a, struct json_str b)
 
 uint64_t duplicate_names_hash(struct json_str name)
 {
-    return hash_bytes_lower(HASH_START, name.ptr, name.len);
+    return hash_slot_lower(name.ptr, name.len);
 }
 
 uint32_t duplicate_names_node(struct json_doc *doc, uint32_t element)
