@@ -734,6 +734,46 @@ static void test_error_message_fits_a_small_buffer(void **state)
     assert_int_equal(error[16], '#');
 }
 
+/* A credential shape is found at the start of a string and after any byte that is not an ASCII
+ * letter or digit (a separator, a non-ASCII byte), at every offset (the scan reads eight bytes
+ * at a time), and never right after a letter or a digit. */
+static void test_a_credential_is_found_at_every_word_start(void **state)
+{
+    (void)state;
+    struct schema_registry registry;
+    char error[512] = "";
+    if (schema_registry_load_embedded(&registry, error, sizeof error) != 0)
+        fail_msg("the embedded schema does not load: %s", error);
+    static const char key[] = "AKIA"
+                              "IOSFODNN7EXAMPLE"; /* split: this file holds no credential */
+    const struct schema_credential *shape = schema_credential_find(&registry, key, strlen(key));
+    assert_non_null(shape);
+    static const char *const separators[] = {"-", "/", " ", ".", "\xC3\xA9", "_"};
+    for (size_t before = 0; before <= 33; before++) {
+        for (size_t s = 0; s < sizeof separators / sizeof separators[0]; s++) {
+            char text[80];
+            memset(text, 'x', before);
+            size_t n = before;
+            memcpy(text + n, separators[s], strlen(separators[s]));
+            n += strlen(separators[s]);
+            memcpy(text + n, key, strlen(key));
+            n += strlen(key);
+            memcpy(text + n, ".tail", 5);
+            n += 5;
+            assert_ptr_equal(schema_credential_find(&registry, text, n), shape);
+            /* after a letter: no word starts there */
+            memcpy(text + before, key, strlen(key));
+            const struct schema_credential *found =
+                schema_credential_find(&registry, text, before + strlen(key));
+            if (before == 0)
+                assert_ptr_equal(found, shape);
+            else
+                assert_null(found);
+        }
+    }
+    schema_registry_free(&registry);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_assertion_errors_name_the_assertion_key),
         cmocka_unit_test(test_document_file_errors_name_source_or_job),
         cmocka_unit_test(test_error_message_fits_a_small_buffer),
+        cmocka_unit_test(test_a_credential_is_found_at_every_word_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,25 +216,60 @@ static bool letter_or_digit(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* The bytes of the eight in `w` that are not ASCII letters or digits, as the high bit of each
+ * byte: a byte's low seven bits are tested against the ranges by adding to them what carries a
+ * range's bound into the high bit (no carry crosses a byte); a byte from 0x80 is neither. */
+static uint64_t not_letter_or_digit(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+    uint64_t low7 = w & ~high, folded = low7 | (ones * 0x20); /* 'A'-'Z' to 'a'-'z' */
+    uint64_t letter = (folded + ones * (0x80 - 'a')) & ~(folded + ones * (0x80 - 'z' - 1));
+    uint64_t digit = (low7 + ones * (0x80 - '0')) & ~(low7 + ones * (0x80 - '9' - 1));
+    return ~((letter | digit) & ~w) & high;
+}
+
+/* Tries the prefixes that start with the byte at `i` (the first shape in data order wins):
+ * returns the best shape so far. */
+static inline uint32_t try_prefixes(const struct schema_registry *registry, const char *text,
+                                    size_t len, size_t i, uint32_t best)
+{
+    const uint32_t *by = registry->credential_by_byte;
+    unsigned char b = (unsigned char)text[i];
+    for (uint32_t e = by[b]; e < by[b + 1]; e++) {
+        const struct schema_credential_prefix *p = &registry->credential_prefixes[e];
+        if (p->shape >= best)
+            break; /* shape order: the rest come later */
+        if (len - i >= p->len && memcmp(text + i, p->text, p->len) == 0 &&
+            body_matches(&registry->credentials[p->shape], text, len, i + p->len))
+            best = p->shape;
+    }
+    return best;
+}
+
 const struct schema_credential *schema_credential_find(const struct schema_registry *registry,
                                                        const char *text, size_t len)
 {
     if (registry == NULL || text == NULL || registry->credential_count == 0)
         return NULL;
-    const uint32_t *by = registry->credential_by_byte;
     uint32_t best = registry->credential_count;
-    for (size_t i = 0; i < len && best > 0; i++) {
-        unsigned char b = (unsigned char)text[i];
-        if (by[b] == by[b + 1] || (i > 0 && letter_or_digit((unsigned char)text[i - 1])))
-            continue;
-        for (uint32_t e = by[b]; e < by[b + 1]; e++) {
-            const struct schema_credential_prefix *p = &registry->credential_prefixes[e];
-            if (p->shape >= best)
-                break; /* shape order: the rest come later */
-            if (len - i >= p->len && memcmp(text + i, p->text, p->len) == 0 &&
-                body_matches(&registry->credentials[p->shape], text, len, i + p->len))
-                best = p->shape;
-        }
+    /* A prefix is tried only where no letter or digit comes before: at the start, and after
+     * each byte that is neither, found eight bytes at a time. */
+    if (len > 0)
+        best = try_prefixes(registry, text, len, 0, best);
+    size_t i = 0;
+    for (; len - i > 8 && best > 0; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w); /* the first byte lowest */
+#endif
+        for (uint64_t ends = not_letter_or_digit(w); ends != 0 && best > 0; ends &= ends - 1)
+            best = try_prefixes(registry, text, len, i + (size_t)(__builtin_ctzll(ends) >> 3) + 1,
+                                best);
+    }
+    for (; i + 1 < len && best > 0; i++) {
+        if (!letter_or_digit((unsigned char)text[i]))
+            best = try_prefixes(registry, text, len, i + 1, best);
     }
     return best < registry->credential_count ? &registry->credentials[best] : NULL;
 }
