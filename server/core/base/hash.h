@@ -35,19 +35,6 @@ static inline uint64_t hash_bytes_lower(uint64_t state, const void *bytes, size_
     }
     return state;
 }
-/* The slot hashes' word of the `len` (at most 8) bytes at `b`: eight loaded at once, fewer
- * shifted in one by one. */
-static inline uint64_t hash__word(const unsigned char *b, size_t len)
-{
-    uint64_t word = 0;
-    if (len == 8)
-        memcpy(&word, b, sizeof word); /* a load in the host's order, as the mix takes it */
-    else
-        for (size_t i = 0; i < len; i++)
-            word = word << 8 | b[i];
-    return word;
-}
-
 /* `word` with its ASCII capitals in lower case, eight bytes at once: a byte whose low seven bits
  * are at least 'A' and at most 'Z', and whose top bit is clear, gains 0x20. */
 static inline uint64_t hash__lower(uint64_t word)
@@ -60,13 +47,16 @@ static inline uint64_t hash__lower(uint64_t word)
 
 static inline uint32_t hash__slot(const unsigned char *b, size_t len, int fold)
 {
-    uint64_t h = 0x9e3779b97f4a7c15u ^ len;
-    for (size_t i = 0; i < len; i += 8) {
-        uint64_t word = hash__word(b + i, len - i < 8 ? len - i : 8);
+    uint64_t h = 0x9e3779b97f4a7c15u ^ len, word;
+    size_t i = 0;
+    for (; len - i >= 8; i += 8) {
+        memcpy(&word, b + i, sizeof word); /* a load in the host's order */
         h = (h ^ (fold ? hash__lower(word) : word)) * 0xff51afd7ed558ccdu;
         h ^= h >> 32;
     }
-    h *= 0xff51afd7ed558ccdu;
+    for (word = 0; i < len; i++) /* the last bytes shifted in one by one */
+        word = word << 8 | b[i];
+    h = (h ^ (fold ? hash__lower(word) : word)) * 0xff51afd7ed558ccdu;
     return (uint32_t)(h ^ (h >> 32));
 }
 

@@ -278,10 +278,14 @@ void schema_registry_free(struct schema_registry *registry)
 const struct schema_kind *schema_find_kind(const struct schema_registry *registry, const char *type,
                                            size_t len)
 {
+    if (len == 0)
+        return NULL; /* no identifier is empty */
     for (uint32_t k = 0; k < registry->kind_count; k++) {
         const struct schema_kind *kind = &registry->kinds[k];
         for (uint32_t t = 0; t < kind->type_count; t++) {
-            if (strlen(kind->types[t]) == len && memcmp(kind->types[t], type, len) == 0)
+            /* the first byte first: most identifiers differ there, and it spares a strlen */
+            if (kind->types[t][0] == type[0] && strlen(kind->types[t]) == len &&
+                memcmp(kind->types[t], type, len) == 0)
                 return kind;
         }
     }
