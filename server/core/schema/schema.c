@@ -313,7 +313,7 @@ static int compare_entries(const void *a, const void *b)
 
 /* A hash of a name from its length and its first and last eight bytes (names that differ only
  * in between share a slot's chain, which costs time, never correctness); hash_slot when short. */
-static uint32_t hash_name(const char *name, size_t len)
+static inline uint32_t hash_name(const char *name, size_t len)
 {
     if (len < 8)
         return hash_slot(name, len);
