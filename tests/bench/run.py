@@ -6,7 +6,8 @@ every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
   run.py review       --check --base HEAD~1 vs --check on the corpus in a git repository whose
                       last commit changed 10 of the 10,000 files, 6 of them moved with git mv
                       (3 of those edited) (issues 20 and 28: within 1.5x)
-  run.py throughput   parse and parse+check MB/s (bench_parse) vs simdjson DOM parse
+  run.py throughput   parse and parse+check MB/s (bench_parse) vs simdjson DOM parse, on the bulk
+                      files and a clean one (--clean 22: no finding; issue 30's row)
   run.py keystroke    edit → publishDiagnostics, edit → pulled diagnostics, completion and hover
                       after an edit and at rest; srcls vs vscode-json-language-server
   run.py memory       peak RSS (VmHWM) of each server with the 50 MB document open
@@ -18,7 +19,8 @@ every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
 
 Options: --build DIR (a meson build with -Dtests=true; default $SRCLS_BUILD or /tmp/bench/br),
 --corpus DIR (default /tmp/srcls-corpus; made by gen_corpus.py when missing), --rounds N,
---sizes 0.5,5,50, --edits N (see keystroke), --quick (fewer rounds and edits),
+--sizes 0.5,5,50, --clean 22 (throughput: the clean bulk file's size in MB, 0 for none),
+--edits N (see keystroke), --quick (fewer rounds and edits),
 --srcls-only (keystroke without the peer, while working on srcls).
 Peers: `npm ci` in tests/bench/peers (ajv-cli, vscode-langservers-extracted, pinned);
 simdjson: `apt-get install libsimdjson-dev` (bench_simdjson.cpp is built here with g++)."""
