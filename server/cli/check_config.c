@@ -174,6 +174,17 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* The project_reader's srcls.json that another extends. */
+static int read_extended(void *context, const char *path, char **text, size_t *len, char *why,
+                         size_t why_size)
+{
+    (void)context;
+    *text = read_whole(path, len);
+    if (*text == NULL && errno != ENOMEM)
+        snprintf(why, why_size, "%s", errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+    return *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
+}
+
 /* Reads `path` into `c` (its settings and kinds when usable); mistakes go to stderr. A kind file
  * with a mistake does not make the configuration unusable: it is left out, and said. */
 static void read_config(struct check_configs *configs, struct check_config *c, const char *shown)
@@ -196,7 +207,7 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     struct analysis a;
     struct settings own;
     settings_init(&own);
-    struct project_reader reader = {read_kind_dir, NULL};
+    struct project_reader reader = {read_kind_dir, read_extended, NULL};
     int read =
         project_analyze_schema(&a, text, len, configs->registry, dir, &reader, &own, &c->schema);
     c->baseline = read == 1 ? settings_baseline_path(&own, dir) : NULL;
@@ -417,9 +428,9 @@ enum check_scan check_configs_scan(struct check_configs *configs, const char *pa
     without_dots(dir);
     without_dots(whole);
     size_t prefix = strncmp(whole, dir, strlen(dir)) == 0 ? strlen(dir) : 0;
-    if (check_glob_match(exclude->items, exclude->count, whole + prefix))
+    if (settings_glob_match(exclude, whole + prefix))
         return CHECK_SCAN_EXCLUDED;
-    if (check_glob_match(include->items, include->count, whole + prefix))
+    if (settings_glob_match(include, whole + prefix))
         return CHECK_SCAN_INCLUDED;
     return CHECK_SCAN_DEFAULT;
 }
@@ -448,17 +459,37 @@ static bool covered(struct check_configs *configs, const char *path, const char 
     return false;
 }
 
+/* The entries of the srcls.json `c` that another srcls.json of the run extends and used there,
+ * marked used in c->hits. */
+static void hits_where_extended(struct check_configs *configs, struct check_config *c)
+{
+    char path[2 * PATH_MAX];
+    absolute(configs, c->path, path, sizeof path);
+    without_dots(path);
+    for (struct check_config *o = configs->first; o != NULL; o = o->next) {
+        for (uint32_t i = 0; o != c && o->usable && i < o->settings.ignore_inherited; i++) {
+            const struct settings_ignore *e = &o->settings.ignores[i];
+            uint32_t own = c->settings.ignore_inherited + e->origin_index;
+            if (o->hits[i] && own < c->settings.ignore_count && strcmp(e->origin, path) == 0)
+                c->hits[own] = 1;
+        }
+    }
+}
+
 void check_configs_report_unused(struct check_configs *configs, const char *const *paths, int count,
                                  struct reporter *reporter, struct report_summary *summary)
 {
     for (struct check_config *c = configs->first; c != NULL; c = c->next) {
         if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))
             continue;
+        hits_where_extended(configs, c);
         for (uint32_t i = 0; i < c->settings.ignore_count; i++) /* its codes not checked */
             c->hits[i] |= !suppress_codes_checked(&c->settings.ignores[i], &c->settings);
         /* --base: reviewed too, its findings are one entry of the report with these */
         struct analysis *held = check_gate_held(configs->base, c->path);
-        if (held != NULL && check_suppress_add(held, c->hits, c->settings.ignore_count) == 0)
+        uint32_t inherited = c->settings.ignore_inherited; /* said of its own file's entries */
+        if (held != NULL && check_suppress_add(held, c->hits + inherited,
+                                               c->settings.ignore_count - inherited) == 0)
             continue;
         size_t len;
         /* from the current directory ("../srcls.json" when found from "../x") */
@@ -466,8 +497,9 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
         char *relative = whole != NULL ? baseline_relative(configs->cwd, whole) : NULL;
         free(whole);
         char *text = read_whole(c->path, &len);
-        check_suppress_report(relative != NULL ? relative : c->path, text, len, c->hits,
-                              c->settings.ignore_count, reporter, summary);
+        check_suppress_report(relative != NULL ? relative : c->path, text, len,
+                              c->hits + inherited, c->settings.ignore_count - inherited, reporter,
+                              summary);
         free(text);
         free(relative);
     }

@@ -146,6 +146,29 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* The project_reader's srcls.json that another extends, through libuv. */
+static int read_extended(void *context, const char *path, char **text, size_t *len, char *why,
+                         size_t why_size)
+{
+    uv_loop_t *loop = context;
+    uv_fs_t req;
+    int status = uv_fs_stat(loop, &req, path, NULL);
+    int64_t size = (int64_t)req.statbuf.st_size;
+    bool file = status == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFREG;
+    uv_fs_req_cleanup(&req);
+    if (status != 0 || !file || size > PROJECT_MAX_SIZE) {
+        snprintf(why, why_size, "%s",
+                 status != 0 ? uv_strerror(status) : !file ? "not a regular file" : "larger than 1 MiB");
+        return 0;
+    }
+    errno = 0;
+    *text = read_text(loop, path, size);
+    *len = (size_t)size;
+    if (*text == NULL)
+        snprintf(why, why_size, "cannot read it");
+    return *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
+}
+
 /* Whether the file of a baseline entry (its `path` relative to the baseline's directory
  * `context`) no longer exists: a document without entries may take its findings' entries, as
  * --check lets a moved file keep them (baseline_index's `gone`). */
@@ -229,7 +252,7 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
     if (text != NULL && dir != NULL) {
         *strrchr(dir, '/') = '\0'; /* a path from nearest(): absolute */
         struct analysis a;
-        struct project_reader reader = {read_kind_dir, projects->loop};
+        struct project_reader reader = {read_kind_dir, read_extended, projects->loop};
         int read = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
                                           &p->own, &p->schema);
         p->usable = read == 1 && settings_merge(&p->merged, &p->own, projects->editor) == 0;
