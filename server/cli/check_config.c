@@ -19,7 +19,6 @@
 #include "base/base.h"
 
 /* The largest configuration file read: far above any real srcls.json. */
-#define CONFIG_MAX_SIZE (1u << 20)
 
 struct check_config {
     char *path;  /* the srcls.json (absolute), or "" for the defaults (no srcls.json) */
@@ -97,45 +96,6 @@ static void without_dots(char *path)
         memmove(dot, dot + 2, strlen(dot + 2) + 1);
 }
 
-/* The whole of the regular file `path` (at most CONFIG_MAX_SIZE bytes), malloc'd, or NULL with
- * errno set (EFBIG: larger). */
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    /* room for the size the file has now, and more if it grows meanwhile */
-    size_t cap = f != NULL && fstat(fileno(f), &st) == 0 && st.st_size >= 0 &&
-                         (uintmax_t)st.st_size <= CONFIG_MAX_SIZE
-                     ? (size_t)st.st_size + 1
-                     : CONFIG_MAX_SIZE + 1;
-    size_t room = cap + 1;
-    char *text = f != NULL ? malloc(room) : NULL;
-    *len = 0;
-    while (text != NULL && *len <= CONFIG_MAX_SIZE) {
-        *len += fread(text + *len, 1, cap - *len, f);
-        if (*len < cap || cap > CONFIG_MAX_SIZE)
-            break; /* the end, an error, or past the limit */
-        char *grown = vector_grow(text, &room, 2 * cap + 1, 1);
-        if (grown == NULL)
-            break;
-        text = grown;
-        cap *= 2;
-    }
-    int error = f == NULL ? errno : text == NULL ? ENOMEM : ferror(f) ? EIO : 0;
-    if (f != NULL)
-        fclose(f);
-    if (error == 0 && *len > CONFIG_MAX_SIZE)
-        error = EFBIG;
-    if (error == 0 && *len == cap) /* could not grow */
-        error = ENOMEM;
-    if (error != 0) {
-        free(text);
-        errno = error;
-        return NULL;
-    }
-    text[*len] = '\0';
-    return text;
-}
 
 /* The project_reader of the command line: the kind files of `dir`, with POSIX calls. */
 static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
@@ -157,7 +117,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
         char *path = malloc(size), *text = NULL;
         if (path != NULL) {
             snprintf(path, size, "%s/%s", dir, e->d_name);
-            text = read_whole(path, &len);
+            text = check_read_config(path, &len);
         }
         if (path != NULL && text == NULL && errno != ENOMEM) /* else "out of memory", below */
             snprintf(why, why_size, "cannot read %s: %s", path,
@@ -179,7 +139,7 @@ static int read_extended(void *context, const char *path, char **text, size_t *l
                          size_t why_size)
 {
     (void)context;
-    *text = read_whole(path, len);
+    *text = check_read_config(path, len);
     if (*text == NULL && errno != ENOMEM)
         snprintf(why, why_size, "%s", errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
     return *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
@@ -190,7 +150,7 @@ static int read_extended(void *context, const char *path, char **text, size_t *l
 static void read_config(struct check_configs *configs, struct check_config *c, const char *shown)
 {
     size_t len;
-    char *text = read_whole(c->path, &len);
+    char *text = check_read_config(c->path, &len);
     if (text == NULL && errno == ENOMEM) {
         configs->out_of_memory = true;
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
@@ -496,7 +456,7 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
         char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(configs->cwd, whole) : NULL;
         free(whole);
-        char *text = read_whole(c->path, &len);
+        char *text = check_read_config(c->path, &len);
         check_suppress_report(relative != NULL ? relative : c->path, text, len,
                               c->hits + inherited, c->settings.ignore_count - inherited, reporter,
                               summary);
