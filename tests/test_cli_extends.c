@@ -21,7 +21,7 @@
 /* A source with an unknown field (unknown-field, a warning) and no bucket list
  * (unrestricted-scope, information); `name` its name. */
 #define SOURCE(name)                                                                               \
-    "{\"name\": \"" name "\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"bogus\": 1, "     \
+    "{\"name\": \"" name "\", \"type\": \"CLOUDA_OBJECT_STORAGE\", \"config\": {\"bogus\": 1, "    \
     "\"credentialType\": \"NONE\"}}\n"
 
 static int setup(void **state)
@@ -57,8 +57,8 @@ static void write_monorepo(const char *top)
                        "\"warning\"}, \"exclude\": [\"legacy/**\", \"*.draft.json\"], \"ignore\": "
                        "[{\"files\": \"app/quiet.json\", \"codes\": [\"unrestricted-scope\"], "
                        "\"reason\": \"a test\"}]}\n"},
-        {"app/srcls.json",
-         "{\"extends\": \"../srcls.json\", \"rules\": {\"unrestricted-scope\": \"information\"}}\n"},
+        {"app/srcls.json", "{\"extends\": \"../srcls.json\", \"rules\": {\"unrestricted-scope\": "
+                           "\"information\"}}\n"},
         {"app/a.json", SOURCE("a")},
         {"app/quiet.json", SOURCE("q")},
         {"app/legacy/old.json", SOURCE("o")},
@@ -80,8 +80,8 @@ static void test_a_sub_project_builds_on_the_root(void **state)
     assert_lacks(&r, "[unknown-field]");
     assert_has(&r, "a.json:1:");
     assert_line(&r, "checked 3 files: 0 errors, 0 warnings, 2 information, 0 hints");
-    /* the root's legacy/(anything) is the root's legacy/: app/legacy is checked; "*.draft.json" is a
-     * name, excluded at any depth; the root's ignore entry silences app/quiet.json */
+    /* the root's legacy/(anything) is the root's legacy/: app/legacy is checked; "*.draft.json" is
+     * a name, excluded at any depth; the root's ignore entry silences app/quiet.json */
     assert_has(&r, "legacy/old.json:1:");
     assert_lacks(&r, "draft");
     assert_lacks(&r, "quiet.json");
@@ -96,8 +96,8 @@ static void test_the_root_and_the_sub_project_agree(void **state)
     write_monorepo("agree");
     struct run top = check_in(
         "agree", (const char *[]){"--check", "--no-show-source", "--format", "json", "app", NULL});
-    struct run sub = check_in(
-        "agree/app", (const char *[]){"--check", "--no-show-source", "--format", "json", ".", NULL});
+    struct run sub = check_in("agree/app", (const char *[]){"--check", "--no-show-source",
+                                                            "--format", "json", ".", NULL});
     assert_exit(&top, 0);
     assert_exit(&sub, 0);
     /* the paths differ by "app/" alone */

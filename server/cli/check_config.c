@@ -96,7 +96,6 @@ static void without_dots(char *path)
         memmove(dot, dot + 2, strlen(dot + 2) + 1);
 }
 
-
 /* The project_reader of the command line: the kind files of `dir`, with POSIX calls. */
 static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
                          size_t why_size)
@@ -457,9 +456,8 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
         char *relative = whole != NULL ? baseline_relative(configs->cwd, whole) : NULL;
         free(whole);
         char *text = check_read_config(c->path, &len);
-        check_suppress_report(relative != NULL ? relative : c->path, text, len,
-                              c->hits + inherited, c->settings.ignore_count - inherited, reporter,
-                              summary);
+        check_suppress_report(relative != NULL ? relative : c->path, text, len, c->hits + inherited,
+                              c->settings.ignore_count - inherited, reporter, summary);
         free(text);
         free(relative);
     }

@@ -114,8 +114,8 @@ static int read_at_ref(void *context, const char *path, char **text, size_t *len
 
 /* The srcls.json at `path` (absolute) as it was at REF (`text`), analysed with what it extended
  * then into `out` and `own`: as project_analyze. */
-static int analyze_at_ref(struct check_review *base, const char *path, const char *text,
-                          size_t len, struct analysis *out, struct settings *own)
+static int analyze_at_ref(struct check_review *base, const char *path, const char *text, size_t len,
+                          struct analysis *out, struct settings *own)
 {
     char *dir = strdup(path);
     if (dir == NULL)
@@ -124,8 +124,8 @@ static int analyze_at_ref(struct check_review *base, const char *path, const cha
     if (slash != NULL)
         *slash = '\0';
     struct project_reader reader = {NULL, read_at_ref, base};
-    int status = project_analyze_schema(out, text, len, NULL, slash != NULL ? dir : ".", &reader,
-                                        own, NULL);
+    int status =
+        project_analyze_schema(out, text, len, NULL, slash != NULL ? dir : ".", &reader, own, NULL);
     free(dir);
     return status;
 }

@@ -88,7 +88,9 @@ static void read_strings(struct settings *settings, struct json_doc *doc, uint32
         return;
     if (doc->nodes[list].kind != JSON_ARRAY) {
         snprintf(message, sizeof message, "must be an array of %s (strings)",
-                 what[0] == 'g' ? "globs" : what[0] == 's' ? "srcls.json files" : "directories");
+                 what[0] == 'g'   ? "globs"
+                 : what[0] == 's' ? "srcls.json files"
+                                  : "directories");
         note(problems, problems_size, doc, list, message);
         return;
     }
@@ -114,7 +116,8 @@ static void read_extends(struct settings *settings, struct json_doc *doc, uint32
     if (value == JSON_NONE)
         return;
     if (doc->nodes[value].kind == JSON_ARRAY) {
-        read_strings(settings, doc, value, "srcls.json file", &settings->extends, problems, problems_size);
+        read_strings(settings, doc, value, "srcls.json file", &settings->extends, problems,
+                     problems_size);
         return;
     }
     struct json_str path = json_node_string(doc, value);
@@ -443,8 +446,7 @@ static bool mark_globs(struct settings *settings, struct settings_strings *list,
     return list->from != NULL;
 }
 
-int settings_rebase(struct settings *settings, const char *from, const char *dir,
-                    const char *path)
+int settings_rebase(struct settings *settings, const char *from, const char *dir, const char *path)
 {
     const char *mark = arena_strndup(&settings->arena, from, strlen(from));
     const char *origin = arena_strndup(&settings->arena, path, strlen(path));

@@ -70,7 +70,7 @@ struct settings {
     struct settings_strings extends; /* "extends", as written (a string is a list of one) */
     /* The files extended, directly or not, as resolved (project_analyze_schema; the first 64) */
     struct settings_strings extended;
-    uint32_t ignore_inherited;       /* the first ignores come from the files extended */
+    uint32_t ignore_inherited; /* the first ignores come from the files extended */
     struct arena arena;
 };
 
@@ -102,8 +102,7 @@ int settings_extend(struct settings *out, const struct settings *base, const str
  * path from this file's directory to `home`, with a trailing '/'), each path ("schemas",
  * "baseline") joined to `dir`, this file's directory, unless absolute; each "ignore" entry
  * marked as written in `path`, this file. 0, or -1 when memory ran out. */
-int settings_rebase(struct settings *settings, const char *from, const char *dir,
-                    const char *path);
+int settings_rebase(struct settings *settings, const char *from, const char *dir, const char *path);
 /* Whether one of the globs `globs` matches `path` (relative to the settings' directory). */
 bool settings_glob_match(const struct settings_strings *globs, const char *path);
 

@@ -15,10 +15,10 @@
 
 struct extends_walk {
     const struct project_reader *reader;
-    const char *home;                       /* the extending srcls.json's directory */
+    const char *home;                         /* the extending srcls.json's directory */
     const char *chain[EXTENDS_DEPTH_MAX + 1]; /* the files being read, outermost first */
     uint32_t depth;
-    struct arena arena;           /* paths and messages, for the walk */
+    struct arena arena;                 /* paths and messages, for the walk */
     const char *read[EXTENDS_READ_MAX]; /* the files read, as resolved, each once */
     uint32_t read_count;
     const char *why; /* the mistake found */
@@ -94,9 +94,9 @@ char *project_path_from(struct arena *arena, const char *from, const char *to)
 static char *dir_of(struct extends_walk *w, const char *path)
 {
     const char *slash = strrchr(path, '/');
-    return slash == NULL       ? arena_strndup(&w->arena, ".", 1)
-           : slash == path     ? arena_strndup(&w->arena, "/", 1)
-                               : arena_strndup(&w->arena, path, (size_t)(slash - path));
+    return slash == NULL   ? arena_strndup(&w->arena, ".", 1)
+           : slash == path ? arena_strndup(&w->arena, "/", 1)
+                           : arena_strndup(&w->arena, path, (size_t)(slash - path));
 }
 
 /* `path` as shown in a message: from the extending srcls.json's directory. */
@@ -104,7 +104,8 @@ static const char *shown(struct extends_walk *w, const char *path)
 {
     char *dir = dir_of(w, path), *from = dir ? project_path_from(&w->arena, w->home, dir) : NULL;
     const char *name = strrchr(path, '/');
-    char *text = from != NULL ? arena_printf(&w->arena, "%s%s", from, name ? name + 1 : path) : NULL;
+    char *text =
+        from != NULL ? arena_printf(&w->arena, "%s%s", from, name ? name + 1 : path) : NULL;
     return text != NULL ? text : path;
 }
 
@@ -116,9 +117,9 @@ static bool mistaken(struct extends_walk *w, const char *path, struct analysis *
     const char *what = NULL;
     if (a->diags.count > 0 || a->doc.root == JSON_NONE) {
         struct text_position at =
-            a->diags.count > 0 ? line_index_position(&a->lines, a->diags.items[0].start,
-                                                     POSITION_UTF32)
-                               : (struct text_position){0, 0};
+            a->diags.count > 0
+                ? line_index_position(&a->lines, a->diags.items[0].start, POSITION_UTF32)
+                : (struct text_position){0, 0};
         what = arena_printf(&w->arena, "line %u: %s", at.line + 1,
                             a->diags.count > 0 ? a->diags.items[0].message : "empty");
     } else if (a->doc.nodes[a->doc.root].kind != JSON_OBJECT)
@@ -168,9 +169,9 @@ static bool cycle(struct extends_walk *w, const char *path)
     const char *text = "";
     for (uint32_t i = first; text != NULL && i < w->depth; i++)
         text = arena_printf(&w->arena, "%s%s → ", text, shown(w, w->chain[i]));
-    w->why = text != NULL ? arena_printf(&w->arena, "\"extends\" makes a cycle: %s%s", text,
-                                         shown(w, path))
-                          : NULL;
+    w->why = text != NULL
+                 ? arena_printf(&w->arena, "\"extends\" makes a cycle: %s%s", text, shown(w, path))
+                 : NULL;
     return true;
 }
 

@@ -152,8 +152,8 @@ static bool same_text(const char *a, const char *b)
 static bool same_ignore(const struct settings_ignore *a, const struct settings_ignore *b)
 {
     return same_text(a->files, b->files) && same_text(a->files_from, b->files_from) &&
-           same_text(a->pointer, b->pointer) &&
-           a->any_code == b->any_code && memcmp(a->codes, b->codes, sizeof a->codes) == 0;
+           same_text(a->pointer, b->pointer) && a->any_code == b->any_code &&
+           memcmp(a->codes, b->codes, sizeof a->codes) == 0;
 }
 
 /* Each "ignore" entry now that no entry at the base equals in "files", "pointer" and "codes"
