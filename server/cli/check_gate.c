@@ -118,8 +118,10 @@ static int analyze_at_ref(struct check_review *base, const char *path, const cha
                           struct analysis *out, struct settings *own)
 {
     char *dir = strdup(path);
-    if (dir == NULL)
+    if (dir == NULL) {
+        *out = (struct analysis){0}; /* as project_analyze leaves it: freeing it does no harm */
         return -1;
+    }
     char *slash = strrchr(dir, '/');
     if (slash != NULL)
         *slash = '\0';
