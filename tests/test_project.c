@@ -14,7 +14,6 @@
 #include "analysed.h"
 #include "domain/domain.h"
 #include "project/project.h"
-#include "project/project_internal.h"
 
 static void test_a_good_configuration_gives_its_settings(void **state)
 {

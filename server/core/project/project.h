@@ -27,6 +27,14 @@ bool project_is_config(const char *path, size_t len);
 int project_config_find(const char *dir, bool (*exists)(void *ctx, const char *candidate),
                         void *ctx, char **found);
 
+/* `path` from the directory `dir` (unless absolute), without "." and ".." segments or repeated
+ * slashes, in `arena` (NULL when memory ran out). */
+char *project_path_join(struct arena *arena, const char *dir, const char *path);
+/* The path from the directory `from` to the directory `to` (both as project_path_join makes
+ * them, both absolute or both relative to the same directory), with a trailing '/' ("sub/",
+ * "../app/"), "" for the same directory; in `arena` (NULL when memory ran out). */
+char *project_path_from(struct arena *arena, const char *from, const char *to);
+
 /* Analyses `text` (which must outlive `out`) as a project configuration into `out` (freed with
  * analysis_free), and, when it has no mistake, reads its settings into `settings` (replacing
  * them); with a mistake `settings` is left as it was: a configuration is never half applied.

@@ -12,12 +12,4 @@
 int project_extend(struct analysis *a, const char *config_dir, const struct project_reader *reader,
                    struct settings *settings);
 
-/* `path` from the directory `dir` (unless absolute), without "." and ".." segments or repeated
- * slashes, in `arena` (NULL when memory ran out). */
-char *project_path_join(struct arena *arena, const char *dir, const char *path);
-/* The path from the directory `from` to the directory `to` (both as project_path_join makes
- * them, both absolute or both relative to the same directory), with a trailing '/' ("sub/",
- * "../app/"), "" for the same directory; in `arena` (NULL when memory ran out). */
-char *project_path_from(struct arena *arena, const char *from, const char *to);
-
 #endif
