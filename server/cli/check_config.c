@@ -62,6 +62,7 @@ void check_configs_free(struct check_configs *configs)
     free(configs->cwd);
     free(configs->last_dir);
     free(configs->last_found);
+    free(configs->last_named);
 }
 
 /* Each diagnostic of a configuration's analysis as "srcls: PATH:LINE:COL: message". */
@@ -241,19 +242,44 @@ static bool exists(void *ctx, const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* The directory part of a path as named (`len` bytes of `named`) that nearest() last answered
+ * for; forgotten when memory runs out (then it is asked again). */
+static void remember_named(struct check_configs *configs, const char *named, size_t len)
+{
+    free(configs->last_named);
+    configs->last_named = malloc(len + 1);
+    if (configs->last_named != NULL) {
+        memcpy(configs->last_named, named, len);
+        configs->last_named[len] = '\0';
+    }
+}
+
 /* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
  * last directory's answer is kept: a scan asks for every entry of a directory in a row. */
 static void nearest(struct check_configs *configs, const char *path, char *out, size_t size)
 {
     char dir[PATH_MAX];
     out[0] = '\0';
-    absolute(configs, path != NULL ? path : "-", dir, sizeof dir);
+    /* the directory as named, the current directory being the same all run: the files of one
+     * directory cost one comparison, not an absolute path each (the walk's path strings) */
+    const char *named = path != NULL ? path : "-", *slash = strrchr(named, '/');
+    size_t named_len = slash != NULL ? (size_t)(slash - named) : 0;
+    if (configs->last_named != NULL && strlen(configs->last_named) == named_len &&
+        memcmp(configs->last_named, named, named_len) == 0) {
+        size_t len = strlen(configs->last_found); /* the answer, as snprintf would copy it */
+        len = len < size ? len : size - 1;
+        memcpy(out, configs->last_found, len);
+        out[len] = '\0';
+        return;
+    }
+    absolute(configs, named, dir, sizeof dir);
     char *last = strrchr(dir, '/');
     if (last == NULL)
         return;
     *last = '\0';
     if (configs->last_dir != NULL && strcmp(configs->last_dir, dir) == 0) {
         snprintf(out, size, "%s", configs->last_found);
+        remember_named(configs, named, named_len);
         return;
     }
     char *asked = strdup(dir), *config = NULL;
@@ -270,6 +296,7 @@ static void nearest(struct check_configs *configs, const char *path, char *out, 
         free(configs->last_found);
         configs->last_dir = asked;
         configs->last_found = found;
+        remember_named(configs, named, named_len);
     } else {
         free(asked);
     }

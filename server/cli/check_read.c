@@ -109,7 +109,10 @@ char *check_path_absolute(const char *cwd, const char *path)
         free(out);
         return NULL;
     }
-    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
+    size_t head = path[0] == '/' ? 0 : strlen(cwd), tail = strlen(path); /* cwd "/" path */
+    memcpy(joined, cwd, head);
+    joined[head] = '/';
+    memcpy(joined + head + 1, path, tail + 1);
     size_t len = 0;
     for (char *segment = joined; *segment != '\0';) {
         size_t n = strcspn(segment, "/");

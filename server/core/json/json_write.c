@@ -186,9 +186,16 @@ void json_write_string_n(struct json_writer *w, const char *text, size_t len)
 void json_write_int(struct json_writer *w, int64_t value)
 {
     char digits[24];
-    int n = snprintf(digits, sizeof digits, "%lld", (long long)value);
+    size_t n = sizeof digits;
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    do { /* right to left: a number is written on every line of a report */
+        digits[--n] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    if (value < 0)
+        digits[--n] = '-';
     before_item(w);
-    json_write_bytes(w, digits, (size_t)n);
+    json_write_bytes(w, digits + n, sizeof digits - n);
 }
 
 void json_write_bool(struct json_writer *w, bool value)
