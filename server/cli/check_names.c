@@ -52,6 +52,24 @@ static int make_room(struct check_names *names)
     return 0;
 }
 
+/* The position of byte `offset` of `a` in each encoding, into `out` (indexed by them): asked in
+ * UTF-8 first, whose column is a count of bytes; when the bytes of its line before it are all
+ * ASCII, every encoding counts them the same. Every name of every file goes through here. */
+static void position_in_every_encoding(const struct analysis *a, uint32_t offset,
+                                       struct text_position *out)
+{
+    struct text_position utf8 = line_index_position(&a->lines, offset, POSITION_UTF8);
+    const char *text = a->doc.text;
+    uint32_t at = offset <= a->doc.len ? offset : a->doc.len;
+    bool ascii = utf8.character <= at;
+    for (uint32_t i = at - (ascii ? utf8.character : 0); ascii && i < at; i++)
+        ascii = (unsigned char)text[i] < 0x80;
+    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++)
+        out[e] = ascii || e == POSITION_UTF8
+                     ? utf8
+                     : line_index_position(&a->lines, offset, (enum position_encoding)e);
+}
+
 /* The place of `node` in `a`, with the file's path as named, in the arena; NULL when memory
  * ran out. */
 static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint32_t node)
@@ -66,10 +84,8 @@ static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint
         return NULL;
     place->path = v->path;
     const struct json_node *n = &a->doc.nodes[node];
-    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
-        place->start[e] = line_index_position(&a->lines, n->start, (enum position_encoding)e);
-        place->end[e] = line_index_position(&a->lines, n->end, (enum position_encoding)e);
-    }
+    position_in_every_encoding(a, n->start, place->start);
+    position_in_every_encoding(a, n->end, place->end);
     return place;
 }
 
