@@ -52,6 +52,24 @@ static int make_room(struct check_names *names)
     return 0;
 }
 
+/* The position of byte `offset` of `a` in each encoding, into `out` (indexed by them): asked in
+ * UTF-8 first, whose column is a count of bytes; when the bytes of its line before it are all
+ * ASCII, every encoding counts them the same. Every name of every file goes through here. */
+static void position_in_every_encoding(const struct analysis *a, uint32_t offset,
+                                       struct text_position *out)
+{
+    struct text_position utf8 = line_index_position(&a->lines, offset, POSITION_UTF8);
+    const char *text = a->doc.text;
+    uint32_t at = offset <= a->doc.len ? offset : a->doc.len;
+    bool ascii = utf8.character <= at;
+    for (uint32_t i = at - (ascii ? utf8.character : 0); ascii && i < at; i++)
+        ascii = (unsigned char)text[i] < 0x80;
+    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++)
+        out[e] = ascii || e == POSITION_UTF8
+                     ? utf8
+                     : line_index_position(&a->lines, offset, (enum position_encoding)e);
+}
+
 /* The place of `node` in `a`, with the file's path as named, in the arena; NULL when memory
  * ran out. */
 static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint32_t node)
@@ -66,19 +84,8 @@ static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint
         return NULL;
     place->path = v->path;
     const struct json_node *n = &a->doc.nodes[node];
-    /* On a line that is ASCII up to the name's end, every encoding counts the same columns:
-     * two look-ups rather than six (most names are so, and every one is placed) */
-    struct text_position start = line_index_position(&a->lines, n->start, POSITION_UTF8);
-    struct text_position end = line_index_position(&a->lines, n->end, POSITION_UTF8);
-    uint32_t from = n->end - end.character;
-    bool ascii = start.line == end.line && n->start - start.character == from;
-    for (uint32_t i = from; ascii && i < n->end; i++)
-        ascii = (unsigned char)a->doc.text[i] < 0x80;
-    for (int e = POSITION_UTF16; e <= POSITION_UTF32; e++) {
-        enum position_encoding encoding = (enum position_encoding)e;
-        place->start[e] = ascii ? start : line_index_position(&a->lines, n->start, encoding);
-        place->end[e] = ascii ? end : line_index_position(&a->lines, n->end, encoding);
-    }
+    position_in_every_encoding(a, n->start, place->start);
+    position_in_every_encoding(a, n->end, place->end);
     return place;
 }
 
