@@ -89,6 +89,7 @@ static const struct method methods[] = {
      lsp_navigation_selection_initialize},
     {"textDocument/inlayHint", REQUEST, lsp_inlay_hints_request, lsp_inlay_hints_initialize},
     {"workspace/diagnostic", REQUEST, lsp_workspace_diagnostic_request, lsp_workspace_initialize},
+    {"$/cancelRequest", NOTIFICATION, lsp_workspace_cancel, NULL},
 };
 
 static bool name_is(struct json_str name, const char *text)
@@ -201,8 +202,11 @@ static bool is_cancelled(const struct lsp_request *req, const struct lsp_message
 static void handle_notification(struct lsp_server *s, struct lsp_request *req)
 {
     const struct method *m = find_method(req->method, false);
-    if (m != NULL && (m->type == LIFECYCLE || s->state == LSP_STATE_INITIALIZED))
-        m->handler(s, req);
+    if (m == NULL || (m->type != LIFECYCLE && s->state != LSP_STATE_INITIALIZED))
+        return;
+    if (m->handler == lsp_configuration_did_change || m->handler == lsp_configuration_watched_files)
+        lsp_workspace_quiesce(s); /* what a pull's workers read is about to change */
+    m->handler(s, req);
 }
 
 /* Answers a request that cannot be handled now; true when it did. */

@@ -22,6 +22,8 @@ enum lsp_state {
     LSP_STATE_SHUT_DOWN,   /* after shutdown: only exit is accepted */
 };
 
+struct ws_pull; /* lsp_workspace_internal.h */
+
 struct lsp_message {
     char *body; /* owned, NUL-terminated */
     size_t len;
@@ -48,6 +50,7 @@ struct lsp_server {
     uint32_t folder_count;
     size_t folder_capacity;
     bool folders_lost; /* a workspace folder was not kept for memory (workspace/diagnostic) */
+    struct ws_pull *pulls; /* workspace/diagnostic requests, the first being answered (owned) */
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;
