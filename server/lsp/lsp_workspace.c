@@ -21,9 +21,10 @@
 
 #define WALK_MAX_FILES 20000u
 #define WALK_PART_REPORTS 256u
-/* Files per batch, and batches in the pool at once (libuv's pool has 4 threads by default). */
+/* Files per batch. Batches in the pool at once: one per core and one more, so that a worker
+ * never waits for the loop and the loop is not crowded off the cores (libuv's pool has 4 threads
+ * by default); measured in docs/performance.md. */
 #define WALK_BATCH_FILES 64u
-#define WALK_BATCHES_IN_FLIGHT 8u
 
 static void items_free(struct ws_item *items, uint32_t count)
 {
@@ -312,11 +313,14 @@ static void item_prepare(struct ws_pull *pull, struct ws_item *item, struct ws_f
     item->on_loop |= item->target.baseline != NULL;
 }
 
-/* Hands batches to the pool while fewer than WALK_BATCHES_IN_FLIGHT are there; answers once
- * every file is reported. */
+/* Hands batches to the pool while fewer than a core's each and one are there; answers once every
+ * file is reported. */
 static void pump(struct ws_pull *pull)
 {
-    while (pull->in_flight < WALK_BATCHES_IN_FLIGHT && pull->next_file < pull->file_count &&
+    static unsigned cores;
+    if (cores == 0)
+        cores = lsp_workspace_cores();
+    while (pull->in_flight < cores + 1 && pull->next_file < pull->file_count &&
            !pull->out_of_memory) {
         size_t left = pull->file_count - pull->next_file;
         uint32_t count = left < WALK_BATCH_FILES ? (uint32_t)left : WALK_BATCH_FILES;

@@ -1,4 +1,5 @@
-/* lsp_workspace_git: what git ignores below a workspace folder, for workspace/diagnostic —
+/* lsp_workspace_git: the native build's side of workspace/diagnostic: the cores, and what git
+ * ignores below a workspace folder —
  * `git -C DIR ls-files --others --ignored --exclude-standard --directory -z`, the question
  * `srcls --check` asks (check_ignored.c), run through uv_spawn with its output read on the loop.
  * lsp_workspace_git_wasi.c is the WebAssembly build's, which starts no process. */
@@ -66,6 +67,16 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
         uv_read_stop(stream);
         uv_close((uv_handle_t *)stream, on_close);
     }
+}
+
+unsigned lsp_workspace_cores(void)
+{
+    uv_cpu_info_t *cpus;
+    int count = 0;
+    if (uv_cpu_info(&cpus, &count) != 0)
+        return 1;
+    uv_free_cpu_info(cpus, count);
+    return count > 0 ? (unsigned)count : 1;
 }
 
 int lsp_workspace_git_ignored(uv_loop_t *loop, const char *dir, lsp_workspace_git_done *done,

@@ -3,6 +3,11 @@
  * is the native build's). */
 #include "lsp_workspace_internal.h"
 
+unsigned lsp_workspace_cores(void)
+{
+    return 1; /* no threads: the work runs when queued */
+}
+
 int lsp_workspace_git_ignored(uv_loop_t *loop, const char *dir, lsp_workspace_git_done *done,
                               void *context)
 {

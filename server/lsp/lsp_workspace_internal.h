@@ -1,7 +1,8 @@
 /* lsp_workspace_internal: what the files of workspace/diagnostic share (lsp_workspace.c: the
  * workspace folders, the pulls, their walk, batches and answers; lsp_workspace_file.c: one file's
  * report, made on a worker of libuv's thread pool; lsp_workspace_git.c / _wasi.c: what git
- * ignores). One module split for size: only its files include this. */
+ * ignores, and the cores: the parts that differ by platform). One module split for size: only its
+ * files include this. */
 #ifndef SRCLS_LSP_WORKSPACE_INTERNAL_H
 #define SRCLS_LSP_WORKSPACE_INTERNAL_H
 
@@ -72,6 +73,8 @@ void lsp_workspace_file_on_loop(struct ws_pull *pull, struct ws_item *item);
 void lsp_workspace_write_report(const struct ws_pull *pull, struct json_writer *w, const char *uri,
                                 const char *id, int64_t version, const struct analysis *a);
 
+/* The cores a pull's batches may use (the native build's; 1 in the WebAssembly build). */
+unsigned lsp_workspace_cores(void);
 /* What git ignores below `dir`: `done(context, names, len)` once, on the loop, with git's
  * NUL-separated answer, or NULL when nothing is known (no git, not a work tree, an error).
  * Returns 0, or non-zero when nothing was started (then `done` is never called). */
