@@ -1,8 +1,8 @@
 /* lsp_workspace: the workspace folders, and workspace/diagnostic over them. A pull walks the
  * folders as `srcls --check` walks a directory (the rules of core/walk: hidden entries and
  * node_modules skipped, *.json files and what a srcls.json includes, its "exclude" and what git
- * ignores left out — git asked through uv_spawn, lsp_workspace_git.c; no symbolic link followed),
- * then hands its files to libuv's thread pool in batches (lsp_workspace_file.c does one file),
+ * ignores left out — git asked through uv_spawn, lsp_workspace_posix.c; no symbolic link followed),
+ * then hands its files to the workers in batches (lsp_workspace_file.c does one file),
  * and sends their reports in walk order as the batches come back: the loop answers other messages
  * meanwhile. With a partialResultToken, the reports go out in $/progress notifications of
  * WALK_PART_REPORTS each, and the answer itself has no items. Pulls are answered one after the
@@ -32,7 +32,6 @@ static void items_free(struct ws_item *items, uint32_t count)
         free(items[i].path);
         free(items[i].uri);
         lsp_projects_target_free(&items[i].target);
-        json_writer_free(&items[i].report);
     }
     free(items);
 }
@@ -44,6 +43,7 @@ static void pull_free(struct ws_pull *pull)
         struct ws_batch *b = pull->first;
         pull->first = b->next;
         items_free(b->items, b->count);
+        json_writer_free(&b->out);
         free(b);
     }
     for (size_t i = pull->next_file; i < pull->file_count; i++)
@@ -216,6 +216,8 @@ static void pull_end(struct ws_pull *pull)
     pull_free(pull);
     if (s->pulls != NULL)
         pull_start(s->pulls);
+    else if (s->pulls_over != NULL)
+        s->pulls_over(s); /* an exit waiting for the pulls */
 }
 
 static void pull_answer(struct ws_pull *pull)
@@ -240,11 +242,12 @@ static void deliver(struct ws_pull *pull)
         for (uint32_t i = 0; i < b->count; i++) {
             struct ws_item *item = &b->items[i];
             if (item->on_loop)
-                lsp_workspace_file_on_loop(pull, item);
+                lsp_workspace_file_on_loop(pull, item, &b->out);
             pull->out_of_memory |= item->out_of_memory;
-            if (item->report.len == 0)
+            if (item->end == item->start || b->out.failed)
                 continue;
-            json_write_raw(report_writer(pull), item->report.buf, item->report.len);
+            size_t at = item->start + (b->out.buf[item->start] == ','); /* the writer's comma */
+            json_write_raw(report_writer(pull), b->out.buf + at, item->end - at);
             if (pull->token != JSON_NONE && ++pull->in_part == WALK_PART_REPORTS)
                 part_send(pull);
         }
@@ -252,28 +255,25 @@ static void deliver(struct ws_pull *pull)
         if (pull->first == NULL)
             pull->last = NULL;
         items_free(b->items, b->count);
+        json_writer_free(&b->out);
         free(b);
     }
 }
 
-static void on_work(uv_work_t *work)
+static void on_work(struct ws_batch *b)
 {
-    struct ws_batch *b = work->data;
     for (uint32_t i = 0; i < b->count; i++) {
         if (!b->items[i].on_loop)
-            lsp_workspace_file_work(b->pull, &b->items[i]);
+            lsp_workspace_file_work(b->pull, &b->items[i], &b->out);
     }
     atomic_fetch_sub(&b->pull->working, 1u);
 }
 
 static void pump(struct ws_pull *pull);
 
-static void after_work(uv_work_t *work, int status)
+static void after_work(struct ws_batch *b)
 {
-    struct ws_batch *b = work->data;
     struct ws_pull *pull = b->pull;
-    if (status == UV_ECANCELED) /* never started */
-        atomic_fetch_sub(&pull->working, 1u);
     b->done = true;
     pull->in_flight--;
     pull->cancelled |= pull->s->exiting;
@@ -332,7 +332,7 @@ static void pump(struct ws_pull *pull)
             break;
         }
         *b = (struct ws_batch){.pull = pull, .items = items, .count = count};
-        b->work.data = b;
+        json_writer_init(&b->out, 0);
         for (uint32_t i = 0; i < count; i++)
             item_prepare(pull, &items[i], pull->files[pull->next_file++]);
         if (pull->last != NULL)
@@ -342,12 +342,7 @@ static void pump(struct ws_pull *pull)
         pull->last = b;
         pull->in_flight++;
         atomic_fetch_add(&pull->working, 1u);
-        if (uv_queue_work(pull->s->loop, &b->work, on_work, after_work) != 0) {
-            on_work(&b->work); /* cannot fail with these arguments; in line if it does */
-            pull->in_flight--;
-            b->done = true;
-            deliver(pull);
-        }
+        lsp_workspace_pool_submit(pull->s->pool, b);
     }
     if (pull->in_flight == 0 && (pull->next_file == pull->file_count || pull->out_of_memory))
         pull_answer(pull);
@@ -393,6 +388,10 @@ static void ask_git(struct ws_pull *pull)
 
 static void pull_start(struct ws_pull *pull)
 {
+    struct lsp_server *s = pull->s;
+    if (s->pool == NULL)
+        s->pool = lsp_workspace_pool_new(s->loop, lsp_workspace_cores(), on_work, after_work);
+    pull->out_of_memory |= s->pool == NULL;
     lsp_jsonrpc_result_begin(&pull->w, &pull->req);
     json_write_object_begin(&pull->w);
     json_write_key(&pull->w, "items");
@@ -452,14 +451,17 @@ void lsp_workspace_cancel(struct lsp_server *s, struct lsp_request *req)
             pull_free(pull);
             return;
         }
-        for (struct ws_batch *b = pull->first; b != NULL; b = b->next) {
-            if (!b->done)
-                uv_cancel((uv_req_t *)&b->work); /* those not started come back cancelled */
-        }
-        if (pull->in_flight == 0 && !pull->git_running)
+        if (pull->in_flight == 0 && !pull->git_running) /* else once they are back */
             pull_end(pull);
         return;
     }
+}
+
+void lsp_workspace_close(struct lsp_server *s)
+{
+    if (s->pool != NULL)
+        lsp_workspace_pool_close(s->pool);
+    s->pool = NULL;
 }
 
 void lsp_workspace_quiesce(struct lsp_server *s)

@@ -19,5 +19,8 @@ void lsp_workspace_cancel(struct lsp_server *s, struct lsp_request *req);
 /* Waits until no worker of a pull is checking a file: called before the settings or the
  * projects the workers read change (a batch's worth of files at most). */
 void lsp_workspace_quiesce(struct lsp_server *s);
+/* The server stops: the workers end the batches they work on and stop (the pulls left are freed
+ * by lsp_workspace_free). */
+void lsp_workspace_close(struct lsp_server *s);
 
 #endif

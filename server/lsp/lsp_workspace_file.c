@@ -1,6 +1,6 @@
 /* lsp_workspace_file: one file of workspace/diagnostic (lsp_workspace_internal.h) — its stat,
  * read and check (walk_check_file, as `srcls --check` checks it) and its report, made on a
- * worker of libuv's thread pool, touching only its item, the pull's request (read only) and the
+ * worker thread, touching only its item, the pull's request (read only) and the
  * project it was resolved with (not changed while workers run: lsp_workspace_quiesce); or, for an
  * open document, from the editor's text on the loop. */
 #include "lsp_workspace_internal.h"
@@ -101,7 +101,17 @@ static char *read_file(uv_loop_t *loop, const char *path, size_t size)
     return text;
 }
 
-void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item)
+/* The report of `item` into `out`, where it is recorded. */
+static void report(const struct ws_pull *pull, struct ws_item *item, struct json_writer *out,
+                   const char *id, int64_t version, const struct analysis *a)
+{
+    item->start = out->len;
+    lsp_workspace_write_report(pull, out, item->uri, id, version, a);
+    item->end = out->len;
+    item->out_of_memory |= out->failed;
+}
+
+void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item, struct json_writer *out)
 {
     if (item->uri == NULL)
         return; /* out of memory: said so */
@@ -117,11 +127,10 @@ void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item)
              (long)st.st_mtim.tv_nsec, (unsigned long long)st.st_size,
              (unsigned long long)item->settings_changes);
     struct json_str had = previous_id(pull, item->uri);
-    json_writer_init(&item->report, 0);
     if (same_id(had, id)) { /* unchanged: only its metadata looked at */
         struct analysis none;
         memset(&none, 0, sizeof none);
-        lsp_workspace_write_report(pull, &item->report, item->uri, id, -1, &none);
+        report(pull, item, out, id, -1, &none);
         return;
     }
     errno = 0;
@@ -131,7 +140,7 @@ void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item)
         if (had.ptr != NULL) {
             struct analysis none;
             memset(&none, 0, sizeof none);
-            lsp_workspace_write_report(pull, &item->report, item->uri, id, -1, &none);
+            report(pull, item, out, id, -1, &none);
         }
         return;
     }
@@ -145,11 +154,10 @@ void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item)
         item->out_of_memory = true; /* -1: memory */
     } else {
         if (ours)
-            lsp_workspace_write_report(pull, &item->report, item->uri, id, -1, &a);
+            report(pull, item, out, id, -1, &a);
         analysis_free(&a);
     }
     free(text);
-    item->out_of_memory |= item->report.failed;
 }
 
 /* The open document whose file is `path`, or NULL. */
@@ -167,19 +175,17 @@ static struct lsp_document *open_document(struct lsp_server *s, const char *path
     return NULL;
 }
 
-void lsp_workspace_file_on_loop(struct ws_pull *pull, struct ws_item *item)
+void lsp_workspace_file_on_loop(struct ws_pull *pull, struct ws_item *item, struct json_writer *out)
 {
     struct lsp_document *d = open_document(pull->s, item->path, &item->out_of_memory);
     if (d == NULL) { /* a file with a baseline: its marks are the loop's */
-        lsp_workspace_file_work(pull, item);
+        lsp_workspace_file_work(pull, item, out);
         return;
     }
     char id[48];
     lsp_document_result_id(d, id, sizeof id);
     int analyzed = lsp_document_analyze(d);
     item->out_of_memory |= analyzed != 0;
-    json_writer_init(&item->report, 0);
     if (analyzed == 0 && d->analysis.document != DOCUMENT_UNKNOWN)
-        lsp_workspace_write_report(pull, &item->report, item->uri, id, d->version, &d->analysis);
-    item->out_of_memory |= item->report.failed;
+        report(pull, item, out, id, d->version, &d->analysis);
 }

@@ -1,8 +1,8 @@
 /* lsp_workspace_internal: what the files of workspace/diagnostic share (lsp_workspace.c: the
  * workspace folders, the pulls, their walk, batches and answers; lsp_workspace_file.c: one file's
- * report, made on a worker of libuv's thread pool; lsp_workspace_git.c / _wasi.c: what git
- * ignores, and the cores: the parts that differ by platform). One module split for size: only its
- * files include this. */
+ * report, made on a worker; lsp_workspace_posix.c / _wasi.c: what differs by platform, the
+ * workers, the cores and what git ignores). One module split for size: only its files include
+ * this. */
 #ifndef SRCLS_LSP_WORKSPACE_INTERNAL_H
 #define SRCLS_LSP_WORKSPACE_INTERNAL_H
 
@@ -22,18 +22,22 @@ struct ws_item {
     struct lsp_target target;
     struct analysis_options options;
     uint64_t settings_changes; /* part of its resultId */
-    struct json_writer report; /* its report (len 0: none) */
+    size_t start, end;         /* its report in its batch's `out` (start == end: none) */
     bool out_of_memory;
 };
 
-/* Files handed to the thread pool together; its reports are sent once every batch before it is. */
+/* Files handed to the workers together; its reports are sent once every batch before it is. */
 struct ws_batch {
-    uv_work_t work;
     struct ws_pull *pull;
     struct ws_item *items;
     uint32_t count;
-    bool done; /* the worker's part is over (its after-work callback ran) */
+    struct json_writer out; /* the items' reports, one after the other */
+    bool done;              /* the worker's part is over (its after-work callback ran) */
     struct ws_batch *next;
+    /* the pool's: its queues (native), its request and pool (WebAssembly) */
+    struct ws_batch *pool_next;
+    struct ws_pool *pool;
+    uv_work_t work;
 };
 
 /* A workspace/diagnostic being answered. */
@@ -65,16 +69,29 @@ struct ws_found {
     bool explicit;
 };
 
-/* The worker's part for `item`: its file read and checked, its report written (thread pool). */
-void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item);
-/* The loop's part for an open document (or `on_loop` item): its report written. */
-void lsp_workspace_file_on_loop(struct ws_pull *pull, struct ws_item *item);
+/* The worker's part for `item`: its file read and checked, its report written into `out`
+ * (thread pool). */
+void lsp_workspace_file_work(struct ws_pull *pull, struct ws_item *item, struct json_writer *out);
+/* The loop's part for an open document (or `on_loop` item): its report written into `out`. */
+void lsp_workspace_file_on_loop(struct ws_pull *pull, struct ws_item *item,
+                                struct json_writer *out);
 /* Writes the report of one document into `w`: unchanged when the client has `id`, else full. */
 void lsp_workspace_write_report(const struct ws_pull *pull, struct json_writer *w, const char *uri,
                                 const char *id, int64_t version, const struct analysis *a);
 
 /* The cores a pull's batches may use (the native build's; 1 in the WebAssembly build). */
 unsigned lsp_workspace_cores(void);
+
+/* The workers of the pulls (one set for the server, made by the first pull): `work` runs on a
+ * worker (or on the loop, where no thread could start), `after` on the loop, a batch at a time,
+ * in the order they are done. NULL when memory ran out. */
+typedef void ws_batch_fn(struct ws_batch *b);
+struct ws_pool *lsp_workspace_pool_new(uv_loop_t *loop, unsigned threads, ws_batch_fn *work,
+                                       ws_batch_fn *after);
+void lsp_workspace_pool_submit(struct ws_pool *pool, struct ws_batch *b);
+/* Waits for the workers to end the batches they work on and stops them; the batches not
+ * handed back are the caller's to free. Freed once the loop has closed its handle. */
+void lsp_workspace_pool_close(struct ws_pool *pool);
 /* What git ignores below `dir`: `done(context, names, len)` once, on the loop, with git's
  * NUL-separated answer, or NULL when nothing is known (no git, not a work tree, an error).
  * Returns 0, or non-zero when nothing was started (then `done` is never called). */
