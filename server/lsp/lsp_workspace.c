@@ -214,7 +214,7 @@ static void pull_end(struct ws_pull *pull)
     struct lsp_server *s = pull->s;
     s->pulls = pull->next;
     pull_free(pull);
-    if (s->pulls != NULL)
+    if (s->pulls != NULL && !s->exiting) /* stopped: lsp_workspace_free frees the others */
         pull_start(s->pulls);
     else if (s->pulls_over != NULL)
         s->pulls_over(s); /* an exit waiting for the pulls */
@@ -414,16 +414,21 @@ void lsp_workspace_diagnostic_request(struct lsp_server *s, struct lsp_request *
     pull->s = s;
     pull->body = body;
     json_parse(&pull->doc, body, len, NULL); /* the same text: the same nodes */
+    if (pull->doc.node_count != req->doc->node_count) { /* memory ran out */
+        pull_free(pull);
+        lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
+        return;
+    }
     pull->req = *req;
     pull->req.doc = &pull->doc;
     pull->req.id_text = body + (req->id_text - req->doc->text);
-    pull->req.method.ptr = body + (req->method.ptr - req->doc->text);
+    pull->req.method = (struct json_str){"workspace/diagnostic", sizeof "workspace/diagnostic" - 1};
     pull->previous = lsp_jsonrpc_get(&pull->doc, req->params, "previousResultIds");
     pull->token = lsp_jsonrpc_get(&pull->doc, req->params, "partialResultToken");
     if (pull->token != JSON_NONE && pull->doc.nodes[pull->token].kind != JSON_STRING &&
         pull->doc.nodes[pull->token].kind != JSON_NUMBER)
         pull->token = JSON_NONE; /* a ProgressToken is an integer or a string */
-    pull->out_of_memory = s->folders_lost || s->documents.open_lost || pull->doc.node_count == 0;
+    pull->out_of_memory = s->folders_lost || s->documents.open_lost;
     struct ws_pull **at = &s->pulls;
     while (*at != NULL)
         at = &(*at)->next;
