@@ -190,4 +190,24 @@ describe('workspace diagnostics', () => {
     const late = await raw.drain(300);
     assert.deepEqual(late.filter((m) => m.id === 7), [], 'answered twice');
   });
+
+  test('the configuration and a srcls.json changing during a pull: every file is still reported, once', { timeout: 60000 }, async (t) => {
+    const root = manyFiles(t, 3000);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{}');
+    const raw = await startRaw(t);
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    await raw.request('pull', WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'q' });
+    await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
+    // what the workers read (the projects, the editor's settings) changes while they run
+    for (let i = 0; i < 5; i++) {
+      await raw.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(root, 'srcls.json')), type: 2 }] });
+      await raw.notify('workspace/didChangeConfiguration', { settings: { srcls: { maxDiagnostics: i + 1 } } });
+    }
+    const answer = await raw.response('pull', 30000);
+    assert.deepEqual(answer.result, { items: [] });
+    const parts = raw.messages.filter((m) => m.method === '$/progress' && m.params.token === 'q');
+    const uris = parts.flatMap((m) => m.params.value.items.map((r) => r.uri));
+    assert.equal(uris.length + 256, 3000, 'reports streamed after the first part'); // the first part was taken
+    assert.equal(new Set(uris).size, uris.length);
+  });
 });
