@@ -413,8 +413,9 @@ void lsp_workspace_diagnostic_request(struct lsp_server *s, struct lsp_request *
     body[len] = '\0';
     pull->s = s;
     pull->body = body;
-    json_parse(&pull->doc, body, len, NULL); /* the same text: the same nodes */
-    if (pull->doc.node_count != req->doc->node_count) { /* memory ran out */
+    /* the same text: the same nodes, unless memory ran out */
+    json_parse(&pull->doc, body, len, NULL);
+    if (pull->doc.node_count != req->doc->node_count) {
         pull_free(pull);
         lsp_jsonrpc_reply_error(&s->rpc, req, LSP_INTERNAL_ERROR, "out of memory");
         return;
