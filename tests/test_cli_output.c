@@ -606,9 +606,9 @@ static void test_broken_config_names_file_and_place_and_exits_2(void **state)
         {"", "srcls: cfg.json:1:1: the configuration is empty: it holds an object ({} at least)\n"},
         {"[]", "srcls: cfg.json:1:1: the configuration must be an object\n"},
         {"{\"rule\": {\"unknown-field\": \"error\"}}",
-         "srcls: cfg.json:1:2: unknown setting (the settings are \"rules\", \"types\", "
-         "\"include\", "
-         "\"exclude\", \"placeholders\", \"schemas\", \"ignore\" and \"baseline\")\n"},
+         "srcls: cfg.json:1:2: unknown setting (the settings are \"extends\", \"rules\", "
+         "\"types\", \"include\", \"exclude\", \"placeholders\", \"schemas\", \"ignore\" and "
+         "\"baseline\")\n"},
         {"{\"rules\": {\"unknown-field\": \"fatal\"}}",
          "srcls: cfg.json:1:12: the severity of \"unknown-field\" must be error, warning, "
          "information, hint or off\n"},

@@ -1,5 +1,6 @@
 /* test_project: srcls.json as a document — its settings, its mistakes placed where they are
- * written, the editor's settings laid over it, and the edit that maps a type identifier. */
+ * written, the editor's settings laid over it, the edit that maps a type identifier, and
+ * "extends" (the paths it joins, the settings it merges, its mistakes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -279,6 +280,164 @@ static void test_the_governing_srcls_json_is_the_nearest_upwards(void **state)
     assert_string_equal(asked, "x/y/srcls.json\nx/srcls.json\n"); /* relative: not "/" */
 }
 
+/* "extends" paths: joined and tidied as `cd` would, and the path between two directories that
+ * an extended file's globs are matched from. */
+static void test_extends_paths_are_joined_and_related(void **state)
+{
+    (void)state;
+    static const char *const joins[][3] = {
+        {"/r/app", "../srcls.json", "/r/srcls.json"},
+        {"/r/app", "./base.json", "/r/app/base.json"},
+        {"/r/app", "a//b/./../c.json", "/r/app/a/c.json"},
+        {"/r", "../../../x.json", "/x.json"},
+        {"/", "x.json", "/x.json"},
+        {"/r/app", "/etc/srcls.json", "/etc/srcls.json"},
+        {".", "x.json", "x.json"},
+        {"app", "../../x.json", "../x.json"},
+        {"a", "..", "."},
+    };
+    struct arena arena;
+    arena_init(&arena);
+    for (size_t i = 0; i < sizeof joins / sizeof *joins; i++)
+        assert_string_equal(project_path_join(&arena, joins[i][0], joins[i][1]), joins[i][2]);
+    static const char *const froms[][3] = {
+        {"/r", "/r/app", "app/"},   {"/r", "/r", ""},          {"/r/shared", "/r/app", "../app/"},
+        {"/r/a/b", "/r", "../../"}, {"/", "/r/app", "r/app/"}, {"/r/app", "/", "../../"},
+        {"/r/ab", "/r/a", "../a/"}, /* segments, not bytes */
+    };
+    for (size_t i = 0; i < sizeof froms / sizeof *froms; i++)
+        assert_string_equal(project_path_from(&arena, froms[i][0], froms[i][1]), froms[i][2]);
+    arena_free(&arena);
+    /* a glob from the root matched from a sub-project's directory */
+    assert_true(glob_match_from("legacy/**", "", "legacy/a.json"));
+    assert_false(glob_match_from("legacy/**", "app/", "legacy/a.json"));
+    assert_true(glob_match_from("app/legacy/**", "app/", "legacy/a.json"));
+    assert_true(glob_match_from("*.draft.json", "app/", "x/b.draft.json"));
+    assert_true(glob_match_from("**/gen/*", "../app/", "gen/x.json"));
+}
+
+/* An in-memory file system for project_reader: NAME, TEXT pairs, NULL-terminated. */
+static int read_memory(void *context, const char *path, char **text, size_t *len, char *why,
+                       size_t why_size)
+{
+    const char *const *files = context;
+    for (size_t i = 0; files[i] != NULL; i += 2) {
+        if (strcmp(files[i], path) == 0) {
+            *len = strlen(files[i + 1]);
+            *text = strdup(files[i + 1]);
+            return *text != NULL ? 1 : -1;
+        }
+    }
+    snprintf(why, why_size, "no such file");
+    return 0;
+}
+
+static int no_dir(void *context, const char *dir, struct project_schema *schema, char *why,
+                  size_t why_size)
+{
+    (void)context, (void)dir, (void)schema;
+    snprintf(why, why_size, "no such directory");
+    return -1;
+}
+
+/* The settings of /r/app/srcls.json `text` with the files of `files`: 1, or 0 with the first
+ * mistake's message in `*message` (static storage). */
+static int extend(const char *text, const char *const *files, struct settings *s,
+                  const char **message)
+{
+    struct analysis a;
+    struct project_reader reader = {no_dir, read_memory, (void *)files};
+    struct project_schema schema = {0};
+    static char first[512];
+    int status = project_analyze_schema(&a, text, strlen(text), &analysed_schema, "/r/app", &reader,
+                                        s, &schema);
+    snprintf(first, sizeof first, "%s", a.diags.count > 0 ? a.diags.items[0].message : "");
+    *message = first;
+    analysis_free(&a);
+    project_schema_free(&schema);
+    return status;
+}
+
+static void test_extends_merges_and_keeps_each_glob_where_it_was_written(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "/r/srcls.json",
+        "{\"extends\": \"shared/base.json\", \"rules\": {\"unknown-field\": \"error\", "
+        "\"kind-inferred\": \"hint\"}, \"exclude\": [\"legacy/**\"], \"placeholders\": "
+        "[\"${NAME}\"], \"ignore\": [{\"files\": \"app/x.json\", \"codes\": [\"unknown-field\"], "
+        "\"reason\": \"r\"}], \"baseline\": \"bl.json\"}",
+        "/r/shared/base.json",
+        "{\"rules\": {\"unknown-field\": \"off\", \"missing-required\": \"hint\"}, \"types\": "
+        "{\"A\": \"SEARCH_INDEX\"}}",
+        NULL,
+    };
+    struct settings s;
+    settings_init(&s);
+    const char *message;
+    assert_int_equal(
+        extend("{\"extends\": \"../srcls.json\", \"rules\": {\"kind-inferred\": "
+               "\"off\"}, \"exclude\": [\"gen/*\"], \"placeholders\": [\"{{ NAME }}\"]}",
+               files, &s, &message),
+        1);
+    /* rules key by key: the nearest file wins */
+    assert_int_equal(settings_severity(&s, CODE_KIND_INFERRED, DIAG_WARNING), DIAG_OFF);
+    assert_int_equal(settings_severity(&s, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_ERROR);
+    assert_int_equal(settings_severity(&s, CODE_MISSING_REQUIRED, DIAG_ERROR), DIAG_HINT);
+    assert_string_equal(settings_type(&s, "A", 1), "SEARCH_INDEX");
+    /* lists concatenated, theirs first; globs from where they were written */
+    assert_int_equal(s.exclude.count, 2);
+    assert_int_equal(s.exclude.inherited, 1);
+    assert_true(settings_glob_match(&s.exclude, "gen/a.json"));
+    assert_false(settings_glob_match(&s.exclude, "legacy/a.json"));
+    assert_int_equal(s.placeholder_count, 2);
+    assert_int_equal(s.ignore_count, 1);
+    assert_int_equal(s.ignore_inherited, 1);
+    assert_string_equal(s.ignores[0].origin, "/r/srcls.json");
+    assert_string_equal(s.ignores[0].files_from, "app/");
+    /* the baseline is the root's, from the root */
+    assert_string_equal(s.baseline, "/r/bl.json");
+    assert_int_equal(s.extended.count, 2);
+    settings_free(&s);
+}
+
+static void test_a_broken_extends_is_a_mistake_and_applies_nothing(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "/r/a.json",
+        "{\"extends\": \"b.json\"}",
+        "/r/b.json",
+        "{\"extends\": \"./a.json\"}",
+        "/r/bad.json",
+        "{\"rules\": [1]}",
+        "/r/self/srcls.json",
+        "{\"extends\": \"srcls.json\"}",
+        NULL,
+    };
+    static const char *const cases[][2] = {
+        {"{\"extends\": \"../nope.json\"}",
+         "cannot read ../nope.json, which this file extends: no such file"},
+        {"{\"extends\": [\"../a.json\"]}",
+         "\"extends\" makes a cycle: ../a.json → ../b.json → ../a.json"},
+        {"{\"extends\": \"srcls.json\"}", "\"extends\" makes a cycle: srcls.json → srcls.json"},
+        {"{\"extends\": \"../bad.json\"}",
+         "../bad.json, which this file extends, has a mistake (/rules: must be an object mapping "
+         "a code to a severity)"},
+        {"{\"extends\": [\"../self/srcls.json\"]}",
+         "\"extends\" makes a cycle: ../self/srcls.json → ../self/srcls.json"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct settings s;
+        settings_init(&s);
+        const char *message;
+        assert_int_equal(extend(cases[i][0], files, &s, &message), 0);
+        assert_string_equal(message, cases[i][1]);
+        assert_int_equal(s.severity_count, 0); /* nothing applied */
+        settings_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +449,9 @@ int main(void)
         cmocka_unit_test(test_the_editor_settings_lay_over_the_project),
         cmocka_unit_test(test_mapping_a_type_edits_every_shape_of_srcls_json),
         cmocka_unit_test(test_the_governing_srcls_json_is_the_nearest_upwards),
+        cmocka_unit_test(test_extends_paths_are_joined_and_related),
+        cmocka_unit_test(test_extends_merges_and_keeps_each_glob_where_it_was_written),
+        cmocka_unit_test(test_a_broken_extends_is_a_mistake_and_applies_nothing),
     };
     int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);
     return failed;

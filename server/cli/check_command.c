@@ -133,10 +133,12 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
     size_t base = strlen(path);
     bool slash = base > 0 && path[base - 1] == '/';
     for (size_t i = 0; i < count_names; i++) {
-        size_t size = base + 1 + strlen(names[i].name) + 1;
-        char *child = malloc(size);
-        if (child != NULL) {
-            snprintf(child, size, "%s%s%s", path, slash ? "" : "/", names[i].name);
+        size_t name_len = strlen(names[i].name);
+        char *child = malloc(base + 1 + name_len + 1);
+        if (child != NULL) { /* path "/" name */
+            memcpy(child, path, base);
+            child[base] = '/';
+            memcpy(child + base + !slash, names[i].name, name_len + 1);
             enum walk_scan scan = WALK_SCAN_EXCLUDED;
             if (!excluded(walk->options, child) && !ignored_has(&walk->ignored, child))
                 scan = check_configs_scan(walk->options->configs, child);

@@ -19,7 +19,6 @@
 #include "base/base.h"
 
 /* The largest configuration file read: far above any real srcls.json. */
-#define CONFIG_MAX_SIZE (1u << 20)
 
 struct check_config {
     char *path;  /* the srcls.json (absolute), or "" for the defaults (no srcls.json) */
@@ -63,6 +62,7 @@ void check_configs_free(struct check_configs *configs)
     free(configs->cwd);
     free(configs->last_dir);
     free(configs->last_found);
+    free(configs->last_named);
 }
 
 /* Each diagnostic of a configuration's analysis as "srcls: PATH:LINE:COL: message". */
@@ -97,46 +97,6 @@ static void without_dots(char *path)
         memmove(dot, dot + 2, strlen(dot + 2) + 1);
 }
 
-/* The whole of the regular file `path` (at most CONFIG_MAX_SIZE bytes), malloc'd, or NULL with
- * errno set (EFBIG: larger). */
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    /* room for the size the file has now, and more if it grows meanwhile */
-    size_t cap = f != NULL && fstat(fileno(f), &st) == 0 && st.st_size >= 0 &&
-                         (uintmax_t)st.st_size <= CONFIG_MAX_SIZE
-                     ? (size_t)st.st_size + 1
-                     : CONFIG_MAX_SIZE + 1;
-    size_t room = cap + 1;
-    char *text = f != NULL ? malloc(room) : NULL;
-    *len = 0;
-    while (text != NULL && *len <= CONFIG_MAX_SIZE) {
-        *len += fread(text + *len, 1, cap - *len, f);
-        if (*len < cap || cap > CONFIG_MAX_SIZE)
-            break; /* the end, an error, or past the limit */
-        char *grown = vector_grow(text, &room, 2 * cap + 1, 1);
-        if (grown == NULL)
-            break;
-        text = grown;
-        cap *= 2;
-    }
-    int error = f == NULL ? errno : text == NULL ? ENOMEM : ferror(f) ? EIO : 0;
-    if (f != NULL)
-        fclose(f);
-    if (error == 0 && *len > CONFIG_MAX_SIZE)
-        error = EFBIG;
-    if (error == 0 && *len == cap) /* could not grow */
-        error = ENOMEM;
-    if (error != 0) {
-        free(text);
-        errno = error;
-        return NULL;
-    }
-    text[*len] = '\0';
-    return text;
-}
-
 /* The project_reader of the command line: the kind files of `dir`, with POSIX calls. */
 static int read_kind_dir(void *context, const char *dir, struct project_schema *schema, char *why,
                          size_t why_size)
@@ -157,7 +117,7 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
         char *path = malloc(size), *text = NULL;
         if (path != NULL) {
             snprintf(path, size, "%s/%s", dir, e->d_name);
-            text = read_whole(path, &len);
+            text = check_read_config(path, &len);
         }
         if (path != NULL && text == NULL && errno != ENOMEM) /* else "out of memory", below */
             snprintf(why, why_size, "cannot read %s: %s", path,
@@ -174,12 +134,23 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* The project_reader's srcls.json that another extends. */
+static int read_extended(void *context, const char *path, char **text, size_t *len, char *why,
+                         size_t why_size)
+{
+    (void)context;
+    *text = check_read_config(path, len);
+    if (*text == NULL && errno != ENOMEM)
+        snprintf(why, why_size, "%s", errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+    return *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
+}
+
 /* Reads `path` into `c` (its settings and kinds when usable); mistakes go to stderr. A kind file
  * with a mistake does not make the configuration unusable: it is left out, and said. */
 static void read_config(struct check_configs *configs, struct check_config *c, const char *shown)
 {
     size_t len;
-    char *text = read_whole(c->path, &len);
+    char *text = check_read_config(c->path, &len);
     if (text == NULL && errno == ENOMEM) {
         configs->out_of_memory = true;
         fprintf(stderr, "srcls: %s: out of memory\n", shown);
@@ -196,7 +167,7 @@ static void read_config(struct check_configs *configs, struct check_config *c, c
     struct analysis a;
     struct settings own;
     settings_init(&own);
-    struct project_reader reader = {read_kind_dir, NULL};
+    struct project_reader reader = {read_kind_dir, read_extended, NULL};
     int read =
         project_analyze_schema(&a, text, len, configs->registry, dir, &reader, &own, &c->schema);
     c->baseline = read == 1 ? settings_baseline_path(&own, dir) : NULL;
@@ -271,19 +242,44 @@ static bool exists(void *ctx, const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* The directory part of a path as named (`len` bytes of `named`) that nearest() last answered
+ * for; forgotten when memory runs out (then it is asked again). */
+static void remember_named(struct check_configs *configs, const char *named, size_t len)
+{
+    free(configs->last_named);
+    configs->last_named = malloc(len + 1);
+    if (configs->last_named != NULL) {
+        memcpy(configs->last_named, named, len);
+        configs->last_named[len] = '\0';
+    }
+}
+
 /* The nearest srcls.json upwards from the directory of `path` into `out` ("" when none). The
  * last directory's answer is kept: a scan asks for every entry of a directory in a row. */
 static void nearest(struct check_configs *configs, const char *path, char *out, size_t size)
 {
     char dir[PATH_MAX];
     out[0] = '\0';
-    absolute(configs, path != NULL ? path : "-", dir, sizeof dir);
+    /* the directory as named, the current directory being the same all run: the files of one
+     * directory cost one comparison, not an absolute path each (the walk's path strings) */
+    const char *named = path != NULL ? path : "-", *slash = strrchr(named, '/');
+    size_t named_len = slash != NULL ? (size_t)(slash - named) : 0;
+    if (configs->last_named != NULL && strlen(configs->last_named) == named_len &&
+        memcmp(configs->last_named, named, named_len) == 0) {
+        size_t len = strlen(configs->last_found); /* the answer, as snprintf would copy it */
+        len = len < size ? len : size - 1;
+        memcpy(out, configs->last_found, len);
+        out[len] = '\0';
+        return;
+    }
+    absolute(configs, named, dir, sizeof dir);
     char *last = strrchr(dir, '/');
     if (last == NULL)
         return;
     *last = '\0';
     if (configs->last_dir != NULL && strcmp(configs->last_dir, dir) == 0) {
         snprintf(out, size, "%s", configs->last_found);
+        remember_named(configs, named, named_len);
         return;
     }
     char *asked = strdup(dir), *config = NULL;
@@ -300,6 +296,7 @@ static void nearest(struct check_configs *configs, const char *path, char *out, 
         free(configs->last_found);
         configs->last_dir = asked;
         configs->last_found = found;
+        remember_named(configs, named, named_len);
     } else {
         free(asked);
     }
@@ -435,26 +432,46 @@ static bool covered(struct check_configs *configs, const char *path, const char 
     return false;
 }
 
+/* The entries of the srcls.json `c` that another srcls.json of the run extends and used there,
+ * marked used in c->hits. */
+static void hits_where_extended(struct check_configs *configs, struct check_config *c)
+{
+    char path[2 * PATH_MAX];
+    absolute(configs, c->path, path, sizeof path);
+    without_dots(path);
+    for (struct check_config *o = configs->first; o != NULL; o = o->next) {
+        for (uint32_t i = 0; o != c && o->usable && i < o->settings.ignore_inherited; i++) {
+            const struct settings_ignore *e = &o->settings.ignores[i];
+            uint32_t own = c->settings.ignore_inherited + e->origin_index;
+            if (o->hits[i] && own < c->settings.ignore_count && strcmp(e->origin, path) == 0)
+                c->hits[own] = 1;
+        }
+    }
+}
+
 void check_configs_report_unused(struct check_configs *configs, const char *const *paths, int count,
                                  struct reporter *reporter, struct report_summary *summary)
 {
     for (struct check_config *c = configs->first; c != NULL; c = c->next) {
         if (!c->usable || c->settings.ignore_count == 0 || !covered(configs, c->path, paths, count))
             continue;
+        hits_where_extended(configs, c);
         for (uint32_t i = 0; i < c->settings.ignore_count; i++) /* its codes not checked */
             c->hits[i] |= !suppress_codes_checked(&c->settings.ignores[i], &c->settings);
         /* --base: reviewed too, its findings are one entry of the report with these */
         struct analysis *held = check_gate_held(configs->base, c->path);
-        if (held != NULL && check_suppress_add(held, c->hits, c->settings.ignore_count) == 0)
+        uint32_t inherited = c->settings.ignore_inherited; /* said of its own file's entries */
+        if (held != NULL && check_suppress_add(held, c->hits + inherited,
+                                               c->settings.ignore_count - inherited) == 0)
             continue;
         size_t len;
         /* from the current directory ("../srcls.json" when found from "../x") */
         char *whole = configs->cwd != NULL ? check_path_absolute(configs->cwd, c->path) : NULL;
         char *relative = whole != NULL ? baseline_relative(configs->cwd, whole) : NULL;
         free(whole);
-        char *text = read_whole(c->path, &len);
-        check_suppress_report(relative != NULL ? relative : c->path, text, len, c->hits,
-                              c->settings.ignore_count, reporter, summary);
+        char *text = check_read_config(c->path, &len);
+        check_suppress_report(relative != NULL ? relative : c->path, text, len, c->hits + inherited,
+                              c->settings.ignore_count - inherited, reporter, summary);
         free(text);
         free(relative);
     }

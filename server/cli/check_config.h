@@ -24,6 +24,7 @@ struct check_configs {
     struct check_config *first;
     char *cwd;                   /* for files named relative to it, and standard input (owned) */
     char *last_dir, *last_found; /* nearest()'s last question and answer (owned) */
+    char *last_named;            /* its directory as named (owned) */
     bool reported;               /* a configuration's mistakes or unreadability were reported */
     bool kind_dirs;              /* a configuration read names directories of kind files */
     struct check_review *base;   /* --base REF: each srcls.json read is reviewed (check_gate) */

@@ -1,6 +1,7 @@
 /* check_gate: the srcls.json and baseline files reviewed under --base (see check_gate.h). */
 #include "check_gate.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -97,6 +98,54 @@ static bool at_stricter(struct settings *applied, const struct settings *old_own
     return ok;
 }
 
+/* The project_reader of REF: a srcls.json another extends, as it was at REF. */
+static int read_at_ref(void *context, const char *path, char **text, size_t *len, char *why,
+                       size_t why_size)
+{
+    int found = check_review_read(context, path, text, len);
+    if (found == 2) { /* unchanged since REF: as it is now */
+        *text = check_read_config(path, len);
+        found = *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
+    }
+    if (found == 0)
+        snprintf(why, why_size, "not there at the base");
+    return found;
+}
+
+/* The srcls.json at `path` (absolute) as it was at REF (`text`), analysed with what it extended
+ * then into `out` and `own`: as project_analyze. */
+static int analyze_at_ref(struct check_review *base, const char *path, const char *text, size_t len,
+                          struct analysis *out, struct settings *own)
+{
+    char *dir = strdup(path);
+    if (dir == NULL) {
+        *out = (struct analysis){0}; /* as project_analyze leaves it: freeing it does no harm */
+        return -1;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    struct project_reader reader = {NULL, read_at_ref, base};
+    int status =
+        project_analyze_schema(out, text, len, NULL, slash != NULL ? dir : ".", &reader, own, NULL);
+    free(dir);
+    return status;
+}
+
+/* Whether a file `own` extends changed since REF (-1: git or memory failed). */
+static int extended_changed(struct check_review *base, const struct settings *own)
+{
+    for (uint32_t i = 0; i < own->extended.count; i++) {
+        char *text = NULL;
+        size_t len;
+        int found = check_review_read(base, own->extended.items[i], &text, &len);
+        free(text);
+        if (found != 2)
+            return found < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
 char *check_gate_config_then(struct check_review *base, const char *path, const char *config)
 {
     if (base == NULL || path == NULL || !check_review_configs_moved(base))
@@ -145,8 +194,19 @@ bool check_gate_config(struct check_review *base, const char *path, const char *
     char *old_text;
     size_t old_len = 0;
     int found = check_review_read(base, path, &old_text, &old_len);
-    if (found == 2)
-        return true; /* unchanged since REF, or outside the work tree */
+    int extended = found == 2 ? extended_changed(base, own) : 0;
+    if (found == 2 && extended == 0)
+        return true; /* unchanged since REF with what it extends, or outside the work tree */
+    if (extended < 0) {
+        check_review_fail(base, path);
+        return false;
+    }
+    if (found == 2) { /* itself unchanged: what it extends changed */
+        found = (old_text = malloc(len + 1)) != NULL ? 1 : -1;
+        if (old_text != NULL)
+            memcpy(old_text, text, len);
+        old_len = len;
+    }
     /* new since REF where another srcls.json governed its directory: compared with that one */
     char *then = found == 0 && nearest ? check_gate_config_then(base, path, path) : NULL;
     if (then != NULL) {
@@ -160,7 +220,7 @@ bool check_gate_config(struct check_review *base, const char *path, const char *
     struct settings old_own;
     settings_init(&old_own);
     /* a srcls.json with mistakes at REF checked nothing there: the defaults stand for it */
-    bool ok = found == 0 || project_analyze(&old, old_text, old_len, NULL, &old_own) >= 0;
+    bool ok = found == 0 || analyze_at_ref(base, path, old_text, old_len, &old, &old_own) >= 0;
     ok = ok && at_stricter(applied, &old_own, overlay);
     struct gate_file *f = ok ? keep(base, path, true) : NULL;
     struct settings now_own;
@@ -212,7 +272,11 @@ const struct settings *check_gate_then(struct check_review *base, const char *co
     bool ok = found >= 0 && (s->config = strdup(config)) != NULL &&
               (s->then = strdup(then)) != NULL && settings_merge(&s->settings, applied, NULL) == 0;
     if (ok && found == 1) {
-        ok = project_analyze(&old, text, len, NULL, &old_own) >= 0;
+        char *whole = malloc(strlen(check_review_top(base)) + strlen(then) + 2);
+        if (whole != NULL)
+            sprintf(whole, "%s/%s", check_review_top(base), then);
+        ok = whole != NULL && analyze_at_ref(base, whole, text, len, &old, &old_own) >= 0;
+        free(whole);
         analysis_free(&old);
     }
     ok = ok && at_stricter(&s->settings, &old_own, overlay);

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -107,7 +109,10 @@ char *check_path_absolute(const char *cwd, const char *path)
         free(out);
         return NULL;
     }
-    snprintf(joined, size, "%s/%s", path[0] == '/' ? "" : cwd, path);
+    size_t head = path[0] == '/' ? 0 : strlen(cwd), tail = strlen(path); /* cwd "/" path */
+    memcpy(joined, cwd, head);
+    joined[head] = '/';
+    memcpy(joined + head + 1, path, tail + 1);
     size_t len = 0;
     for (char *segment = joined; *segment != '\0';) {
         size_t n = strcspn(segment, "/");
@@ -132,4 +137,42 @@ bool check_ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+char *check_read_config(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    /* room for the size the file has now, and more if it grows meanwhile */
+    size_t cap = f != NULL && fstat(fileno(f), &st) == 0 && st.st_size >= 0 &&
+                         (uintmax_t)st.st_size <= CONFIG_MAX_SIZE
+                     ? (size_t)st.st_size + 1
+                     : CONFIG_MAX_SIZE + 1;
+    size_t room = cap + 1;
+    char *text = f != NULL ? malloc(room) : NULL;
+    *len = 0;
+    while (text != NULL && *len <= CONFIG_MAX_SIZE) {
+        *len += fread(text + *len, 1, cap - *len, f);
+        if (*len < cap || cap > CONFIG_MAX_SIZE)
+            break; /* the end, an error, or past the limit */
+        char *grown = vector_grow(text, &room, 2 * cap + 1, 1);
+        if (grown == NULL)
+            break;
+        text = grown;
+        cap *= 2;
+    }
+    int error = f == NULL ? errno : text == NULL ? ENOMEM : ferror(f) ? EIO : 0;
+    if (f != NULL)
+        fclose(f);
+    if (error == 0 && *len > CONFIG_MAX_SIZE)
+        error = EFBIG;
+    if (error == 0 && *len == cap) /* could not grow */
+        error = ENOMEM;
+    if (error != 0) {
+        free(text);
+        errno = error;
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
 }

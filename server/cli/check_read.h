@@ -38,4 +38,10 @@ char *check_path_absolute(const char *cwd, const char *path);
 /* Whether the name `s` ends with `suffix` (".source.json"). */
 bool check_ends_with(const char *s, const char *suffix);
 
+/* The largest srcls.json, kind file or baseline --check reads (1 MiB). */
+#define CONFIG_MAX_SIZE (1u << 20)
+/* The whole of the regular file `path` (a srcls.json, a kind file: at most CONFIG_MAX_SIZE
+ * bytes), malloc'd, or NULL with errno set (EFBIG: larger). */
+char *check_read_config(const char *path, size_t *len);
+
 #endif

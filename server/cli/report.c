@@ -96,16 +96,23 @@ const char *report_path(const char *path, char *buf, size_t size)
     const char *cwd = strcmp(path, "<stdin>") == 0 ? NULL : working_directory();
     if (cwd == NULL)
         return path;
-    int n = path[0] == '/' ? snprintf(full, sizeof full, "%s", path)
-                           : snprintf(full, sizeof full, "%s/%s", cwd, path);
-    if (n < 0 || (size_t)n >= sizeof full)
+    size_t head = path[0] == '/' ? 0 : strlen(cwd), tail = strlen(path);
+    if (head + 1 + tail >= sizeof full)
         return path;
+    memcpy(full, cwd, head); /* cwd "/" path, or path */
+    full[head] = '/';
+    memcpy(full + head + (head > 0), path, tail + 1);
     apply_steps(full);
     const char *shown = below(full, cwd);
     if (shown == NULL && resolve(full, real))
         shown = below(real, cwd);
     if (shown != NULL || path[0] == '/') {
-        snprintf(buf, size, "%s", shown != NULL ? shown : full);
+        const char *text = shown != NULL ? shown : full;
+        size_t len = strlen(text);
+        if (len >= size)
+            len = size - 1;
+        memcpy(buf, text, len);
+        buf[len] = '\0';
         return buf;
     }
     snprintf(buf, size, "%s", path); /* outside, named relative: as named, its steps applied */

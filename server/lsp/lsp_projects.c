@@ -147,6 +147,31 @@ static int read_kind_dir(void *context, const char *dir, struct project_schema *
     return status;
 }
 
+/* The project_reader's srcls.json that another extends, through libuv. */
+static int read_extended(void *context, const char *path, char **text, size_t *len, char *why,
+                         size_t why_size)
+{
+    uv_loop_t *loop = context;
+    uv_fs_t req;
+    int status = uv_fs_stat(loop, &req, path, NULL);
+    int64_t size = (int64_t)req.statbuf.st_size;
+    bool file = status == 0 && (req.statbuf.st_mode & S_IFMT) == S_IFREG;
+    uv_fs_req_cleanup(&req);
+    if (status != 0 || !file || size > PROJECT_MAX_SIZE) {
+        snprintf(why, why_size, "%s",
+                 status != 0 ? uv_strerror(status)
+                 : !file     ? "not a regular file"
+                             : "larger than 1 MiB");
+        return 0;
+    }
+    errno = 0;
+    *text = read_text(loop, path, size);
+    *len = (size_t)size;
+    if (*text == NULL)
+        snprintf(why, why_size, "cannot read it");
+    return *text != NULL ? 1 : errno == ENOMEM ? -1 : 0;
+}
+
 /* Whether the file of a baseline entry (its `path` relative to the baseline's directory
  * `context`) no longer exists: a document without entries may take its findings' entries, as
  * --check lets a moved file keep them (baseline_index's `gone`). */
@@ -230,7 +255,7 @@ static struct lsp_project *load(struct lsp_projects *projects, const char *path,
     if (text != NULL && dir != NULL) {
         *strrchr(dir, '/') = '\0'; /* a path from nearest(): absolute */
         struct analysis a;
-        struct project_reader reader = {read_kind_dir, projects->loop};
+        struct project_reader reader = {read_kind_dir, read_extended, projects->loop};
         int read = project_analyze_schema(&a, text, (size_t)size, projects->registry, dir, &reader,
                                           &p->own, &p->schema);
         p->usable = read == 1 && settings_merge(&p->merged, &p->own, projects->editor) == 0;
@@ -413,24 +438,36 @@ bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t
     if (project_is_config(uri, len))
         return true;
     char *path = lsp_uri_to_path(uri, len);
-    bool kind_file = false;
-    for (struct lsp_project *p = projects->first; path != NULL && p != NULL; p = p->next)
-        kind_file |= project_schema_has(&p->schema, path);
+    bool read = false; /* a kind file of a project, or a srcls.json one extends */
+    for (struct lsp_project *p = projects->first; path != NULL && p != NULL; p = p->next) {
+        read |= project_schema_has(&p->schema, path);
+        for (uint32_t i = 0; i < p->own.extended.count; i++)
+            read |= strcmp(p->own.extended.items[i], path) == 0;
+    }
     free(path);
-    return kind_file;
+    return read;
 }
 
 int lsp_projects_analyze(struct lsp_projects *projects, const char *uri, const char *text,
                          size_t len, const struct project_schema *kind_schema, struct analysis *out)
 {
-    if (kind_schema == NULL) { /* a srcls.json */
+    char *path = lsp_uri_to_path(uri, strlen(uri));
+    if (kind_schema == NULL) { /* a srcls.json: with the files it extends */
         struct settings read;
         settings_init(&read);
-        int status = project_analyze(out, text, len, projects->registry, &read) < 0 ? -1 : 0;
+        char *slash = path != NULL ? strrchr(path, '/') : NULL;
+        if (slash != NULL)
+            *slash = '\0';
+        struct project_reader reader = {NULL, read_extended, projects->loop};
+        int status =
+            project_analyze_schema(out, text, len, projects->registry, slash != NULL ? path : ".",
+                                   slash != NULL ? &reader : NULL, &read, NULL) < 0
+                ? -1
+                : 0;
         settings_free(&read);
+        free(path);
         return status;
     }
-    char *path = lsp_uri_to_path(uri, strlen(uri));
     int status = path != NULL ? project_kind_file_analyze(out, text, len, path, kind_schema) : -1;
     free(path);
     return status;

@@ -15,6 +15,9 @@ OUT/TARGET/ gets the seeds of each target:
                              its syntax broken and mended, a member typed in without its ','
   fuzz_kind_file             every kind and group file of schema/ and of docs/examples/team-kinds
                              (alone, and after another one and a NUL byte)
+  fuzz_project               the srcls.json files of docs/ and tests/ (alone), and monorepos:
+                             a root, a base and a shared file extended in chains, lists and
+                             cycles (files split at NUL bytes, the one analysed last)
 OUT/json.dict is tests/fuzz/json.dict plus every field name, alias, type identifier and enum
 value of schema/; OUT/lsp.dict is tests/fuzz/lsp.dict plus the same names.
 """
@@ -345,6 +348,39 @@ def kind_files():
     return out
 
 
+def srcls_jsons():
+    """Every srcls.json of docs/ and tests/faults (the settings people write)."""
+    out = []
+    for top in (os.path.join(ROOT, "docs"), os.path.join(ROOT, "tests", "faults")):
+        for folder, _, names in sorted(os.walk(top)):
+            out += [read(os.path.join(folder, n)) for n in sorted(names)
+                    if n in ("srcls.json", "base.json")]
+    return out
+
+
+def project_seeds():
+    """srcls.json alone, and extending the other files of fuzz_project's file system."""
+    root = b'{"rules": {"security": "error"}, "exclude": ["legacy/**", "*.draft.json"], ' \
+           b'"ignore": [{"files": "app/x.json", "codes": ["unknown-field"], "reason": "r"}], ' \
+           b'"placeholders": ["${NAME}"], "baseline": "bl.json", "schemas": ["kinds"]}'
+    base = b'{"extends": "../shared/srcls.json", "rules": {"unknown-field": "off"}, ' \
+           b'"include": ["conf/*.conf"]}'
+    shared = b'{"types": {"MY": "CLOUDA_OBJECT_STORAGE"}, "placeholders": ["{{ NAME }}"]}'
+    out = list(srcls_jsons())
+    for own in (b'{"extends": "../srcls.json"}',
+                b'{"extends": ["../srcls.json", "base.json"], "rules": {"security": "hint"}}',
+                b'{"extends": "./base.json", "exclude": ["gen/*"]}',
+                b'{"extends": ["/r/shared/srcls.json", "../app/../srcls.json"]}',
+                b'{"extends": "srcls.json"}',
+                b'{"extends": ["", 3, "../nope.json"]}'):
+        out.append(own)
+        out.append(root + b"\0" + base + b"\0" + shared + b"\0" + own)
+    cycle = b'{"extends": "app/base.json"}'
+    out.append(cycle + b"\0" + b'{"extends": "../srcls.json"}' + b"\0" + shared + b"\0" +
+               b'{"extends": "base.json"}')
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -369,11 +405,13 @@ def main():
     for i, seed in enumerate(kinds):
         write_seed(os.path.join(out, "fuzz_kind_file"), seed)
         write_seed(os.path.join(out, "fuzz_kind_file"), kinds[i - 1] + b"\0" + seed)
+    for seed in project_seeds():
+        write_seed(os.path.join(out, "fuzz_project"), seed)
     names = schema_names()
     write_dict(os.path.join(out, "json.dict"), os.path.join(HERE, "json.dict"), names)
     write_dict(os.path.join(out, "lsp.dict"), os.path.join(HERE, "lsp.dict"), names)
     for target in ("fuzz_parse", "fuzz_analysis", "fuzz_lsp", "fuzz_framing", "fuzz_update",
-                   "fuzz_kind_file"):
+                   "fuzz_kind_file", "fuzz_project"):
         count = len(os.listdir(os.path.join(out, target)))
         print("%s: %d seeds" % (target, count))
     print("dictionaries: %d schema names (json.dict, lsp.dict)" % len(names))

@@ -20,7 +20,7 @@ set -u
 seconds=${1:-60}
 build=${2:-build-fuzz}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update fuzz_kind_file)
+targets=(fuzz_parse fuzz_analysis fuzz_lsp fuzz_framing fuzz_update fuzz_kind_file fuzz_project)
 declare -A own_seconds=()
 for spec in "${@:3}"; do
     name=${spec%%=*}
@@ -43,7 +43,7 @@ max_len() {
 
 dictionary() {
     case $1 in
-    fuzz_parse | fuzz_analysis | fuzz_update | fuzz_kind_file) echo json.dict ;;
+    fuzz_parse | fuzz_analysis | fuzz_update | fuzz_kind_file | fuzz_project) echo json.dict ;;
     *) echo lsp.dict ;;
     esac
 }

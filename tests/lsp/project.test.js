@@ -110,6 +110,39 @@ describe('srcls.json in the editor', () => {
     await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
   });
 
+  test('"extends": a sub-project builds on the root, a broken one is an error, a change re-checks', T, async (t) => {
+    const root = project(t);
+    const base = path.join(root, 'base.json');
+    fs.writeFileSync(base, '{}');
+    fs.mkdirSync(path.join(root, 'app'));
+    const config = path.join(root, 'app', 'srcls.json');
+    const configText = '{\n  "extends": "../base.json"\n}\n';
+    fs.writeFileSync(config, configText);
+    const file = path.join(root, 'app', 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const capabilities = clientCapabilities();
+    capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration: true };
+    const client = await startClient(t, { capabilities });
+    const uri = 'file://' + file;
+    const before = await client.openAndSettle(uri, text);
+    assert.ok(before.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 2));
+    // the file extended changes on disk: the open document is checked again with it
+    fs.writeFileSync(base, '{"rules": {"unknown-field": "error"}}');
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 'file://' + base, type: 2 }] });
+    const after = await client.waitForPublish(uri, (p) => p.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 1));
+    assert.deepEqual(summarize(after.diagnostics), summarize(checked(file)), 'the editor and --check agree');
+    // the srcls.json itself: "extends" hovered, and a file that is not there an error at its value
+    const configUri = 'file://' + config;
+    const broken = configText.replace('../base.json', '../nope.json');
+    const pub = await client.openAndSettle(configUri, broken);
+    const errors = pub.diagnostics.map((d) => [d.code, broken.slice(offsetAt(broken, d.range.start), offsetAt(broken, d.range.end))]);
+    assert.deepEqual(errors, [['project-config', '"../nope.json"']]);
+    assert.match(pub.diagnostics[0].message, /cannot read \.\.\/nope\.json, which this file extends/);
+    const hover = await client.request(HoverRequest.method, { textDocument: { uri: configUri }, position: positionOf(broken, '"extends"', { delta: 2 }) });
+    assert.match(hover.contents.value, /Other srcls\.json files this one builds on/);
+  });
+
   test('srcls.json is completed: its keys, the codes and severities, the kinds\' types', T, async (t) => {
     const root = project(t);
     const client = await startClient(t);
@@ -132,8 +165,8 @@ describe('srcls.json in the editor', () => {
     const kinds = await labels('{"MY_ID": ""', 11);
     assert.ok(kinds.some((i) => i.label === 'CLOUDA_OBJECT_STORAGE' && i.detail === 'Object storage A'));
     const top = await labels('\n}', 1);
-    assert.deepEqual(top.map((i) => i.label), ['include', 'exclude', 'schemas', 'placeholders', 'ignore', 'baseline'], 'rules and types are there already');
-    assert.deepEqual(top.map((i) => i.detail), ['array', 'array', 'array', 'array', 'array', 'string']);
+    assert.deepEqual(top.map((i) => i.label), ['extends', 'include', 'exclude', 'schemas', 'placeholders', 'ignore', 'baseline'], 'rules and types are there already');
+    assert.deepEqual(top.map((i) => i.detail), ['string', 'array', 'array', 'array', 'array', 'array', 'string']);
     // the keys of an "ignore" entry
     const entryText = '{"ignore": [{"codes": [], }]}';
     const entryUri = 'file://' + path.join(root, 'sub', 'srcls.json');

@@ -108,9 +108,11 @@ static bool ignored(struct analysis *a, const struct settings *settings, const c
 }
 
 /* Severity overrides for the diagnostics from `first` on; "off" removes the diagnostic, and so
- * does an "ignore" entry that matches it. */
+ * does an "ignore" entry that matches it. `whole`: the analysis of the whole document, whose
+ * entries used are counted afresh (else they add to those counted: a door's findings added to an
+ * analysis whose own were all silenced start at 0 too). */
 static void apply_severities(struct analysis *a, const struct analysis_options *options,
-                             uint32_t first)
+                             uint32_t first, bool whole)
 {
     const struct settings *settings = options->settings;
     struct diag_list *diags = &a->diags;
@@ -118,7 +120,7 @@ static void apply_severities(struct analysis *a, const struct analysis_options *
     bool fresh = settings->ignore_count > 0 && a->ignore_hits == NULL;
     if (fresh)
         a->ignore_hits = arena_alloc(&a->arena, settings->ignore_count);
-    if (a->ignore_hits != NULL && (fresh || first == 0))
+    if (a->ignore_hits != NULL && (fresh || whole))
         memset(a->ignore_hits, 0, settings->ignore_count);
     if (settings->ignore_count > 0 && a->doc.root != JSON_NONE &&
         a->doc.nodes[a->doc.root].kind == JSON_ARRAY &&
@@ -276,7 +278,7 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (list_elements(a) != 0) /* before the baseline's entries, which name bulk sources */
         status = -1;
     if (options && options->settings)
-        apply_severities(a, options, 0);
+        apply_severities(a, options, 0, true);
     diag_list_sort(&a->diags);
     if (options && apply_baseline(a, options, 0, UINT32_MAX) != 0)
         status = -1;
@@ -320,7 +322,7 @@ void analysis_settle(struct analysis *a, const struct analysis_options *options,
     if (first >= a->diags.count)
         return;
     if (options != NULL && options->settings != NULL)
-        apply_severities(a, options, first);
+        apply_severities(a, options, first, false);
     diag_list_sort(&a->diags);
 }
 
@@ -415,7 +417,7 @@ static int recheck_element(struct analysis *a, const struct analysis_options *op
         check_rules(a, options, element, index) != 0)
         return -1;
     if (options->settings)
-        apply_severities(a, options, count);
+        apply_severities(a, options, count, false);
     diag_list_sort_from(&a->diags, count);
     if (apply_baseline(a, options, count, index) != 0)
         return -1;

@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+/* The longest path glob_match_from builds (twice Linux's PATH_MAX). */
+#define GLOB_PATH_MAX 8192
+
 /* '*' and '?' within a segment, "**" as a whole segment for any number of them, '\\' before a
  * character for that character itself; [p, pe) and [s, se) are the rest of the pattern and of
  * the text, segments separated by '/'; `glob` is where the pattern starts (a "**" counts only
@@ -52,6 +55,19 @@ bool glob_match(const char *glob, const char *path)
     while (glob[0] == '.' && glob[1] == '/')
         glob += 2;
     return glob_at(glob, glob, glob + strlen(glob), path, path + strlen(path));
+}
+
+bool glob_match_from(const char *glob, const char *from, const char *path)
+{
+    size_t from_len = from != NULL ? strlen(from) : 0, len = strlen(path);
+    char whole[GLOB_PATH_MAX];
+    if (from_len == 0 || strchr(glob, '/') == NULL) /* a name is matched at any depth */
+        return glob_match(glob, path);
+    if (from_len + len >= sizeof whole)
+        return false;
+    memcpy(whole, from, from_len);
+    memcpy(whole + from_len, path, len + 1);
+    return glob_match(glob, whole);
 }
 
 const char *glob_literal(struct arena *arena, const char *path)

@@ -14,6 +14,13 @@
 
 /* Whether the glob `glob` matches `path` (a path with '/' between its segments). */
 bool glob_match(const char *glob, const char *path);
+/* glob_match for a glob written in another srcls.json (one that the settings' own extends):
+ * `from` is the path from that file's directory to the settings' own directory, with a trailing
+ * '/' ("sub/", "../app/"; NULL or "": the same directory), and `path` is relative to the
+ * settings' own directory: the glob is matched against `from` + `path`, the file's path from the
+ * directory of the srcls.json that wrote it. False when that path is longer than any file
+ * system's. */
+bool glob_match_from(const char *glob, const char *from, const char *path);
 /* The glob that matches `path` alone: each '*', '?' and backslash with a backslash before it
  * (in `arena`; NULL when memory ran out). */
 const char *glob_literal(struct arena *arena, const char *path);

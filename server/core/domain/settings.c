@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codes.h"
+#include "glob.h"
 #include "json/json.h"
 
 void settings_init(struct settings *settings)
@@ -48,15 +49,16 @@ static bool is_door_key(struct json_doc *doc, uint32_t m, const char *const *doo
 static void note_unknown(struct json_doc *doc, uint32_t node, const char *const *door_keys,
                          char *problems, size_t problems_size)
 {
-    char what[256], doors[128] = "";
+    char what[320], doors[128] = "";
     size_t n = 0;
     for (; door_keys != NULL && door_keys[n] != NULL; n++) {
         size_t used = strlen(doors);
         snprintf(doors + used, sizeof doors - used, ", \"%s\"", door_keys[n]);
     }
     snprintf(what, sizeof what,
-             "unknown setting (the settings are \"rules\", \"types\", \"include\", "
-             "\"exclude\", \"placeholders\", \"schemas\", \"ignore\"%s%s and \"baseline\")",
+             "unknown setting (the settings are \"extends\", \"rules\", \"types\", "
+             "\"include\", \"exclude\", \"placeholders\", \"schemas\", \"ignore\"%s%s and "
+             "\"baseline\")",
              n > 0 ? "," : "", n > 0 ? doors + 1 : "");
     for (uint32_t m = doc->nodes[node].first_child; m != JSON_NONE; m = doc->nodes[m].next) {
         if (!json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_RULES)) &&
@@ -68,6 +70,7 @@ static void note_unknown(struct json_doc *doc, uint32_t node, const char *const 
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_PLACEHOLDERS)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_BASELINE)) &&
             !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_IGNORE)) &&
+            !json_node_key_equals(doc, m, JSON_LITERAL(SETTINGS_KEY_EXTENDS)) &&
             !is_door_key(doc, m, door_keys))
             note(problems, problems_size, doc, m, what);
     }
@@ -85,7 +88,9 @@ static void read_strings(struct settings *settings, struct json_doc *doc, uint32
         return;
     if (doc->nodes[list].kind != JSON_ARRAY) {
         snprintf(message, sizeof message, "must be an array of %s (strings)",
-                 what[0] == 'g' ? "globs" : "directories");
+                 what[0] == 'g'   ? "globs"
+                 : what[0] == 's' ? "srcls.json files"
+                                  : "directories");
         note(problems, problems_size, doc, list, message);
         return;
     }
@@ -102,6 +107,28 @@ static void read_strings(struct settings *settings, struct json_doc *doc, uint32
         if (out->items != NULL && copy != NULL)
             out->items[out->count++] = copy;
     }
+}
+
+/* "extends": a path, or an array of them (non-empty strings); read as a list. */
+static void read_extends(struct settings *settings, struct json_doc *doc, uint32_t value,
+                         char *problems, size_t problems_size)
+{
+    if (value == JSON_NONE)
+        return;
+    if (doc->nodes[value].kind == JSON_ARRAY) {
+        read_strings(settings, doc, value, "srcls.json file", &settings->extends, problems,
+                     problems_size);
+        return;
+    }
+    struct json_str path = json_node_string(doc, value);
+    settings->extends.items = arena_alloc(&settings->arena, sizeof *settings->extends.items);
+    if (doc->nodes[value].kind != JSON_STRING || path.len == 0)
+        note(problems, problems_size, doc, value,
+             "must be the path of a srcls.json, or an array of them (non-empty strings, "
+             "relative to this file)");
+    else if (settings->extends.items != NULL &&
+             (settings->extends.items[0] = arena_strndup(&settings->arena, path.ptr, path.len)))
+        settings->extends.count = 1;
 }
 
 void settings_read(struct settings *settings, struct json_doc *doc, uint32_t node, char *problems,
@@ -203,6 +230,8 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
                       problems_size);
     suppress_read(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_IGNORE)),
                   note, problems, problems_size);
+    read_extends(settings, doc, json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_EXTENDS)),
+                 problems, problems_size);
     uint32_t baseline = json_object_get(doc, node, JSON_LITERAL(SETTINGS_KEY_BASELINE));
     if (baseline != JSON_NONE && (doc->nodes[baseline].kind != JSON_STRING ||
                                   doc->nodes[baseline].end - doc->nodes[baseline].start <= 2))
@@ -244,26 +273,43 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
     }
 }
 
-/* The placeholders of `over` when it names some, else those of `base`. */
+/* The placeholders of `over` when it names some, else those of `base`; of both (`base`'s
+ * first) when `both`. */
 static int copy_placeholders(struct settings *out, const struct settings *over,
-                             const struct settings *base)
+                             const struct settings *base, bool both)
 {
-    const struct settings *from = over != NULL && over->placeholder_count > 0 ? over : base;
-    if (from == NULL || from->placeholder_count == 0)
+    const struct settings *layers[2] = {base, over};
+    if (!both && over != NULL && over->placeholder_count > 0)
+        layers[0] = NULL; /* over's alone */
+    uint32_t total = 0;
+    for (int l = 0; l < 2; l++) {
+        if (l == 1 && !both && layers[0] != NULL)
+            layers[1] = NULL; /* base's alone */
+        total += layers[l] != NULL ? layers[l]->placeholder_count : 0;
+    }
+    if (total == 0)
         return 0;
-    out->placeholders =
-        arena_alloc(&out->arena, from->placeholder_count * sizeof *out->placeholders);
+    out->placeholders = arena_alloc(&out->arena, total * sizeof *out->placeholders);
     if (out->placeholders == NULL)
         return -1;
-    for (uint32_t i = 0; i < from->placeholder_count; i++) {
-        const char *text = from->placeholders[i].text;
-        size_t len = from->placeholders[i].prefix_len + 4 + from->placeholders[i].suffix_len;
-        char *copy = arena_strndup(&out->arena, text, len);
-        if (copy == NULL || placeholder_pattern_parse(copy, len, &out->placeholders[i]) != NULL)
-            return -1;
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->placeholder_count; i++) {
+            const struct placeholder_pattern *from = &layers[l]->placeholders[i];
+            size_t len = from->prefix_len + 4 + from->suffix_len;
+            char *copy = arena_strndup(&out->arena, from->text, len);
+            struct placeholder_pattern *to = &out->placeholders[out->placeholder_count];
+            if (copy == NULL || placeholder_pattern_parse(copy, len, to) != NULL)
+                return -1;
+            out->placeholder_count++;
+        }
     }
-    out->placeholder_count = from->placeholder_count;
     return 0;
+}
+
+/* A copy of `text` (may be NULL) in `out`'s arena; false when memory ran out. */
+static bool copy_text(struct settings *out, const char **text)
+{
+    return *text == NULL || (*text = arena_strndup(&out->arena, *text, strlen(*text))) != NULL;
 }
 
 /* `from`'s strings appended to `to`'s, copied into `out`'s arena; 0, or -1 (memory). */
@@ -272,24 +318,29 @@ static int append_strings(struct settings *out, struct settings_strings *to,
 {
     if (from->count == 0)
         return 0;
-    const char **all = arena_alloc(&out->arena, (to->count + from->count) * sizeof *all);
-    if (all == NULL)
+    uint32_t count = to->count + from->count;
+    const char **all = arena_alloc(&out->arena, count * sizeof *all);
+    const char **origins = arena_alloc(&out->arena, count * sizeof *origins);
+    if (all == NULL || origins == NULL)
         return -1;
-    for (uint32_t i = 0; i < to->count; i++)
-        all[i] = to->items[i];
-    for (uint32_t i = 0; i < from->count; i++) {
-        if ((all[to->count + i] =
-                 arena_strndup(&out->arena, from->items[i], strlen(from->items[i]))) == NULL)
+    for (uint32_t i = 0; i < count; i++) {
+        const struct settings_strings *list = i < to->count ? to : from;
+        uint32_t at = i < to->count ? i : i - to->count;
+        all[i] = list->items[at];
+        origins[i] = list->from != NULL ? list->from[at] : NULL;
+        if (i >= to->count && (!copy_text(out, &all[i]) || !copy_text(out, &origins[i])))
             return -1;
     }
     to->items = all;
-    to->count += from->count;
+    to->from = origins;
+    to->count = count;
     return 0;
 }
 
-/* The lists of `base` then `over`, and the baseline of `over` or else `base`, into `out`. */
+/* The lists of `base` then `over`, and the baseline of `over` or else `base`, into `out`; with
+ * `extend`, `base`'s items counted as inherited, else `base`'s inherited kept. */
 static int merge_paths(struct settings *out, const struct settings *base,
-                       const struct settings *over)
+                       const struct settings *over, bool extend)
 {
     const struct settings *layers[2] = {base, over};
     for (int l = 0; l < 2; l++) {
@@ -303,6 +354,12 @@ static int merge_paths(struct settings *out, const struct settings *base,
             (out->baseline = arena_strndup(&out->arena, layers[l]->baseline,
                                            strlen(layers[l]->baseline))) == NULL)
             return -1;
+    }
+    if (base != NULL) {
+        out->include.inherited = extend ? base->include.count : base->include.inherited;
+        out->exclude.inherited = extend ? base->exclude.count : base->exclude.inherited;
+        out->schemas.inherited = extend ? base->schemas.count : base->schemas.inherited;
+        out->ignore_inherited = extend ? base->ignore_count : base->ignore_inherited;
     }
     return 0;
 }
@@ -320,7 +377,8 @@ char *settings_baseline_path(const struct settings *settings, const char *dir)
     return path;
 }
 
-int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
+static int merge(struct settings *out, const struct settings *base, const struct settings *over,
+                 bool extend)
 {
     settings_free(out);
     settings_init(out);
@@ -332,30 +390,89 @@ int settings_merge(struct settings *out, const struct settings *base, const stru
     }
     out->severities = arena_alloc(&out->arena, (severities + 1) * sizeof *out->severities);
     out->types = arena_alloc(&out->arena, (types + 1) * sizeof *out->types);
-    if (out->severities == NULL || out->types == NULL || copy_placeholders(out, over, base) != 0)
+    if (out->severities == NULL || out->types == NULL ||
+        copy_placeholders(out, over, base, extend) != 0)
         goto fail;
     for (int l = 0; l < 2; l++) {
         for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->severity_count; i++)
             out->severities[out->severity_count++] = layers[l]->severities[i];
         for (uint32_t i = 0; layers[l] != NULL && i < layers[l]->type_count; i++) {
-            const struct settings_type *t = &layers[l]->types[i];
-            struct settings_type copy = {
-                arena_strndup(&out->arena, t->id, strlen(t->id)),
-                arena_strndup(&out->arena, t->kind_type, strlen(t->kind_type))};
-            if (copy.id == NULL || copy.kind_type == NULL)
+            struct settings_type copy = layers[l]->types[i];
+            if (!copy_text(out, &copy.id) || !copy_text(out, &copy.kind_type))
                 goto fail;
             out->types[out->type_count++] = copy;
         }
-        if (suppress_copy(out, layers[l]) != 0)
-            goto fail;
     }
-    if (merge_paths(out, base, over) != 0)
+    /* "ignore" in list order: base's first */
+    if (suppress_copy(out, base) != 0 || suppress_copy(out, over) != 0 ||
+        merge_paths(out, base, over, extend) != 0)
         goto fail;
     return 0;
 fail:
     settings_free(out);
     settings_init(out);
     return -1;
+}
+
+int settings_merge(struct settings *out, const struct settings *base, const struct settings *over)
+{
+    return merge(out, base, over, false);
+}
+
+int settings_extend(struct settings *out, const struct settings *base, const struct settings *over)
+{
+    return merge(out, base, over, true);
+}
+
+/* Each path of `list` joined to `dir` unless absolute. */
+static bool join_paths(struct settings *settings, struct settings_strings *list, const char *dir)
+{
+    for (uint32_t i = 0; i < list->count; i++) {
+        if (list->items[i][0] != '/' &&
+            (list->items[i] = arena_printf(&settings->arena, "%s/%s", dir, list->items[i])) == NULL)
+            return false;
+    }
+    return true;
+}
+
+/* Each glob of `list` marked as written `from`. */
+static bool mark_globs(struct settings *settings, struct settings_strings *list, const char *from)
+{
+    if (list->count == 0)
+        return true;
+    list->from = arena_alloc(&settings->arena, list->count * sizeof *list->from);
+    for (uint32_t i = 0; list->from != NULL && i < list->count; i++)
+        list->from[i] = from;
+    return list->from != NULL;
+}
+
+int settings_rebase(struct settings *settings, const char *from, const char *dir, const char *path)
+{
+    const char *mark = arena_strndup(&settings->arena, from, strlen(from));
+    const char *origin = arena_strndup(&settings->arena, path, strlen(path));
+    if (mark == NULL || origin == NULL || !mark_globs(settings, &settings->include, mark) ||
+        !mark_globs(settings, &settings->exclude, mark) ||
+        !join_paths(settings, &settings->schemas, dir))
+        return -1;
+    for (uint32_t i = 0; i < settings->ignore_count; i++) {
+        settings->ignores[i].files_from = mark;
+        settings->ignores[i].origin = origin;
+        settings->ignores[i].origin_index = i;
+    }
+    if (settings->baseline != NULL && settings->baseline[0] != '/' &&
+        (settings->baseline = arena_printf(&settings->arena, "%s/%s", dir, settings->baseline)) ==
+            NULL)
+        return -1;
+    return 0;
+}
+
+bool settings_glob_match(const struct settings_strings *globs, const char *path)
+{
+    for (uint32_t i = 0; i < globs->count; i++) {
+        if (glob_match_from(globs->items[i], globs->from != NULL ? globs->from[i] : NULL, path))
+            return true;
+    }
+    return false;
 }
 
 /* More severe first: error 1 ... hint 4, off last. */

@@ -29,6 +29,9 @@
 #define SETTINGS_KEY_IGNORE "ignore"
 /* The baseline file of `--check` (a path relative to the srcls.json, read by the doors). */
 #define SETTINGS_KEY_BASELINE "baseline"
+/* Other srcls.json files this one builds on (a path or a list, relative to this one's directory:
+ * the project reads them, project.h). */
+#define SETTINGS_KEY_EXTENDS "extends"
 
 struct settings_severity {
     enum diag_code code;
@@ -40,10 +43,15 @@ struct settings_type {
     const char *kind_type; /* a canonical identifier of a kind */
 };
 
-/* Strings of an array of srcls.json, in the settings' arena. */
+/* Strings of an array of srcls.json, in the settings' arena. The first `inherited` come from
+ * the files the srcls.json extends; for a glob, `from` (NULL, or an entry per item, NULL for
+ * none) is the path from the directory of the file that wrote it to the settings' own
+ * (glob_match_from). */
 struct settings_strings {
     const char **items;
+    const char **from;
     uint32_t count;
+    uint32_t inherited;
 };
 
 struct settings {
@@ -59,6 +67,10 @@ struct settings {
      * to the srcls.json's directory; its mistaken entries left out (they are problems). */
     struct settings_strings include, exclude, schemas;
     const char *baseline; /* "baseline", as written, or NULL */
+    struct settings_strings extends; /* "extends", as written (a string is a list of one) */
+    /* The files extended, directly or not, as resolved (project_analyze_schema; the first 64) */
+    struct settings_strings extended;
+    uint32_t ignore_inherited; /* the first ignores come from the files extended */
     struct arena arena;
 };
 
@@ -79,6 +91,20 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
  * settings over a project's srcls.json. Returns 0, or -1 when memory ran out (then `out` is
  * empty). */
 int settings_merge(struct settings *out, const struct settings *base, const struct settings *over);
+
+/* `over` (a srcls.json's own settings) built on `base` (those of the files it extends) into `out`
+ * (replacing what it held): settings_merge, but every list is `base`'s then `over`'s
+ * ("placeholders" too), and the items from `base` are counted as inherited. 0, or -1 when
+ * memory ran out (then `out` is empty). */
+int settings_extend(struct settings *out, const struct settings *base, const struct settings *over);
+/* The settings of a srcls.json that another, in the directory `home`, extends, made relative to
+ * that one: each glob ("include", "exclude", "ignore"'s "files") marked as written `from` (the
+ * path from this file's directory to `home`, with a trailing '/'), each path ("schemas",
+ * "baseline") joined to `dir`, this file's directory, unless absolute; each "ignore" entry
+ * marked as written in `path`, this file. 0, or -1 when memory ran out. */
+int settings_rebase(struct settings *settings, const char *from, const char *dir, const char *path);
+/* Whether one of the globs `globs` matches `path` (relative to the settings' directory). */
+bool settings_glob_match(const struct settings_strings *globs, const char *path);
 
 /* `applied` with each code of the group `group` at the stricter (the more severe; off least) of
  * its severity in `applied` and in `other`, into `out` (replacing what it held): under --base,

@@ -65,7 +65,7 @@ bool suppress_matches(const struct settings_ignore *e, const struct diagnostic *
 {
     if (!e->any_code && !e->codes[d->code])
         return false;
-    if (e->files != NULL && (path == NULL || !glob_match(e->files, path)))
+    if (e->files != NULL && (path == NULL || !glob_match_from(e->files, e->files_from, path)))
         return false;
     if (e->pointer == NULL)
         return true;
@@ -195,8 +195,8 @@ int suppress_copy(struct settings *to, const struct settings *from)
         memcpy(all, to->ignores, to->ignore_count * sizeof *all);
     for (uint32_t i = 0; i < from->ignore_count; i++) {
         struct settings_ignore e = from->ignores[i];
-        const char **strings[] = {&e.files, &e.pointer, &e.reason};
-        for (size_t k = 0; k < 3; k++) {
+        const char **strings[] = {&e.files, &e.files_from, &e.origin, &e.pointer, &e.reason};
+        for (size_t k = 0; k < 5; k++) {
             if (*strings[k] != NULL &&
                 (*strings[k] = arena_strndup(&to->arena, *strings[k], strlen(*strings[k]))) == NULL)
                 return -1;

@@ -112,11 +112,29 @@ void json_write_array_end(struct json_writer *w)
     close_level(w, ']');
 }
 
+/* Whether the 8 bytes at `p` are all written as they are: ASCII from ' ' to '~' but '"' and
+ * '\\' (each test is exact for "any byte of the word": the word-at-a-time tests of a zero byte
+ * and of a byte below n <= 128). */
+static bool plain_word(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    uint64_t found = ((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) |
+                     ((backslash - ones) & ~backslash) | ((del - ones) & ~del) | x;
+    return (found & highs) == 0;
+}
+
 void json_write_escaped(struct json_writer *w, const char *text, size_t len, bool replace_invalid)
 {
     static const char hex[] = "0123456789abcdef";
     size_t run = 0;
     for (size_t i = 0; i < len; i++) {
+        while (len - i >= 8 && plain_word(text + i)) /* a report is mostly plain text */
+            i += 8;
+        if (i == len)
+            break;
         unsigned char c = (unsigned char)text[i];
         if (c >= 0x80) {
             uint32_t width = json_utf8_sequence_length((const unsigned char *)text + i, len - i);
@@ -186,9 +204,16 @@ void json_write_string_n(struct json_writer *w, const char *text, size_t len)
 void json_write_int(struct json_writer *w, int64_t value)
 {
     char digits[24];
-    int n = snprintf(digits, sizeof digits, "%lld", (long long)value);
+    size_t n = sizeof digits;
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    do { /* right to left: a number is written on every line of a report */
+        digits[--n] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    if (value < 0)
+        digits[--n] = '-';
     before_item(w);
-    json_write_bytes(w, digits, (size_t)n);
+    json_write_bytes(w, digits + n, sizeof digits - n);
 }
 
 void json_write_bool(struct json_writer *w, bool value)

@@ -1,5 +1,6 @@
 /* project: srcls.json read as settings, its mistakes placed by their JSON Pointers. */
 #include "project.h"
+#include "project_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,45 +115,53 @@ static int by_file_name(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Each directory of "schemas" read into `schema`; one that cannot be read is reported at its
- * entry. Then, when there was one at least and all could be read, the project's registry. */
+/* Each directory of "schemas" (`read`'s, those of the files extended first) read into
+ * `schema`; one that cannot be read is reported at its entry (an extended file's at "extends").
+ * Then, when there was one at least and all could be read, the project's registry. */
 static int read_schemas(struct analysis *a, const char *config_dir,
-                        const struct project_reader *reader, struct project_schema *schema)
+                        const struct project_reader *reader, const struct settings *read,
+                        struct project_schema *schema)
 {
     struct json_doc *doc = &a->doc;
+    const struct settings_strings *dirs = &read->schemas;
     uint32_t list = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_SCHEMAS));
-    if (list == JSON_NONE || doc->nodes[list].kind != JSON_ARRAY)
+    uint32_t own = list != JSON_NONE ? doc->nodes[list].first_child : JSON_NONE;
+    uint32_t extends = json_object_get(doc, doc->root, JSON_LITERAL(SETTINGS_KEY_EXTENDS));
+    if (dirs->count == 0)
         return 0;
-    schema->dirs = calloc(json_child_count(doc, list) + 1, sizeof *schema->dirs);
+    schema->dirs = calloc(dirs->count + 1, sizeof *schema->dirs);
     if (schema->dirs == NULL)
         return -1;
     bool readable = true;
-    for (uint32_t e = doc->nodes[list].first_child; e != JSON_NONE; e = doc->nodes[e].next) {
-        struct json_str name = json_node_string(doc, e);
-        char *dir = name.ptr[0] == '/'
-                        ? arena_strndup(&a->arena, name.ptr, name.len)
-                        : arena_printf(&a->arena, "%s/%.*s", config_dir, (int)name.len, name.ptr);
+    for (uint32_t i = 0; i < dirs->count; i++) {
+        uint32_t e = i < dirs->inherited ? extends : own; /* where it is written */
+        if (i >= dirs->inherited && own != JSON_NONE)
+            own = doc->nodes[own].next;
+        const char *name = dirs->items[i];
+        char *dir = name[0] == '/' ? arena_strndup(&a->arena, name, strlen(name))
+                                   : arena_printf(&a->arena, "%s/%s", config_dir, name);
         if (dir == NULL || (schema->dirs[schema->dir_count] = vector_copy_string(dir)) == NULL)
             return -1;
         schema->dir_count++;
         char why[256] = "", message[512];
         size_t before = schema->file_count;
-        int read = reader->read_dir(reader->context, dir, schema, why, sizeof why);
+        int status = reader->read_dir(reader->context, dir, schema, why, sizeof why);
         /* each directory's files in name order, whatever order the door met them in: kinds
          * without a number are numbered in that order */
         if (schema->file_count > before) /* none: files may still be NULL */
             qsort(schema->files + before, schema->file_count - before, sizeof *schema->files,
                   by_file_name);
-        if (read == 0)
+        if (status == 0)
             continue;
         readable = false;
         snprintf(message, sizeof message, "cannot read the directory of kind files %s: %s", dir,
                  why);
-        const char *pointer = json_pointer_of(doc, e, &a->arena);
-        if (report(a, e, pointer ? pointer : "/" SETTINGS_KEY_SCHEMAS, message) != 0)
+        const char *pointer = e != JSON_NONE ? json_pointer_of(doc, e, &a->arena) : NULL;
+        if (report(a, e != JSON_NONE ? e : doc->root, pointer ? pointer : "/" SETTINGS_KEY_SCHEMAS,
+                   message) != 0)
             return -1;
     }
-    if (!readable || schema->dir_count == 0)
+    if (!readable)
         return 0;
     if (schema_registry_load_custom(&schema->registry, schema->files, schema->file_count,
                                     &schema->problems) != 0)
@@ -188,8 +197,10 @@ int project_analyze_schema(struct analysis *out, const char *text, size_t len,
     char problems[4096] = "";
     settings_read(&read, &out->doc, out->doc.root, problems, sizeof problems);
     int status = read.arena.failed ? -1 : report_problems(out, problems); /* a part missing */
+    if (status == 0 && out->diags.count == 0 && reader != NULL && reader->read_file != NULL)
+        status = project_extend(out, config_dir, reader, &read);
     if (status == 0 && out->diags.count == 0 && schema != NULL && reader != NULL)
-        status = read_schemas(out, config_dir, reader, schema);
+        status = read_schemas(out, config_dir, reader, &read, schema);
     const struct schema_registry *registry =
         schema != NULL ? project_schema_registry(schema, builtin) : builtin;
     if (status == 0)

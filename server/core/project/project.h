@@ -27,6 +27,14 @@ bool project_is_config(const char *path, size_t len);
 int project_config_find(const char *dir, bool (*exists)(void *ctx, const char *candidate),
                         void *ctx, char **found);
 
+/* `path` from the directory `dir` (unless absolute), without "." and ".." segments or repeated
+ * slashes, in `arena` (NULL when memory ran out). */
+char *project_path_join(struct arena *arena, const char *dir, const char *path);
+/* The path from the directory `from` to the directory `to` (both as project_path_join makes
+ * them, both absolute or both relative to the same directory), with a trailing '/' ("sub/",
+ * "../app/"), "" for the same directory; in `arena` (NULL when memory ran out). */
+char *project_path_from(struct arena *arena, const char *from, const char *to);
+
 /* Analyses `text` (which must outlive `out`) as a project configuration into `out` (freed with
  * analysis_free), and, when it has no mistake, reads its settings into `settings` (replacing
  * them); with a mistake `settings` is left as it was: a configuration is never half applied.
@@ -88,6 +96,11 @@ bool project_is_kind_file_name(const char *name);
 struct project_reader {
     int (*read_dir)(void *context, const char *dir, struct project_schema *schema, char *why,
                     size_t why_size);
+    /* How a door reads a srcls.json that another extends: the file at `path` into `*text`
+     * (malloc'd) and `*len`; 1, 0 when it cannot be read (the reason in `why`: "no such file",
+     * "larger than 1 MiB"), -1 when memory ran out. NULL: "extends" is not followed. */
+    int (*read_file)(void *context, const char *path, char **text, size_t *len, char *why,
+                     size_t why_size);
     void *context;
 };
 
@@ -106,12 +119,16 @@ bool project_schema_has(const struct project_schema *schema, const char *path);
  * repeated slashes are left out), or SIZE_MAX. */
 size_t project_schema_index(const struct project_schema *schema, const char *path);
 
-/* project_analyze, and the project's own kinds: each directory of "schemas" (relative to
- * `config_dir`, the srcls.json's directory) read through `reader` into `schema` (emptied
- * first), and the registry built from them (the "types" are checked against it). A directory
- * that cannot be read is a mistake of the configuration, at its entry; a kind file with a
- * mistake is not: it is left out, and said in schema->problems. Returns as project_analyze;
- * `schema` is empty unless it returns 1. */
+/* project_analyze, the files of its "extends" (each a path, relative to `config_dir`, read
+ * through `reader`, and what they extend in turn: their settings under its own, objects key by
+ * key, lists concatenated; their globs and paths relative to the file that wrote them), and the
+ * project's own kinds: each directory of "schemas" (relative to `config_dir`, the srcls.json's
+ * directory) read through `reader` into `schema` (emptied first), and the registry built from
+ * them (the "types" are checked against it). A directory that cannot be read is a mistake of the
+ * configuration, at its entry, as is an extended file that cannot be read, has a mistake or
+ * makes a cycle, at the "extends" value that leads to it; a kind file with a mistake is not: it
+ * is left out, and said in schema->problems. Returns as project_analyze; `schema` is empty
+ * unless it returns 1. */
 int project_analyze_schema(struct analysis *out, const char *text, size_t len,
                            const struct schema_registry *builtin, const char *config_dir,
                            const struct project_reader *reader, struct settings *settings,

@@ -42,6 +42,13 @@ static const char IGNORE_CODES_TEXT[] =
 static const char IGNORE_REASON_TEXT[] =
     "Why these findings are accepted (required): for the next reader of this file.";
 
+static const char EXTENDS_TEXT[] =
+    "Other srcls.json files this one builds on: a path, or a list of them, relative to this "
+    "file's directory (a monorepo's sub-project extends the root's: \"../srcls.json\"). Their "
+    "settings apply under this file's: \"rules\" and \"types\" key by key, this file winning "
+    "(and a later file over an earlier one); the lists (\"include\", \"exclude\", \"schemas\", "
+    "\"ignore\", \"placeholders\") concatenated. Their globs and paths stay relative to the "
+    "file that wrote them.";
 static const char PLACEHOLDERS_TEXT[] =
     "The syntaxes your renderer fills in, NAME standing for the variable: [\"${NAME}\", "
     "\"{{ NAME }}\"]. A string value holding one is checked as filled in later; srcls --check "
@@ -116,6 +123,7 @@ static int complete_keys(struct completion_list *out, struct json_doc *doc, uint
             enum place place;
             const char *key, *doc, *empty, *type;
         } table[] = {
+            {PLACE_TOP, SETTINGS_KEY_EXTENDS, EXTENDS_TEXT, "\"\"", "string"},
             {PLACE_TOP, SETTINGS_KEY_RULES, RULES_TEXT, "{}", "object"},
             {PLACE_TOP, SETTINGS_KEY_TYPES, TYPES_TEXT, "{}", "object"},
             {PLACE_TOP, SETTINGS_KEY_INCLUDE, INCLUDE_TEXT, "[]", "array"},
@@ -277,6 +285,8 @@ const char *project_hover(struct analysis *a, const struct schema_registry *regi
     if (place == PLACE_TOP && key) {
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_TYPES)))
             return TYPES_TEXT;
+        if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_EXTENDS)))
+            return EXTENDS_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_INCLUDE)))
             return INCLUDE_TEXT;
         if (json_node_key_equals(doc, at.node, JSON_LITERAL(SETTINGS_KEY_EXCLUDE)))

@@ -81,10 +81,13 @@ static uint32_t rules_of(struct analysis *a)
 }
 
 /* The node of `now` that sets `code` as it is now: its member of "rules" (the code named, else
- * the first group holding it, as settings_read reads them), else "rules", else the root. */
+ * the first group holding it, as settings_read reads them), else "rules", else "extends" (a file
+ * extended sets it), else the root. */
 static uint32_t rule_node(struct analysis *now, enum diag_code code)
 {
-    uint32_t rules = rules_of(now);
+    uint32_t rules = rules_of(now), extends = member(now, SETTINGS_KEY_EXTENDS);
+    if (rules == JSON_NONE && extends != JSON_NONE)
+        return extends;
     if (rules == JSON_NONE || now->doc.nodes[rules].kind != JSON_OBJECT)
         return rules != JSON_NONE ? rules : root_object(now);
     const char *name = code_name(code);
@@ -148,8 +151,9 @@ static bool same_text(const char *a, const char *b)
 
 static bool same_ignore(const struct settings_ignore *a, const struct settings_ignore *b)
 {
-    return same_text(a->files, b->files) && same_text(a->pointer, b->pointer) &&
-           a->any_code == b->any_code && memcmp(a->codes, b->codes, sizeof a->codes) == 0;
+    return same_text(a->files, b->files) && same_text(a->files_from, b->files_from) &&
+           same_text(a->pointer, b->pointer) && a->any_code == b->any_code &&
+           memcmp(a->codes, b->codes, sizeof a->codes) == 0;
 }
 
 /* Each "ignore" entry now that no entry at the base equals in "files", "pointer" and "codes"
@@ -158,20 +162,22 @@ static int added_ignores(struct analysis *now, const struct settings *now_settin
                          const struct settings *base_settings, const char *base_name,
                          enum diag_severity severity)
 {
-    uint32_t list = member(now, SETTINGS_KEY_IGNORE);
+    uint32_t list = member(now, SETTINGS_KEY_IGNORE), extends = member(now, SETTINGS_KEY_EXTENDS);
     uint32_t element = list != JSON_NONE ? now->doc.nodes[list].first_child : JSON_NONE;
     for (uint32_t i = 0; i < now_settings->ignore_count; i++) {
-        bool known = false;
+        bool known = false, inherited = i < now_settings->ignore_inherited;
         for (uint32_t j = 0; base_settings != NULL && j < base_settings->ignore_count; j++)
             known = known || same_ignore(&now_settings->ignores[i], &base_settings->ignores[j]);
-        if (!known && add(now, element != JSON_NONE ? element : list, severity,
+        /* an entry written in a file extended is said at "extends" */
+        uint32_t at = inherited ? extends : element != JSON_NONE ? element : list;
+        if (!inherited && element != JSON_NONE)
+            element = now->doc.nodes[element].next;
+        if (!known && add(now, at != JSON_NONE ? at : root_object(now), severity,
                           arena_printf(&now->arena,
                                        "\"ignore\" entry added or widened since %s: it may silence "
                                        "findings the gate reported",
                                        base_name)) != 0)
             return -1;
-        if (element != JSON_NONE)
-            element = now->doc.nodes[element].next;
     }
     return 0;
 }

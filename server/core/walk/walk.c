@@ -34,9 +34,9 @@ bool walk_glob_match(const char *const *globs, size_t count, const char *path)
 
 enum walk_scan walk_scan_entry(const struct settings *settings, const char *relative)
 {
-    if (walk_glob_match(settings->exclude.items, settings->exclude.count, relative))
+    if (settings_glob_match(&settings->exclude, relative))
         return WALK_SCAN_EXCLUDED;
-    if (walk_glob_match(settings->include.items, settings->include.count, relative))
+    if (settings_glob_match(&settings->include, relative))
         return WALK_SCAN_INCLUDED;
     return WALK_SCAN_DEFAULT;
 }
