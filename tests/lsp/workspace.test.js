@@ -210,4 +210,25 @@ describe('workspace diagnostics', () => {
     assert.equal(uris.length + 256, 3000, 'reports streamed after the first part'); // the first part was taken
     assert.equal(new Set(uris).size, uris.length);
   });
+
+  test('under a srcls.json that extends another, the pull skips and takes what `--check` does', T, async (t) => {
+    const root = workspace(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), JSON.stringify({ exclude: ['app/legacy/**', '*.draft.json'] }));
+    fs.mkdirSync(path.join(root, 'app', 'legacy'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'app', 'srcls.json'), JSON.stringify({ extends: '../srcls.json', include: ['*.src'] }));
+    fs.writeFileSync(path.join(root, 'app', 'legacy', 'old.source.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'x.draft.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'kept.source.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'extra.src'), example('bad-no-type.source.json'));
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const cli = spawnSync(CLI_BINARY, ['--check', '--format', 'json', root], { encoding: 'utf8', timeout: 10000 });
+    assert.ok(cli.status === 0 || cli.status === 1, cli.stderr);
+    const files = JSON.parse(cli.stdout).files;
+    const pulled = report.items.map((r) => decodeURIComponent(r.uri).slice('file://'.length)).sort();
+    assert.deepEqual(pulled, files.map((f) => f.path).sort());
+    const names = pulled.map((p) => path.relative(root, p));
+    assert.ok(names.includes('app/kept.source.json') && names.includes('app/extra.src'), names.join(', '));
+    assert.ok(!names.includes('app/legacy/old.source.json') && !names.includes('app/x.draft.json'), names.join(', '));
+  });
 });
