@@ -26,6 +26,11 @@
  * by default); measured in docs/performance.md. */
 #define WALK_BATCH_FILES 64u
 
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void items_free(struct ws_item *items, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
@@ -48,6 +53,9 @@ static void pull_free(struct ws_pull *pull)
     }
     for (size_t i = pull->next_file; i < pull->file_count; i++)
         free(pull->files[i].path);
+    for (size_t i = 0; i < pull->open_count; i++)
+        free(pull->open_paths[i]);
+    free(pull->open_paths);
     free(pull->files);
     walk_ignored_free(&pull->ignored);
     json_writer_free(&pull->w);
@@ -300,17 +308,13 @@ static void item_prepare(struct ws_pull *pull, struct ws_item *item, struct ws_f
     item->out_of_memory |= lsp_projects_target(&store->projects, item->uri, &item->target) != 0;
     item->options = lsp_projects_options(&item->target, store->baseline_mode);
     item->settings_changes = store->settings_changes;
-    bool lost = false;
-    for (struct lsp_document *d = store->first; d != NULL && !item->on_loop; d = d->next) {
-        errno = 0;
-        char *own = lsp_uri_to_path(d->uri, strlen(d->uri));
-        lost |= own == NULL && errno == ENOMEM;
-        item->on_loop = own != NULL && strcmp(own, found.path) == 0;
-        free(own);
-    }
-    item->out_of_memory |= lost;
-    /* a baseline's entries are marked as findings use them: one thread at a time */
-    item->on_loop |= item->target.baseline != NULL;
+    /* an open document's report is the editor's text: it is made on the loop when it is sent
+     * (one opened since the walk began is read from its file); a baseline's entries are marked
+     * as findings use them: one thread at a time */
+    item->on_loop =
+        (pull->open_count > 0 && bsearch(&found.path, pull->open_paths, pull->open_count,
+                                         sizeof *pull->open_paths, compare_paths) != NULL) ||
+        item->target.baseline != NULL;
 }
 
 /* Hands batches to the pool while fewer than a core's each and one are there; answers once every
@@ -348,8 +352,27 @@ static void pump(struct ws_pull *pull)
         pull_answer(pull);
 }
 
+/* The paths of the open documents, sorted, for item_prepare. */
+static void list_open(struct ws_pull *pull)
+{
+    for (struct lsp_document *d = pull->s->documents.first; d != NULL; d = d->next) {
+        char **grown =
+            vector_grow(pull->open_paths, &pull->open_cap, pull->open_count + 1, sizeof *grown);
+        errno = 0;
+        char *own = grown != NULL ? lsp_uri_to_path(d->uri, strlen(d->uri)) : NULL;
+        if (grown != NULL)
+            pull->open_paths = grown;
+        pull->out_of_memory |= grown == NULL || (own == NULL && errno == ENOMEM);
+        if (own != NULL)
+            pull->open_paths[pull->open_count++] = own;
+    }
+    if (pull->open_count > 1)
+        qsort(pull->open_paths, pull->open_count, sizeof *pull->open_paths, compare_paths);
+}
+
 static void walk_and_pump(struct ws_pull *pull)
 {
+    list_open(pull);
     for (uint32_t i = 0; i < pull->s->folder_count && !pull->out_of_memory; i++)
         walk_dir(pull, pull->s->folders[i], 0);
     pump(pull);

@@ -51,6 +51,8 @@ struct ws_pull {
     struct walk_ignored ignored;
     uint32_t git_folder;    /* the folder git is asked about next (or being asked about) */
     bool git_running;       /* git is being asked: its answer ends or goes on with the pull */
+    char **open_paths;      /* the files of the documents open when the walk began, sorted */
+    size_t open_count, open_cap;
     struct ws_found *files; /* the walk's files, in walk order */
     size_t file_count, file_cap, next_file;
     struct ws_batch *first, *last; /* handed to the pool, in walk order */
