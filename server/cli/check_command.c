@@ -23,9 +23,8 @@
 #include "check_visited.h"
 #include "file_replace.h"
 #include "base/base.h"
+#include "walk/walk.h"
 
-/* Directories nested deeper than this below a path named on the command line are not entered. */
-#define CHECK_MAX_DEPTH 64u
 /* With --jobs N, at most this many files per job are read or waiting to be reported. */
 #define CHECK_WINDOW_PER_JOB 16u
 
@@ -109,7 +108,7 @@ static bool excluded(const struct check_options *options, const char *path)
 {
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    return check_glob_match(options->excludes, (size_t)options->exclude_count, path);
+    return walk_glob_match(options->excludes, (size_t)options->exclude_count, path);
 }
 
 static void check_entry(struct walk *walk, int at, const char *name, const char *path,
@@ -140,12 +139,12 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
             memcpy(child, path, base);
             child[base] = '/';
             memcpy(child + base + !slash, names[i].name, name_len + 1);
-            enum check_scan scan = CHECK_SCAN_EXCLUDED;
+            enum walk_scan scan = WALK_SCAN_EXCLUDED;
             if (!excluded(walk->options, child) && !ignored_has(&walk->ignored, child))
                 scan = check_configs_scan(walk->options->configs, child);
-            if (scan != CHECK_SCAN_EXCLUDED)
+            if (scan != WALK_SCAN_EXCLUDED)
                 check_entry(walk, dirfd(dir), names[i].name, child, false,
-                            scan == CHECK_SCAN_INCLUDED, depth + 1, names[i].type);
+                            scan == WALK_SCAN_INCLUDED, depth + 1, names[i].type);
             free(child);
         } else {
             check_command_unreadable(walk, path, "cannot read: out of memory");
@@ -162,7 +161,7 @@ static bool wanted(mode_t mode, const char *name, bool explicit, bool included)
 {
     if (explicit || S_ISDIR(mode))
         return true;
-    return S_ISREG(mode) && (included || check_ends_with(name, ".json"));
+    return S_ISREG(mode) && walk_wants_file(name, included);
 }
 
 /* Checks `name` (of the `type` its directory's listing said) in the directory `at`, shown as
@@ -190,10 +189,10 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_command_not_regular(walk, path, st.st_mode);
         return;
     }
-    if (S_ISDIR(st.st_mode) && depth > CHECK_MAX_DEPTH) {
+    if (S_ISDIR(st.st_mode) && depth > WALK_MAX_DEPTH) {
         char message[96];
         snprintf(message, sizeof message, "cannot read: directories nested deeper than %u levels",
-                 CHECK_MAX_DEPTH);
+                 WALK_MAX_DEPTH);
         check_command_unreadable(walk, path, message);
         return;
     }

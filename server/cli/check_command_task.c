@@ -16,6 +16,7 @@
 #include "assist/assist.h"
 #include "report_diff.h"
 #include "base/base.h"
+#include "walk/walk.h"
 
 #define CHECK_FIX_ROUNDS 8u /* --fix: rounds at most (each applies what the last uncovered) */
 
@@ -112,26 +113,14 @@ void check_command_task_work(void *task)
         if (t->text == NULL)
             return;
     }
-    if (t->target.schema != NULL) { /* a kind file, linted as one: no fixes */
-        t->analysed = project_kind_file_analyze(&t->analysis, t->text, t->len,
-                                                t->target.kind_file_name, t->target.schema) == 0;
-        t->ours = true;
-        return;
-    }
-    enum document_kind named = check_ends_with(t->path, ".source.json") ? DOCUMENT_SOURCE
-                               : check_ends_with(t->path, ".job.json")  ? DOCUMENT_JOB
-                                                                        : DOCUMENT_UNKNOWN;
-    struct analysis_options options = {.report_unknown_document = t->explicit,
-                                       .empty_is_error = t->explicit || named != DOCUMENT_UNKNOWN,
-                                       .empty_expected = named,
-                                       .registry = t->target.registry,
-                                       .settings = t->target.settings,
-                                       .path = t->target.path};
-    t->analysed = analysis_run(&t->analysis, t->text, t->len, &options) == 0;
-    if (!t->analysed)
-        return;
-    t->ours = t->explicit || t->analysis.document != DOCUMENT_UNKNOWN || named != DOCUMENT_UNKNOWN;
-    if (t->refused)
+    struct walk_file file = {.path = t->path,
+                             .explicit = t->explicit,
+                             .kind_schema = t->target.schema,
+                             .kind_file_name = t->target.kind_file_name};
+    struct analysis_options options = {
+        .registry = t->target.registry, .settings = t->target.settings, .path = t->target.path};
+    t->analysed = walk_check_file(&t->analysis, t->text, t->len, &file, &options, &t->ours) == 0;
+    if (!t->analysed || t->refused || t->target.schema != NULL) /* a kind file: no fixes */
         return;
     if (t->ours && t->options->env != NULL) /* checked as rendered; no fixes (command.c) */
         t->analysed = check_env_apply(t->options->env, &t->analysis, &options) == 0;

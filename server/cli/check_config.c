@@ -387,23 +387,14 @@ bool check_configs_for(struct check_configs *configs, const char *path, struct c
     return true;
 }
 
-bool check_glob_match(const char *const *globs, size_t count, const char *path)
-{
-    for (size_t i = 0; i < count; i++) {
-        if (glob_match(globs[i], path))
-            return true;
-    }
-    return false;
-}
-
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path)
+enum walk_scan check_configs_scan(struct check_configs *configs, const char *path)
 {
     char shown[PATH_MAX + sizeof "/" PROJECT_FILE_NAME];
     struct check_config *c = governing(configs, path, shown, sizeof shown);
     const struct settings_strings *include = c != NULL ? &c->settings.include : NULL;
     const struct settings_strings *exclude = c != NULL ? &c->settings.exclude : NULL;
     if (c == NULL || !c->usable || include->count + exclude->count == 0)
-        return CHECK_SCAN_DEFAULT;
+        return WALK_SCAN_DEFAULT;
     /* both absolute, so that the configuration's directory is a prefix of the entry's path */
     char dir[2 * PATH_MAX], whole[2 * PATH_MAX];
     absolute(configs, shown, dir, sizeof dir);
@@ -414,11 +405,7 @@ enum check_scan check_configs_scan(struct check_configs *configs, const char *pa
     without_dots(dir);
     without_dots(whole);
     size_t prefix = strncmp(whole, dir, strlen(dir)) == 0 ? strlen(dir) : 0;
-    if (settings_glob_match(exclude, whole + prefix))
-        return CHECK_SCAN_EXCLUDED;
-    if (settings_glob_match(include, whole + prefix))
-        return CHECK_SCAN_INCLUDED;
-    return CHECK_SCAN_DEFAULT;
+    return walk_scan_entry(&c->settings, whole + prefix);
 }
 
 /* Whether every file below the directory of the srcls.json at `config` was checked: a path

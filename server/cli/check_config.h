@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "project/project.h"
+#include "walk/walk.h"
 #include "schema/schema.h"
 #include "domain/domain.h"
 
@@ -66,16 +67,6 @@ struct check_target {
 bool check_configs_for(struct check_configs *configs, const char *path,
                        struct check_target *target);
 
-/* Whether a glob of `globs` matches a scan's entry at `path` (relative to where the globs were
- * written): a glob with '/' the path, one without its last segment, in the one glob dialect of
- * srcls (domain/glob.h: `**`, `*`, `?`, `\`). Shared by --exclude and srcls.json's "include" and
- * "exclude" (and "ignore" matches its "files" the same way). */
-bool check_glob_match(const char *const *globs, size_t count, const char *path);
-
-/* What the srcls.json that governs a scan's entry says of it: its "exclude" skips it (a file or
- * a directory), its "include" names it (a file checked as a document whatever its name). `path`
- * is the entry as the walk names it, `name` its last part. */
-enum check_scan { CHECK_SCAN_DEFAULT, CHECK_SCAN_EXCLUDED, CHECK_SCAN_INCLUDED };
 /* After a run over `paths` (`count`): reports, as project-config warnings on the srcls.json
  * through `reporter` (counted in `summary`), the "ignore" entries that matched no finding, for
  * each srcls.json whose directory lies in a directory named (its files were all checked). */
@@ -91,6 +82,8 @@ void check_configs_report_unused(struct check_configs *configs, const char *cons
 bool check_configs_report_mistakes(struct check_configs *configs, const char *path,
                                    struct reporter *reporter, struct report_summary *summary);
 
-enum check_scan check_configs_scan(struct check_configs *configs, const char *path);
+/* What the srcls.json that governs a scan's entry says of it (walk_scan_entry). `path` is the
+ * entry as the walk names it. */
+enum walk_scan check_configs_scan(struct check_configs *configs, const char *path);
 
 #endif

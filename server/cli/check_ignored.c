@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "check_git.h"
-#include "base/base.h"
 #include "platform.h"
 
 /* git's output for `dir`: malloc'd, NUL-separated names relative to `dir` (a directory with a
@@ -28,11 +27,6 @@ static char *git_ignored(const char *dir, size_t *len, int *status)
         return NULL;
     }
     return names;
-}
-
-static int compare(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Whether `dir` may be in a git work tree: a ".git" (a directory, or the file of a linked work
@@ -82,42 +76,17 @@ bool ignored_add_git(struct ignored *set, const char *dir)
     }
     if (names == NULL)
         return true;
-    size_t dir_len = strlen(dir);
-    bool slash = dir_len > 0 && dir[dir_len - 1] == '/';
-    for (size_t at = 0; at < len;) {
-        size_t name_len = strnlen(names + at, len - at);
-        size_t keep = name_len > 0 && names[at + name_len - 1] == '/' ? name_len - 1 : name_len;
-        char *path = malloc(dir_len + keep + 2);
-        char **grown = path != NULL
-                           ? vector_grow(set->paths, &set->cap, set->count + 1, sizeof *set->paths)
-                           : NULL;
-        if (grown != NULL) {
-            set->paths = grown;
-            /* joined as the walk joins a directory and an entry's name */
-            snprintf(path, dir_len + keep + 2, "%s%s%.*s", dir, slash ? "" : "/", (int)keep,
-                     names + at);
-            set->paths[set->count++] = path;
-        } else {
-            free(path);
-        }
-        at += name_len + 1;
-    }
+    walk_ignored_add(&set->set, dir, names, len); /* out of memory: a path fewer skipped */
     free(names);
-    if (set->count > 0) /* qsort's array may not be NULL, even empty */
-        qsort(set->paths, set->count, sizeof *set->paths, compare);
     return true;
 }
 
 bool ignored_has(const struct ignored *set, const char *path)
 {
-    return set->count > 0 &&
-           bsearch(&path, set->paths, set->count, sizeof *set->paths, compare) != NULL;
+    return walk_ignored_has(&set->set, path);
 }
 
 void ignored_free(struct ignored *set)
 {
-    for (size_t i = 0; i < set->count; i++)
-        free(set->paths[i]);
-    free(set->paths);
-    *set = (struct ignored){.unavailable = set->unavailable};
+    walk_ignored_free(&set->set);
 }

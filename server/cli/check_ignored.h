@@ -5,11 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Paths as the walk names them (the directory named on the command line, '/', the rest), a
- * directory without its trailing '/': sorted, for bsearch. */
+#include "walk/walk.h"
+
+/* Paths as the walk names them (the directory named on the command line, '/', the rest): the
+ * set both doors read git's answer into (walk_ignored). */
 struct ignored {
-    char **paths;
-    size_t count, cap;
+    struct walk_ignored set;
     unsigned unavailable; /* directories not to check: what git ignores cannot be known */
 };
 

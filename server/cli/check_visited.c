@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "walk/walk.h"
 
 /* The first table: a power of two, as visited_slot needs. */
 #define CHECK_VISITED_FIRST_SLOTS 256
@@ -108,7 +109,7 @@ int visited_list_names(DIR *dir, struct visited_name **names, size_t *count)
             break;
         }
         const char *name = entry->d_name;
-        if (name[0] == '.' || strcmp(name, "node_modules") == 0)
+        if (walk_skips_name(name))
             continue;
         struct visited_name *grown = vector_grow(*names, &cap, *count + 1, sizeof *grown);
         if (grown != NULL)

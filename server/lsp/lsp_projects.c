@@ -17,7 +17,7 @@
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
                        const struct schema_registry *registry, const struct settings *editor)
 {
-    *projects = (struct lsp_projects){loop, rpc, registry, editor, NULL, false};
+    *projects = (struct lsp_projects){loop, rpc, registry, editor, NULL, false, {0}};
 }
 
 /* Frees the first project of the list. */
@@ -39,6 +39,7 @@ void lsp_projects_forget(struct lsp_projects *projects)
 {
     while (projects->first != NULL)
         forget_first(projects);
+    walk_dirs_clear(&projects->dirs);
 }
 
 void lsp_projects_free(struct lsp_projects *projects)
@@ -358,18 +359,29 @@ static bool project_exists(void *ctx, const char *candidate)
     return (f->project = project_at(f->projects, candidate)) != NULL;
 }
 
-/* The project of the nearest srcls.json upwards from the file `path`, or NULL. */
+/* The project of the nearest srcls.json upwards from the file `path`, or NULL; searched once
+ * per directory until the projects are forgotten. */
 static struct lsp_project *project_for(struct lsp_projects *projects, const char *path)
 {
     char *dir = strdup(path), *config = NULL;
     char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
     struct found_project f = {projects, NULL};
+    void *known = NULL;
     if (dir == NULL)
         projects->out_of_memory = true;
     if (slash != NULL) {
         *slash = '\0'; /* the file's directory */
+        if (walk_dirs_get(&projects->dirs, dir, &known)) {
+            free(dir);
+            return known;
+        }
+        bool lost = projects->out_of_memory;
+        projects->out_of_memory = false;
         if (project_config_find(dir, project_exists, &f, &config) < 0)
             projects->out_of_memory = true;
+        if (!projects->out_of_memory) /* a search cut short by memory is not remembered */
+            walk_dirs_put(&projects->dirs, dir, config != NULL ? f.project : NULL);
+        projects->out_of_memory |= lost;
     }
     struct lsp_project *found = config != NULL ? f.project : NULL;
     free(config);
@@ -408,6 +420,17 @@ int lsp_projects_target(struct lsp_projects *projects, const char *uri, struct l
     }
     free(path);
     return projects->out_of_memory ? -1 : 0;
+}
+
+enum walk_scan lsp_projects_scan(struct lsp_projects *projects, const char *path)
+{
+    struct lsp_project *p = project_for(projects, path);
+    if (p == NULL || !p->usable)
+        return WALK_SCAN_DEFAULT;
+    size_t dir = strlen(p->path) - strlen(PROJECT_FILE_NAME); /* with its slash */
+    if (strncmp(path, p->path, dir) != 0)
+        return WALK_SCAN_DEFAULT;
+    return walk_scan_entry(&p->own, path + dir);
 }
 
 bool lsp_projects_watches(struct lsp_projects *projects, const char *uri, size_t len)

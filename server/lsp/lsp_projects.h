@@ -12,6 +12,7 @@
 #include "project/project.h"
 #include "schema/schema.h"
 #include "domain/domain.h"
+#include "walk/walk.h"
 
 struct lsp_project {
     char *path;                     /* DIR/srcls.json (owned) */
@@ -32,6 +33,7 @@ struct lsp_projects {
     const struct settings *editor; /* the editor's settings (not owned) */
     struct lsp_project *first;
     bool out_of_memory; /* a srcls.json could not be read for memory (lsp_projects_target) */
+    struct walk_dirs dirs; /* each directory's project (or none), searched once until forgotten */
 };
 
 void lsp_projects_init(struct lsp_projects *projects, uv_loop_t *loop, struct lsp_jsonrpc *rpc,
@@ -59,6 +61,9 @@ struct lsp_target {
 /* Returns 0, or -1 when memory ran out (then `out` may lack its project: it must not be used;
  * a srcls.json read without memory is not kept, but read again next time). */
 int lsp_projects_target(struct lsp_projects *projects, const char *uri, struct lsp_target *out);
+/* What the srcls.json that governs the entry at `path` (a file or a directory) says of it in a
+ * scan of a folder: its "exclude" or "include" (walk_scan_entry), as `srcls --check` reads them. */
+enum walk_scan lsp_projects_scan(struct lsp_projects *projects, const char *path);
 /* Frees the paths of `target`. */
 void lsp_projects_target_free(struct lsp_target *target);
 

@@ -89,6 +89,7 @@ static const struct method methods[] = {
      lsp_navigation_selection_initialize},
     {"textDocument/inlayHint", REQUEST, lsp_inlay_hints_request, lsp_inlay_hints_initialize},
     {"workspace/diagnostic", REQUEST, lsp_workspace_diagnostic_request, lsp_workspace_initialize},
+    {"$/cancelRequest", NOTIFICATION, lsp_workspace_cancel, NULL},
 };
 
 static bool name_is(struct json_str name, const char *text)
@@ -153,15 +154,31 @@ static void stop(struct lsp_server *s, int code)
     s->exiting = true;
     s->exit_code = code;
     uv_idle_stop(&s->idle);
+    lsp_workspace_close(s);
     lsp_documents_close_all(&s->documents);
     lsp_transport_close(&s->transport);
     uv_close((uv_handle_t *)&s->idle, NULL);
 }
 
+/* Stops now, or once the workspace pulls running are answered. */
+static void stop_after_pulls(struct lsp_server *s, int code)
+{
+    if (s->pulls != NULL && s->stop_when_pulled == 0)
+        s->stop_when_pulled = code + 1;
+    else if (s->pulls == NULL)
+        stop(s, code);
+}
+
+static void pulls_over(struct lsp_server *s)
+{
+    if (s->stop_when_pulled != 0)
+        stop(s, s->stop_when_pulled - 1);
+}
+
 static void handle_exit(struct lsp_server *s, struct lsp_request *req)
 {
     (void)req;
-    stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
+    stop_after_pulls(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
 }
 
 static void handle_set_trace(struct lsp_server *s, struct lsp_request *req)
@@ -201,8 +218,11 @@ static bool is_cancelled(const struct lsp_request *req, const struct lsp_message
 static void handle_notification(struct lsp_server *s, struct lsp_request *req)
 {
     const struct method *m = find_method(req->method, false);
-    if (m != NULL && (m->type == LIFECYCLE || s->state == LSP_STATE_INITIALIZED))
-        m->handler(s, req);
+    if (m == NULL || (m->type != LIFECYCLE && s->state != LSP_STATE_INITIALIZED))
+        return;
+    if (m->handler == lsp_configuration_did_change || m->handler == lsp_configuration_watched_files)
+        lsp_workspace_quiesce(s); /* what a pull's workers read is about to change */
+    m->handler(s, req);
 }
 
 /* Answers a request that cannot be handled now; true when it did. */
@@ -289,7 +309,7 @@ static void on_idle(uv_idle_t *idle)
     s->queue_len = s->queue_cap = 0;
     uv_idle_stop(idle);
     for (size_t i = 0; i < count; i++) {
-        if (!s->exiting)
+        if (!s->exiting && s->stop_when_pulled == 0) /* nothing after exit */
             handle_message(s, batch[i].body, batch[i].len, batch + i + 1, count - i - 1);
         free(batch[i].body);
     }
@@ -317,7 +337,7 @@ static bool enqueue(struct lsp_server *s, const char *body, size_t len)
 static void on_message(void *context, const char *body, size_t len)
 {
     struct lsp_server *s = context;
-    if (s->exiting)
+    if (s->exiting || s->stop_when_pulled != 0)
         return;
     if (!enqueue(s, body, len)) {
         if (s->queue_len > 0)
@@ -346,7 +366,7 @@ static void on_eof(void *context)
     if (s->queue_len > 0)
         on_idle(&s->idle);
     stop_after_write_error(s);
-    stop(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
+    stop_after_pulls(s, s->state == LSP_STATE_SHUT_DOWN ? 0 : 1);
 }
 
 /* A server on `loop`, with a shallow copy of `registry` (the handlers only read it) or, when
@@ -360,6 +380,7 @@ static struct lsp_server *server_new(uv_loop_t *loop, const struct schema_regist
     if (s == NULL)
         return NULL;
     s->loop = loop;
+    s->pulls_over = pulls_over;
     settings_init(&s->settings);
     if (registry != NULL) {
         s->registry = *registry;

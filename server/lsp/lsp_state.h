@@ -22,6 +22,9 @@ enum lsp_state {
     LSP_STATE_SHUT_DOWN,   /* after shutdown: only exit is accepted */
 };
 
+struct ws_pull; /* lsp_workspace_internal.h */
+struct ws_pool;
+
 struct lsp_message {
     char *body; /* owned, NUL-terminated */
     size_t len;
@@ -48,6 +51,13 @@ struct lsp_server {
     uint32_t folder_count;
     size_t folder_capacity;
     bool folders_lost; /* a workspace folder was not kept for memory (workspace/diagnostic) */
+    struct ws_pull *pulls; /* workspace/diagnostic requests, the first being answered (owned) */
+    /* exit, or the end of the input, while pulls run: the exit code + 1; the server stops once
+     * they are answered (lsp_workspace calls pulls_over then), as it always answered every
+     * request read before it */
+    int stop_when_pulled;
+    void (*pulls_over)(struct lsp_server *s);
+    struct ws_pool *pool; /* the pulls' workers, made by the first pull (lsp_workspace) */
 
     /* Lifecycle and dispatch, lsp_server.c's alone. */
     enum lsp_state state;

@@ -15,7 +15,8 @@ every table gives the ratio peer / srcls (above 1: srcls is faster or smaller).
                       --write-baseline), srcls against itself
   run.py workspace    the first workspace/diagnostic over the 10,000-file corpus (a fresh server,
                       the corpus as its workspace folder) vs --check of the same corpus,
-                      alternated in the same run; srcls against itself (issue 30: within 1.2x)
+                      alternated in the same run; srcls against itself (issue 30: within 1.2x);
+                      then, during such a pull, how long an edit's diagnostics take
 
 Options: --build DIR (a meson build with -Dtests=true; default $SRCLS_BUILD or /tmp/bench/br),
 --corpus DIR (default /tmp/srcls-corpus; made by gen_corpus.py when missing), --rounds N,
@@ -715,6 +716,48 @@ def bench_workspace(args):
            "findings (file, code, start)"], rows)
     only = found["srcls --check"] ^ found["first workspace/diagnostic"]
     print("findings in one answer only: %d%s" % (len(only), "".join("\n  " + str(f) for f in sorted(only)[:10])))
+    bench_workspace_edit(srcls, files, args.rounds)
+
+
+def bench_workspace_edit(srcls, files, rounds):
+    """During a pull of the corpus with a partialResultToken: once its first $/progress is in, a
+    didChange of an open document and textDocument/diagnostic of it; the time to that answer,
+    and how long the pull went on after the question (the loop answered while it ran when the
+    first is the smaller)."""
+    uri, text = "file:///tmp/srcls-bench-open.source.json", '{"type": "s3", "name": "x"}'
+    edits, rest = [], []
+    for _ in range(rounds):
+        s = Server("srcls", [srcls, "--stdio"], True, None, root=files)
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json",
+                                                            "version": 1, "text": text}})
+        s.send({"jsonrpc": "2.0", "id": "pull", "method": "workspace/diagnostic",
+                "params": {"previousResultIds": [], "partialResultToken": "bench"}})
+        asked = answered = None
+        while True:
+            m = s.recv()
+            if m.get("method") == "$/progress" and asked is None:
+                s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                    "contentChanges": [{"text": text.replace("x", "y")}]})
+                s.send({"jsonrpc": "2.0", "id": "edit", "method": "textDocument/diagnostic",
+                        "params": {"textDocument": {"uri": uri}}})
+                asked = time.perf_counter()
+            elif m.get("id") == "edit" and "method" not in m:
+                answered = time.perf_counter()
+            elif m.get("id") == "pull" and "method" not in m:
+                done = time.perf_counter()
+                break
+        while answered is None:
+            if s.recv().get("id") == "edit":
+                answered = time.perf_counter()
+        edits.append(answered - asked)
+        rest.append(done - asked)
+        s.close()
+    table("An edit during the first pull: %d rounds; load %s"
+          % (rounds, open("/proc/loadavg").read().split()[0]),
+          ["after the first $/progress", "median ms", "worst ms"],
+          [("didChange + textDocument/diagnostic answered", "%.1f" % (statistics.median(edits) * 1e3),
+            "%.1f" % (max(edits) * 1e3)),
+           ("the pull answered", "%.0f" % (statistics.median(rest) * 1e3), "%.0f" % (max(rest) * 1e3))])
 
 
 def main():

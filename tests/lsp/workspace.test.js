@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const { WorkspaceDiagnosticRequest } = require('vscode-languageserver-protocol/node');
 const { ProgressType } = require('vscode-jsonrpc');
 const { spawnSync } = require('node:child_process');
-const { startClient, example, cliDiagnostics, summarize, CLI_BINARY } = require('./client');
+const { startClient, startRaw, initializeParams, example, cliDiagnostics, summarize, CLI_BINARY, ErrorCodes } = require('./client');
 
 const T = { timeout: 30000 };
 
@@ -114,5 +114,121 @@ describe('workspace diagnostics', () => {
     assert.equal(streamed.length, whole.items.length);
     assert.deepEqual(streamed.map((r) => r.uri).sort(), whole.items.map((r) => r.uri).sort());
     assert.deepEqual(findings(streamed), findings(whole.items));
+  });
+
+  test('the pull skips what `--check` skips: what git ignores, a srcls.json\'s "exclude"; it takes its "include"', T, async (t) => {
+    const root = workspace(t);
+    const git = (...args) => spawnSync('git', ['-C', root, ...args], { encoding: 'utf8' });
+    assert.equal(git('init', '-q').status, 0, 'git init');
+    fs.writeFileSync(path.join(root, '.gitignore'), 'ignored.source.json\nbuild/\n');
+    fs.writeFileSync(path.join(root, 'ignored.source.json'), example('bad-object-storage.source.json'));
+    fs.mkdirSync(path.join(root, 'build'));
+    fs.writeFileSync(path.join(root, 'build', 'out.source.json'), example('bad-no-type.source.json'));
+    fs.mkdirSync(path.join(root, 'gen'));
+    fs.writeFileSync(path.join(root, 'gen', 'excluded.source.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'extra.src'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'srcls.json'), JSON.stringify({ exclude: ['gen/**'], include: ['*.src'] }));
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const cli = spawnSync(CLI_BINARY, ['--check', '--format', 'json', root], { encoding: 'utf8', timeout: 10000 });
+    assert.ok(cli.status === 0 || cli.status === 1, cli.stderr);
+    const files = JSON.parse(cli.stdout).files;
+    const pulled = report.items.map((r) => decodeURIComponent(r.uri).slice('file://'.length)).sort();
+    assert.deepEqual(pulled, files.map((f) => f.path).sort());
+    const names = pulled.map((p) => path.relative(root, p));
+    assert.ok(names.includes('extra.src'), names.join(', '));
+    for (const skipped of ['ignored.source.json', 'build/out.source.json', 'gen/excluded.source.json'])
+      assert.ok(!names.includes(skipped), `${skipped} reported`);
+    assert.deepEqual(findings(report.items), files.flatMap((f) => f.diagnostics.map((d) =>
+      `file://${f.path} ${d.code} ${JSON.stringify(d.range)}`)).sort());
+  });
+
+  // A workspace of `n` files in folders of 100, big enough that a pull takes a while.
+  function manyFiles(t, n) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'srcls-ws-many-'));
+    t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+    const bad = example('bad-object-storage.source.json');
+    for (let d = 0; d < n / 100; d++) {
+      fs.mkdirSync(path.join(root, `d${d}`));
+      for (let i = 0; i < 100; i++)
+        fs.writeFileSync(path.join(root, `d${d}`, `f${i}.source.json`), bad);
+    }
+    return root;
+  }
+
+  test('the loop answers other messages while a pull runs: a didChange and a pull of that document', { timeout: 60000 }, async (t) => {
+    const root = manyFiles(t, 4000);
+    const raw = await startRaw(t);
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    const uri = 'file:///tmp/srcls-ws-open.source.json';
+    await raw.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text: example('01-search-service.source.json') } });
+    await raw.request('pull', WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'p' });
+    await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
+    const edited = example('01-search-service.source.json').replace('"scriptsEnabled"', '"scriptsEnabeld"');
+    await raw.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    await raw.request('doc', 'textDocument/diagnostic', { textDocument: { uri } });
+    const doc = await raw.response('doc', 30000);
+    assert.ok(doc.result.items.some((d) => d.code === 'unknown-field'), JSON.stringify(doc.result));
+    // the document's answer came before the pull's: the pull was not over yet
+    assert.ok(!raw.messages.some((m) => m.id === 'pull'), 'the pull was answered before the document');
+    const pull = await raw.response('pull', 30000);
+    assert.deepEqual(pull.result.items, []);
+  });
+
+  test('$/cancelRequest during a pull answers it RequestCancelled, once; the next pull is whole', { timeout: 60000 }, async (t) => {
+    const root = manyFiles(t, 3000);
+    const raw = await startRaw(t);
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    await raw.request(7, WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'c' });
+    await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
+    await raw.notify('$/cancelRequest', { id: 7 });
+    const answer = await raw.response(7, 30000);
+    assert.equal(answer.error && answer.error.code, ErrorCodes.RequestCancelled, JSON.stringify(answer));
+    await raw.request(8, WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const whole = await raw.response(8, 30000);
+    assert.equal(whole.result.items.length, 3000);
+    const late = await raw.drain(300);
+    assert.deepEqual(late.filter((m) => m.id === 7), [], 'answered twice');
+  });
+
+  test('the configuration and a srcls.json changing during a pull: every file is still reported, once', { timeout: 60000 }, async (t) => {
+    const root = manyFiles(t, 3000);
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{}');
+    const raw = await startRaw(t);
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    await raw.request('pull', WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'q' });
+    await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
+    // what the workers read (the projects, the editor's settings) changes while they run
+    for (let i = 0; i < 5; i++) {
+      await raw.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(root, 'srcls.json')), type: 2 }] });
+      await raw.notify('workspace/didChangeConfiguration', { settings: { srcls: { maxDiagnostics: i + 1 } } });
+    }
+    const answer = await raw.response('pull', 30000);
+    assert.deepEqual(answer.result, { items: [] });
+    const parts = raw.messages.filter((m) => m.method === '$/progress' && m.params.token === 'q');
+    const uris = parts.flatMap((m) => m.params.value.items.map((r) => r.uri));
+    assert.equal(uris.length + 256, 3000, 'reports streamed after the first part'); // the first part was taken
+    assert.equal(new Set(uris).size, uris.length);
+  });
+
+  test('under a srcls.json that extends another, the pull skips and takes what `--check` does', T, async (t) => {
+    const root = workspace(t);
+    fs.writeFileSync(path.join(root, 'srcls.json'), JSON.stringify({ exclude: ['app/legacy/**', '*.draft.json'] }));
+    fs.mkdirSync(path.join(root, 'app', 'legacy'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'app', 'srcls.json'), JSON.stringify({ extends: '../srcls.json', include: ['*.src'] }));
+    fs.writeFileSync(path.join(root, 'app', 'legacy', 'old.source.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'x.draft.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'kept.source.json'), example('bad-no-type.source.json'));
+    fs.writeFileSync(path.join(root, 'app', 'extra.src'), example('bad-no-type.source.json'));
+    const client = await startClient(t, { workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] });
+    const report = await client.request(WorkspaceDiagnosticRequest.method, { previousResultIds: [] });
+    const cli = spawnSync(CLI_BINARY, ['--check', '--format', 'json', root], { encoding: 'utf8', timeout: 10000 });
+    assert.ok(cli.status === 0 || cli.status === 1, cli.stderr);
+    const files = JSON.parse(cli.stdout).files;
+    const pulled = report.items.map((r) => decodeURIComponent(r.uri).slice('file://'.length)).sort();
+    assert.deepEqual(pulled, files.map((f) => f.path).sort());
+    const names = pulled.map((p) => path.relative(root, p));
+    assert.ok(names.includes('app/kept.source.json') && names.includes('app/extra.src'), names.join(', '));
+    assert.ok(!names.includes('app/legacy/old.source.json') && !names.includes('app/x.draft.json'), names.join(', '));
   });
 });

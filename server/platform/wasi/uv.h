@@ -104,6 +104,7 @@ typedef struct uv_req_s uv_req_t;
 typedef struct uv_fs_s uv_fs_t;
 typedef struct uv_write_s uv_write_t;
 typedef struct uv_shutdown_s uv_shutdown_t;
+typedef struct uv_work_s uv_work_t;
 
 typedef void (*uv_close_cb)(uv_handle_t *handle);
 typedef void (*uv_alloc_cb)(uv_handle_t *handle, size_t suggested_size, uv_buf_t *buf);
@@ -113,6 +114,8 @@ typedef void (*uv_shutdown_cb)(uv_shutdown_t *req, int status);
 typedef void (*uv_timer_cb)(uv_timer_t *handle);
 typedef void (*uv_idle_cb)(uv_idle_t *handle);
 typedef void (*uv_fs_cb)(uv_fs_t *req);
+typedef void (*uv_work_cb)(uv_work_t *req);
+typedef void (*uv_after_work_cb)(uv_work_t *req, int status);
 
 /* Every handle starts with these fields (libuv's UV_HANDLE_FIELDS, reduced); aligned for the
  * widest member of any handle, so that a uv_handle_t * casts to the handle it is. */
@@ -187,6 +190,13 @@ struct uv_shutdown_s {
     uv_stream_t *handle;
 };
 
+/* No threads: the work runs when it is queued, its after-work callback on the next turn (so
+ * uv_cancel never finds it waiting: UV_EBUSY, as libuv says of work already done). */
+struct uv_work_s {
+    UV_WASI_REQ_FIELDS
+    uv_after_work_cb after_work_cb;
+};
+
 struct uv_loop_s {
     void *data;
     uint64_t time; /* milliseconds, monotonic, updated each turn */
@@ -216,6 +226,8 @@ void uv_close(uv_handle_t *handle, uv_close_cb close_cb);
 int uv_is_closing(const uv_handle_t *handle);
 int uv_is_active(const uv_handle_t *handle);
 int uv_cancel(uv_req_t *req);
+int uv_queue_work(uv_loop_t *loop, uv_work_t *req, uv_work_cb work_cb,
+                  uv_after_work_cb after_work_cb);
 
 int uv_timer_init(uv_loop_t *loop, uv_timer_t *handle);
 int uv_timer_start(uv_timer_t *handle, uv_timer_cb cb, uint64_t timeout, uint64_t repeat);

@@ -286,12 +286,23 @@ int uv_shutdown(uv_shutdown_t *req, uv_stream_t *handle, uv_shutdown_cb cb)
     return 0;
 }
 
+int uv_queue_work(uv_loop_t *loop, uv_work_t *req, uv_work_cb work_cb,
+                  uv_after_work_cb after_work_cb)
+{
+    if (work_cb == NULL)
+        return UV_EINVAL;
+    work_cb(req);
+    req->after_work_cb = after_work_cb;
+    uv__wasi_queue(loop, (uv_req_t *)req, UV__WASI_REQ_WORK, 0);
+    return 0;
+}
+
 /* A request is cancelled when its callback has not run yet: it then runs with UV_ECANCELED. */
 int uv_cancel(uv_req_t *req)
 {
     uv_loop_t *loop = &default_loop;
     for (uv_req_t *r = loop->pending; r != NULL; r = r->next_pending) {
-        if (r == req) {
+        if (r == req && req->req_type != UV__WASI_REQ_WORK) {
             if (req->req_type == UV__WASI_REQ_FS)
                 ((uv_fs_t *)req)->result = UV_ECANCELED;
             else
@@ -317,6 +328,10 @@ static void run_pending(uv_loop_t *loop)
             uv_write_t *w = (uv_write_t *)req;
             if (w->cb != NULL)
                 w->cb(w, w->status);
+        } else if (req->req_type == UV__WASI_REQ_WORK) {
+            uv_work_t *w = (uv_work_t *)req;
+            if (w->after_work_cb != NULL)
+                w->after_work_cb(w, w->status);
         } else {
             uv_shutdown_t *s = (uv_shutdown_t *)req;
             if (s->cb != NULL)

@@ -5,7 +5,7 @@
 #include "uv.h"
 
 /* What a queued request is, for the loop to call its callback the right way. */
-enum { UV__WASI_REQ_FS = 1, UV__WASI_REQ_WRITE, UV__WASI_REQ_SHUTDOWN };
+enum { UV__WASI_REQ_FS = 1, UV__WASI_REQ_WRITE, UV__WASI_REQ_SHUTDOWN, UV__WASI_REQ_WORK };
 
 /* A negative UV_E* error from an errno value (UV_EIO for 0). */
 int uv__wasi_error(int err);
