@@ -221,6 +221,7 @@ lsp_suite() {
   local server=$1 cli=$2
   shift 2
   (cd "$root/tests/lsp" && SRCLS_START_MS=${SRCLS_START_MS:-8000} SRCLS_BINARY="$server" SRCLS_CLI_BINARY="$cli" \
+    SRCLS_SUITE_WASM="${suite_wasm:-}" \
     node --require ./require-deps.js --test --test-concurrency=4 "$@" \
       >"$work/lsp.log" 2>&1) || {
     grep -A30 "^ *not ok" "$work/lsp.log" | head -150
@@ -281,8 +282,10 @@ same "$work/out" "$work/err" "$status" "$work/native.json" "$native_status" \
   "npx srcls --check --format json (docs/examples/, WebAssembly)"
 echo "npx srcls --check (docs/examples/, WebAssembly): the native binary's report, status $status"
 echo "language-server suite against $work/app-wasm/node_modules/.bin/srcls (--check oracle: $native):"
+suite_wasm=1 # the tests that need git or a second thread know it is the WebAssembly build
 lsp_suite "$work/app-wasm/node_modules/.bin/srcls" "$native" \
   lifecycle.test.js robustness.test.js diagnostics.test.js workspace.test.js
+suite_wasm=
 
 if command -v git >/dev/null; then
   echo "== the WebAssembly build in a git work tree (git started by the launcher)"
