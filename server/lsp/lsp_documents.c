@@ -72,7 +72,8 @@ static uint32_t sent_count(struct lsp_document *d)
 /* The first line diagnostic `index` names, for the cache of written diagnostics. */
 static uint32_t first_line(const struct lsp_document *d, uint32_t index)
 {
-    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    struct diagnostic moved = analysis_diagnostic(&d->analysis, index);
+    const struct diagnostic *diag = &moved;
     uint32_t offset = diag->start;
     if (diag->related_message != NULL && diag->related_start < offset)
         offset = diag->related_start;
@@ -125,6 +126,14 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
 
 int lsp_document_analyze(struct lsp_document *d)
 {
+    if (lsp_document_diagnose(d) != 0)
+        return -1;
+    analysis_settle_moves(&d->analysis);
+    return 0;
+}
+
+int lsp_document_diagnose(struct lsp_document *d)
+{
     if (d->analyzed)
         return 0;
     if (d->lost || (d->retarget && lsp_document_retarget(d) != 0))
@@ -171,7 +180,7 @@ static void publish(struct lsp_document *d, bool clear)
 {
     if (d->store->pull || (d->lost && !clear))
         return; /* the client asks when it wants them; a lost text has none */
-    if (!clear && lsp_document_analyze(d) != 0) {
+    if (!clear && lsp_document_diagnose(d) != 0) {
         lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
                         "srcls: out of memory: %s could not be checked", d->uri);
         return;
@@ -337,6 +346,7 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
         return;
     }
     struct analysis_options options = analysis_options_of(d);
+    options.defer_moves = true; /* lsp_document_analyze settles them for the features */
     struct json_edit edit = {start, end, (uint32_t)len};
     struct analysis_delta delta;
     uint32_t lines = d->analysis.lines.count;

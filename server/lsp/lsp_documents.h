@@ -115,6 +115,9 @@ struct lsp_document *lsp_documents_target(struct lsp_documents *store,
  * analysed, after answering with InternalError. */
 struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
                                                    const struct lsp_request *req);
+/* The same for the diagnostics, which do not read the tree (lsp_document_diagnose). */
+struct lsp_document *lsp_documents_target_diagnosed(struct lsp_documents *store,
+                                                    const struct lsp_request *req);
 /* The analysed document and the byte offset of the params' position; false after answering. */
 bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
                                  struct lsp_document **d, uint32_t *offset);
@@ -139,6 +142,10 @@ void lsp_document_opened(struct lsp_document *d);
 /* Analyses the current text, unless that is done already. Returns 0, or -1 when memory ran out;
  * then the analysis is empty and must not be read. */
 int lsp_document_analyze(struct lsp_document *d);
+/* The same for a reader of the diagnostics and the line index only: the move of the tree's
+ * nodes an edit left pending (analysis_settle_moves) stays pending; lsp_document_analyze
+ * applies it, for the features, which read the tree. */
+int lsp_document_diagnose(struct lsp_document *d);
 
 /* In the analysed text: the byte offset of a position, and the Range of bytes [start, end). */
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position);

@@ -3,8 +3,9 @@
  * typed and deleted N times each (default 200), as the server does it: the text spliced (a
  * memmove of what follows) and analysis_update. Prints the median and worst microseconds per
  * edit at each place, and how many edits had to fall back to a whole analysis (none expected).
- * With PLACE (a percentage), only there (tests/edit_cost.py counts its instructions).
- * usage: bench_edit FILE [N [PLACE]] */
+ * With PLACE (a percentage), only there (tests/edit_cost.py counts its instructions); with KEY
+ * too, in the first value of a member KEY after it ("name": the keystroke of run.py).
+ * usage: bench_edit FILE [N [PLACE [KEY]]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_edit FILE [N [PLACE]]\n");
+        fprintf(stderr, "usage: bench_edit FILE [N [PLACE [KEY]]]\n");
         return 2;
     }
     struct schema_registry registry;
@@ -54,7 +55,9 @@ int main(int argc, char **argv)
     int runs = argc > 2 ? atoi(argv[2]) : 200;
     if (runs < 1)
         runs = 1;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    /* as the server: the move of what follows an edit left pending */
+    struct analysis_options options = {
+        .report_unknown_document = true, .registry = &registry, .defer_moves = true};
     struct analysis a;
     if (analysis_run(&a, text, len, &options) != 0)
         return 2;
@@ -65,12 +68,15 @@ int main(int argc, char **argv)
         places[0] = atof(argv[3]) / 100;
         place_count = 1;
     }
+    char pattern[128] = "\": \"";
+    if (argc > 4)
+        snprintf(pattern, sizeof pattern, "\"%s\": \"", argv[4]);
     printf("%s: %.1f MB, %u diagnostics\n", argv[1], (double)len / 1e6, a.diags.count);
     for (size_t p = 0; p < place_count; p++) {
-        const char *value = strstr(text + (size_t)(places[p] * (double)len), "\": \"");
+        const char *value = strstr(text + (size_t)(places[p] * (double)len), pattern);
         if (value == NULL)
             continue;
-        uint32_t at = (uint32_t)(value - text) + 4;
+        uint32_t at = (uint32_t)(value - text + strlen(pattern));
         int whole = 0;
         for (int i = 0; i < runs * 2; i++) {
             bool insert = i % 2 == 0;
