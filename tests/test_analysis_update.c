@@ -297,8 +297,14 @@ static struct run_counts run_edits(const char *initial, size_t initial_len, unsi
                                    const struct analysis_options *options)
 {
     struct run_counts counts = {0, 0, 0};
-    struct text t = {0};
-    text_append(&t, initial, initial_len);
+    /* the text kept as the server keeps it: an edit moves the bytes on its shorter side, so the
+     * old text is gone (an update that read it would read the new one) */
+    struct text_buffer buffer = {0};
+    char *into = text_buffer_reserve(&buffer, initial_len);
+    assert_non_null(into);
+    memcpy(into, initial, initial_len);
+    text_buffer_set_length(&buffer, initial_len);
+    struct text t = {into, initial_len, 0};
     struct analysis live;
     assert_int_equal(analysis_run(&live, t.s, t.len, options), 0);
     struct edit_log undo[8];
@@ -330,7 +336,9 @@ static struct run_counts run_edits(const char *initial, size_t initial_len, unsi
                 undo_count = 0;
             }
         }
-        text_replace(&t, start, end, with, len);
+        assert_int_equal(text_buffer_splice(&buffer, start, end, with, len), 0);
+        t.s = text_buffer_text(&buffer);
+        t.len = buffer.len;
         struct json_edit edit = {start, end, (uint32_t)len};
         uint32_t before = live.diags.count;
         struct analysis_delta delta;
@@ -362,7 +370,7 @@ static struct run_counts run_edits(const char *initial, size_t initial_len, unsi
         analysis_free(&fresh);
     }
     analysis_free(&live);
-    free(t.s);
+    text_buffer_free(&buffer);
     return counts;
 }
 

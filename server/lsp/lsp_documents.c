@@ -279,25 +279,18 @@ void lsp_documents_publish_pending(struct lsp_documents *store)
 
 /* ---- text ---- */
 
-/* Makes room for a text of `len` bytes and its NUL; -1 when memory ran out. */
-static int reserve_text(struct lsp_document *d, size_t len)
-{
-    char *grown = len < SIZE_MAX ? vector_grow(d->text, &d->cap, len + 1, 1) : NULL;
-    if (grown == NULL)
-        return -1;
-    d->text = grown;
-    return 0;
-}
-
 int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool escaped)
 {
-    if (reserve_text(d, body.len) != 0)
+    char *text = text_buffer_reserve(&d->buffer, body.len);
+    if (text == NULL)
         return -1;
     if (!escaped)
-        memmove(d->text, body.ptr, body.len);
+        memmove(text, body.ptr, body.len);
     /* decoding never lengthens the text */
-    d->len = escaped ? json_string_decode(body.ptr, body.len, d->text) : body.len;
-    d->text[d->len] = '\0';
+    text_buffer_set_length(&d->buffer,
+                           escaped ? json_string_decode(body.ptr, body.len, text) : body.len);
+    d->text = text;
+    d->len = d->buffer.len;
     d->analyzed = false;
     d->lost = false;
     d->result = ++d->store->results;
@@ -318,17 +311,15 @@ void lsp_document_lose(struct lsp_document *d, const char *what)
     publish(d, true); /* the diagnostics of another text would mislead */
 }
 
-/* Replaces bytes [start, end) of the text with `text`. */
+/* Replaces bytes [start, end) of the text with `text`: the bytes on the shorter side of the
+ * edit move (text_buffer), not all those after it. */
 static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const char *text,
                   size_t len)
 {
-    size_t new_len = d->len - (end - start) + len;
-    if (reserve_text(d, new_len) != 0)
+    if (text_buffer_splice(&d->buffer, start, end, text, len) != 0)
         return -1;
-    memmove(d->text + start + len, d->text + end, d->len - end);
-    memcpy(d->text + start, text, len);
-    d->len = new_len;
-    d->text[new_len] = '\0';
+    d->text = text_buffer_text(&d->buffer);
+    d->len = d->buffer.len;
     return 0;
 }
 
@@ -451,7 +442,7 @@ static void free_document(uv_handle_t *handle)
     analysis_free(&d->analysis);
     lsp_review_base_free(&d->review);
     lsp_rendered_free(&d->rendered);
-    free(d->text);
+    text_buffer_free(&d->buffer);
     free(d->uri);
     lsp_projects_target_free(&d->target);
     free(d);

@@ -50,8 +50,9 @@ struct lsp_document {
     struct lsp_documents *store;
     struct lsp_document *next;
     char *uri;       /* owned */
-    char *text;      /* owned, NUL-terminated */
-    size_t len, cap; /* cap: bytes allocated (vector_grow) */
+    char *text;      /* NUL-terminated: text_buffer_text(&buffer), again after each change */
+    size_t len;
+    struct text_buffer buffer; /* owns the text */
     int64_t version;
     const struct settings *settings;          /* its srcls.json's with the editor's over them */
     const struct schema_registry *registry;   /* the kinds of its project, else the built-in */

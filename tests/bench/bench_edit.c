@@ -1,11 +1,11 @@
 /* bench_edit: what one keystroke costs the core, by where it lands in a bulk file. The file is
  * analysed once; then, in the first string value after 0%, 50% and 99% of it, a character is
  * typed and deleted N times each (default 200), as the server does it: the text spliced (a
- * memmove of what follows) and analysis_update. Prints the median and worst microseconds per
- * edit at each place, and how many edits had to fall back to a whole analysis (none expected).
- * With PLACE (a percentage), only there (tests/edit_cost.py counts its instructions); with KEY
- * too, in the first value of a member KEY after it ("name": the keystroke of run.py).
- * usage: bench_edit FILE [N [PLACE [KEY]]] */
+ * text_buffer: the bytes on the shorter side of the edit move) and analysis_update. Prints the
+ * median and worst microseconds per edit at each place, and how many edits had to fall back to a
+ * whole analysis (none expected). With PLACE (a percentage), only there (tests/edit_cost.py counts
+ * its instructions); with KEY too, in the first value of a member KEY after it ("name": the
+ * keystroke of run.py). usage: bench_edit FILE [N [PLACE [KEY]]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +47,12 @@ int main(int argc, char **argv)
     fseek(f, 0, SEEK_END);
     size_t len = (size_t)ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *text = malloc(len + 2);
+    struct text_buffer buffer = {0};
+    char *text = text_buffer_reserve(&buffer, len);
     if (text == NULL || fread(text, 1, len, f) != len)
         return 2;
     fclose(f);
-    text[len] = '\0';
+    text_buffer_set_length(&buffer, len);
     int runs = argc > 2 ? atoi(argv[2]) : 200;
     if (runs < 1)
         runs = 1;
@@ -81,14 +82,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < runs * 2; i++) {
             bool insert = i % 2 == 0;
             double t0 = now();
-            if (insert) {
-                memmove(text + at + 1, text + at, len - at + 1);
-                text[at] = 'x';
-                len++;
-            } else {
-                memmove(text + at, text + at + 1, len - at);
-                len--;
-            }
+            if (text_buffer_splice(&buffer, at, insert ? at : at + 1, "x", insert ? 1 : 0) != 0)
+                return 2;
+            text = text_buffer_text(&buffer);
+            len = buffer.len;
             struct json_edit edit = {at, insert ? at : at + 1, insert ? 1u : 0u};
             if (analysis_update(&a, text, len, edit, &options, NULL) != 1) {
                 whole++;
@@ -105,6 +102,6 @@ int main(int argc, char **argv)
     analysis_free(&a);
     schema_registry_free(&registry);
     free(micros);
-    free(text);
+    text_buffer_free(&buffer);
     return 0;
 }

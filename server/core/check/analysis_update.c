@@ -157,43 +157,10 @@ static bool name_shared(struct analysis *a, uint32_t index, uint32_t shift)
     return false;
 }
 
-/* The bytes [start, end) of the "name" string of the bulk element holding byte `offset`, and
- * that element's node, before an edit there: {JSON_NONE, ...} when it has none. */
-struct name_place {
-    uint32_t element, start, end;
-};
-
-static struct name_place name_place_at(struct analysis *a, uint32_t offset)
-{
-    struct name_place p = {JSON_NONE, JSON_NONE, JSON_NONE};
-    uint32_t element = a->document == DOCUMENT_BULK ? analysis_source_at(a, offset) : JSON_NONE;
-    uint32_t name = element != JSON_NONE ? duplicate_names_node(&a->doc, element) : JSON_NONE;
-    if (name != JSON_NONE)
-        p = (struct name_place){element, a->doc.nodes[name].start, a->doc.nodes[name].end};
-    return p;
-}
-
-/* Whether the edit left the name `before` of `element` as it was: the edit is clear of its
- * bytes, and the element's name is still the string at those bytes (moved by the edit when
- * it came before them). The name was no other's (no duplicate before the edit), and no other
- * element changed: it still is no other's, without a look at the others. */
-static bool name_kept(struct analysis *a, struct name_place before, uint32_t element,
-                      struct json_edit edit)
-{
-    if (before.element != element || before.element == JSON_NONE)
-        return false;
-    uint32_t shift = 0;
-    if (edit.old_end < before.start)
-        shift = edit.inserted - (edit.old_end - edit.start); /* modulo 2^32 */
-    else if (edit.start <= before.end)
-        return false;
-    uint32_t name = duplicate_names_node(&a->doc, element);
-    return name != JSON_NONE && a->doc.nodes[name].start == before.start + shift &&
-           a->doc.nodes[name].end == before.end + shift;
-}
-
-/* Whether the name of element `index`, just edited, is now another element's: counted by hash,
- * and when another has the same hash, compared with every other (the tree settled first). */
+/* Whether the name of element `index`, after an edit of that element, is now another element's:
+ * counted by hash (the same hash as before, kept by no other, is the common case), and when
+ * another has the same hash, compared with every other (the tree settled first). The old text is
+ * not read: the buffer that held it may hold the new one now (text_buffer moves either side). */
 static bool name_maybe_shared(struct analysis *a, uint32_t index)
 {
     if (a->names != NULL && !duplicate_names_recount(a, a->names, index))
@@ -241,7 +208,6 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     if (!a->doc.defer_moves)
         analysis_settle_moves(a);
     json_doc_settle_at(&a->doc, edit.start);
-    struct name_place name = name_place_at(a, edit.start); /* before the splice moves it */
     struct json_splice splice;
     int spliced = json_splice(&a->doc, text, (uint32_t)len, edit, options->parse, &splice);
     if (spliced <= 0)
@@ -259,7 +225,7 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
     if (options->baseline != NULL && name_shared(a, index, splice.new_nodes - splice.old_nodes))
         return 0; /* the other element's findings take the same entries: a whole analysis */
     int status = recheck_element(a, options, &splice, element, index, old_end, delta);
-    if (status == 1 && !name_kept(a, name, element, edit) && name_maybe_shared(a, index))
+    if (status == 1 && name_maybe_shared(a, index))
         return 0; /* its name is now another's: both are reported, a whole analysis */
     return status;
 }
