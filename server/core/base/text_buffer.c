@@ -16,14 +16,15 @@ static size_t slack_for(size_t len)
 
 char *text_buffer_reserve(struct text_buffer *t, size_t len)
 {
-    if (len >= SIZE_MAX - 1)
+    size_t slack = slack_for(len); /* the first edit near either end moves little too */
+    if (len > SIZE_MAX / 2 - 2 * slack)
         return NULL;
-    char *grown = vector_grow(t->base, &t->cap, len + 1, 1);
+    char *grown = vector_grow(t->base, &t->cap, 2 * slack + len + 1, 1);
     if (grown == NULL)
         return NULL;
     t->base = grown;
-    t->front = 0;
-    return grown;
+    t->front = slack;
+    return grown + slack;
 }
 
 void text_buffer_set_length(struct text_buffer *t, size_t len)

@@ -20,9 +20,9 @@ static inline char *text_buffer_text(const struct text_buffer *t)
     return t->base + t->front;
 }
 
-/* Room for a whole new text of `len` bytes at the start of the buffer (front 0), for the caller
- * to write and then set with text_buffer_set_length; NULL when memory ran out (the text is then
- * as it was). The old text's bytes are not kept in place. */
+/* Room for a whole new text of `len` bytes, with room on both sides, for the caller to write and
+ * then set with text_buffer_set_length; NULL when memory ran out (the text is then as it was).
+ * The old text's bytes are not kept. */
 char *text_buffer_reserve(struct text_buffer *t, size_t len);
 /* The text written after text_buffer_reserve is `len` bytes (at most the reserved); NUL added. */
 void text_buffer_set_length(struct text_buffer *t, size_t len);
