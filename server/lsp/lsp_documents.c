@@ -83,6 +83,14 @@ static uint32_t first_line(const struct lsp_document *d, uint32_t index)
 void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d)
 {
     uint32_t count = sent_count(d);
+    /* the bytes of those written before, a comma each, and room for the message's end and a
+     * few new ones: the message is allocated once */
+    size_t known = 4096;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct lsp_rendered_entry *done = lsp_rendered_get(&d->rendered, i);
+        known += done != NULL ? done->len + 1 : 512;
+    }
+    json_writer_reserve(w, known);
     json_write_array_begin(w);
     for (uint32_t i = 0; i < count; i++) {
         const struct lsp_rendered_entry *done = lsp_rendered_get(&d->rendered, i);
@@ -157,19 +165,25 @@ int lsp_document_diagnose(struct lsp_document *d)
 }
 
 /* Whether the message in `w` is the one published last for `d` (same version, same
- * diagnostics); if not, it becomes the last. */
+ * diagnostics); if not, it becomes the last. Compared with a copy of that message, not a hash of
+ * it: after an edit the two differ by their version, near the start, and a copy costs a fraction
+ * of hashing every byte of a thousand diagnostics. */
 static bool published_already(struct lsp_document *d, const struct json_writer *w, bool clear)
 {
     if (clear || w->failed) {
         d->published = false;
         return false;
     }
-    uint64_t hash = hash_bytes(HASH_START, w->buf, w->len);
-    if (d->published && d->published_hash == hash && d->published_len == w->len)
+    if (d->published && d->published_len == w->len &&
+        memcmp(d->published_text, w->buf, w->len) == 0)
         return true;
-    d->published = true;
-    d->published_hash = hash;
-    d->published_len = w->len;
+    char *copy = vector_grow(d->published_text, &d->published_cap, w->len, 1);
+    d->published = copy != NULL; /* without a copy, the next is sent even if the same */
+    if (copy != NULL) {
+        d->published_text = copy;
+        memcpy(copy, w->buf, w->len);
+        d->published_len = w->len;
+    }
     return false;
 }
 
@@ -443,6 +457,7 @@ static void free_document(uv_handle_t *handle)
     lsp_review_base_free(&d->review);
     lsp_rendered_free(&d->rendered);
     text_buffer_free(&d->buffer);
+    free(d->published_text);
     free(d->uri);
     lsp_projects_target_free(&d->target);
     free(d);

@@ -70,9 +70,9 @@ struct lsp_document {
      * textDocument/diagnostic, with the version. */
     uint64_t result;
     uint64_t cut_logged; /* the result whose cut diagnostics were logged, or 0 */
-    bool published;      /* the last publish (hash, length of its message) is known */
-    uint64_t published_hash;
-    size_t published_len;
+    bool published;      /* the last publish's message is in `published_text` (owned) */
+    char *published_text;
+    size_t published_len, published_cap;
     struct analysis analysis;
     struct lsp_rendered rendered;  /* each diagnostic of `analysis` as last written */
     struct lsp_review_base review; /* the document at srcls.reviewBase, compared in `analysis` */
