@@ -177,7 +177,10 @@ static bool published_already(struct lsp_document *d, const struct json_writer *
     if (d->published && d->published_len == w->len &&
         memcmp(d->published_text, w->buf, w->len) == 0)
         return true;
-    char *copy = vector_grow(d->published_text, &d->published_cap, w->len, 1);
+    /* room for a few more bytes: the next message is as long, or a digit of its version longer */
+    char *copy = d->published_cap >= w->len
+                     ? d->published_text
+                     : vector_grow(d->published_text, &d->published_cap, w->len + 4096, 1);
     d->published = copy != NULL; /* without a copy, the next is sent even if the same */
     if (copy != NULL) {
         d->published_text = copy;
