@@ -93,11 +93,26 @@ static void test_typing_near_the_start_leaves_the_rest_in_place(void **state)
     free(text);
 }
 
+static void test_an_edit_of_a_buffer_never_set(void **state)
+{
+    (void)state;
+    struct text_buffer t = {0};
+    assert_int_equal(text_buffer_splice(&t, 0, 0, "{}", 2), 0);
+    assert_string_equal(text_buffer_text(&t), "{}");
+    assert_int_equal(t.len, 2);
+    assert_int_equal(text_buffer_splice(&t, 0, 3, "", 0), -1); /* past the end: refused */
+    text_buffer_free(&t);
+    assert_int_equal(text_buffer_splice(&t, 0, 0, "", 0), 0);
+    assert_string_equal(text_buffer_text(&t), "");
+    text_buffer_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_edits_agree_with_a_plain_copy),
         cmocka_unit_test(test_typing_near_the_start_leaves_the_rest_in_place),
+        cmocka_unit_test(test_an_edit_of_a_buffer_never_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

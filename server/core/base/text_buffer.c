@@ -66,18 +66,16 @@ int text_buffer_splice(struct text_buffer *t, size_t start, size_t end, const ch
         return -1;
     size_t removed = end - start, after = t->len - end;
     size_t back = t->base != NULL ? t->cap - t->front - t->len - 1 : 0; /* room after the NUL */
-    if (t->base == NULL) {
-        /* no text yet: laid out below */
-    } else if (start <= after && (len <= removed || t->front >= len - removed)) {
+    if (t->base != NULL && start <= after && (len <= removed || t->front >= len - removed)) {
         /* the bytes before the edit move: left by what it adds, right by what it removes */
         char *from = text_buffer_text(t);
         size_t front = t->front + removed - len;
         memmove(t->base + front, from, start);
         t->front = front;
-    } else if (start > after && (len <= removed || back >= len - removed)) {
+    } else if (t->base != NULL && start > after && (len <= removed || back >= len - removed)) {
         char *text = text_buffer_text(t);
         memmove(text + start + len, text + end, after + 1); /* and the NUL */
-    } else {
+    } else { /* no room on that side, or no text yet */
         if (relayout(t, start, end, len) != 0)
             return -1;
         memcpy(text_buffer_text(t) + start, bytes, len);
