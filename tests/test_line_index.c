@@ -143,7 +143,7 @@ static void test_crlf_and_lone_cr_end_lines(void **state)
     assert_int_equal(t.index.count, 6);
     static const uint32_t starts[] = {0, 3, 5, 7, 9, 11};
     for (uint32_t line = 0; line < 6; line++) {
-        assert_int_equal(t.index.starts[line], starts[line]);
+        assert_int_equal(line_index_start(&t.index, line), starts[line]);
         assert_position(&t, starts[line], POSITION_UTF16, line, 0);
         assert_offset(&t, line, 0, POSITION_UTF16, starts[line]);
     }
@@ -298,9 +298,9 @@ static void test_long_lines_agree_with_the_plain_walk(void **state)
         enum position_encoding encoding = (enum position_encoding)e;
         for (uint32_t offset = 0; offset <= len; offset++) {
             struct text_position pos = line_index_position(&t.index, offset, encoding);
-            uint32_t start = t.index.starts[pos.line];
-            uint32_t end =
-                pos.line + 1 < t.index.count ? t.index.starts[pos.line + 1] : (uint32_t)len;
+            uint32_t start = line_index_start(&t.index, pos.line);
+            uint32_t end = pos.line + 1 < t.index.count ? line_index_start(&t.index, pos.line + 1)
+                                                        : (uint32_t)len;
             if (offset < start || offset > end)
                 fail_msg("byte %u placed on line %u [%u, %u)", offset, pos.line, start, end);
             uint32_t content_end = end;
@@ -321,8 +321,9 @@ static void test_long_lines_agree_with_the_plain_walk(void **state)
         if (encoding == POSITION_UTF8)
             continue;
         for (uint32_t line = 0; line < t.index.count; line++) {
-            uint32_t start = t.index.starts[line];
-            uint32_t end = line + 1 < t.index.count ? t.index.starts[line + 1] : (uint32_t)len;
+            uint32_t start = line_index_start(&t.index, line);
+            uint32_t end =
+                line + 1 < t.index.count ? line_index_start(&t.index, line + 1) : (uint32_t)len;
             while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r'))
                 end--;
             uint32_t last = naive_column(text, start, end, encoding) + 2;

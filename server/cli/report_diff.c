@@ -29,12 +29,12 @@ struct side {
 
 static uint32_t line_start(const struct side *s, uint32_t k)
 {
-    return s->a->lines.starts[k];
+    return line_index_start(&s->a->lines, k);
 }
 
 static uint32_t line_end(const struct side *s, uint32_t k)
 {
-    return k + 1 < s->a->lines.count ? s->a->lines.starts[k + 1] : s->a->doc.len;
+    return k + 1 < s->a->lines.count ? line_index_start(&s->a->lines, k + 1) : s->a->doc.len;
 }
 
 static struct side side_of(const struct analysis *a)

@@ -45,7 +45,7 @@ void lsp_diagnostics_request(struct lsp_server *s, struct lsp_request *req)
     char id[48];
     lsp_document_result_id(d, id, sizeof id);
     bool same = unchanged(req, id);
-    if (!same && lsp_documents_target_analyzed(&s->documents, req) == NULL)
+    if (!same && lsp_documents_target_diagnosed(&s->documents, req) == NULL)
         return;
     struct json_writer w;
     lsp_jsonrpc_result_begin(&w, req);

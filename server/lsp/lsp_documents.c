@@ -72,7 +72,8 @@ static uint32_t sent_count(struct lsp_document *d)
 /* The first line diagnostic `index` names, for the cache of written diagnostics. */
 static uint32_t first_line(const struct lsp_document *d, uint32_t index)
 {
-    const struct diagnostic *diag = &d->analysis.diags.items[index];
+    struct diagnostic moved = analysis_diagnostic(&d->analysis, index);
+    const struct diagnostic *diag = &moved;
     uint32_t offset = diag->start;
     if (diag->related_message != NULL && diag->related_start < offset)
         offset = diag->related_start;
@@ -82,6 +83,14 @@ static uint32_t first_line(const struct lsp_document *d, uint32_t index)
 void lsp_document_write_diagnostics(struct json_writer *w, struct lsp_document *d)
 {
     uint32_t count = sent_count(d);
+    /* the bytes of those written before, a comma each, and room for the message's end and a
+     * few new ones: the message is allocated once */
+    size_t known = 4096;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct lsp_rendered_entry *done = lsp_rendered_get(&d->rendered, i);
+        known += done != NULL ? done->len + 1 : 512;
+    }
+    json_writer_reserve(w, known);
     json_write_array_begin(w);
     for (uint32_t i = 0; i < count; i++) {
         const struct lsp_rendered_entry *done = lsp_rendered_get(&d->rendered, i);
@@ -125,6 +134,14 @@ static struct analysis_options analysis_options_of(const struct lsp_document *d)
 
 int lsp_document_analyze(struct lsp_document *d)
 {
+    if (lsp_document_diagnose(d) != 0)
+        return -1;
+    analysis_settle_moves(&d->analysis);
+    return 0;
+}
+
+int lsp_document_diagnose(struct lsp_document *d)
+{
     if (d->analyzed)
         return 0;
     if (d->lost || (d->retarget && lsp_document_retarget(d) != 0))
@@ -148,19 +165,28 @@ int lsp_document_analyze(struct lsp_document *d)
 }
 
 /* Whether the message in `w` is the one published last for `d` (same version, same
- * diagnostics); if not, it becomes the last. */
+ * diagnostics); if not, it becomes the last. Compared with a copy of that message, not a hash of
+ * it: after an edit the two differ by their version, near the start, and a copy costs a fraction
+ * of hashing every byte of a thousand diagnostics. */
 static bool published_already(struct lsp_document *d, const struct json_writer *w, bool clear)
 {
     if (clear || w->failed) {
         d->published = false;
         return false;
     }
-    uint64_t hash = hash_bytes(HASH_START, w->buf, w->len);
-    if (d->published && d->published_hash == hash && d->published_len == w->len)
+    if (d->published && d->published_len == w->len &&
+        memcmp(d->published_text, w->buf, w->len) == 0)
         return true;
-    d->published = true;
-    d->published_hash = hash;
-    d->published_len = w->len;
+    /* room for a few more bytes: the next message is as long, or a digit of its version longer */
+    char *copy = d->published_cap >= w->len
+                     ? d->published_text
+                     : vector_grow(d->published_text, &d->published_cap, w->len + 4096, 1);
+    d->published = copy != NULL; /* without a copy, the next is sent even if the same */
+    if (copy != NULL) {
+        d->published_text = copy;
+        memcpy(copy, w->buf, w->len);
+        d->published_len = w->len;
+    }
     return false;
 }
 
@@ -171,7 +197,7 @@ static void publish(struct lsp_document *d, bool clear)
 {
     if (d->store->pull || (d->lost && !clear))
         return; /* the client asks when it wants them; a lost text has none */
-    if (!clear && lsp_document_analyze(d) != 0) {
+    if (!clear && lsp_document_diagnose(d) != 0) {
         lsp_jsonrpc_log(d->store->rpc, LSP_MESSAGE_ERROR,
                         "srcls: out of memory: %s could not be checked", d->uri);
         return;
@@ -270,25 +296,18 @@ void lsp_documents_publish_pending(struct lsp_documents *store)
 
 /* ---- text ---- */
 
-/* Makes room for a text of `len` bytes and its NUL; -1 when memory ran out. */
-static int reserve_text(struct lsp_document *d, size_t len)
-{
-    char *grown = len < SIZE_MAX ? vector_grow(d->text, &d->cap, len + 1, 1) : NULL;
-    if (grown == NULL)
-        return -1;
-    d->text = grown;
-    return 0;
-}
-
 int lsp_document_set_text(struct lsp_document *d, struct json_str body, bool escaped)
 {
-    if (reserve_text(d, body.len) != 0)
+    char *text = text_buffer_reserve(&d->buffer, body.len);
+    if (text == NULL)
         return -1;
     if (!escaped)
-        memmove(d->text, body.ptr, body.len);
+        memmove(text, body.ptr, body.len);
     /* decoding never lengthens the text */
-    d->len = escaped ? json_string_decode(body.ptr, body.len, d->text) : body.len;
-    d->text[d->len] = '\0';
+    text_buffer_set_length(&d->buffer,
+                           escaped ? json_string_decode(body.ptr, body.len, text) : body.len);
+    d->text = text;
+    d->len = d->buffer.len;
     d->analyzed = false;
     d->lost = false;
     d->result = ++d->store->results;
@@ -309,17 +328,15 @@ void lsp_document_lose(struct lsp_document *d, const char *what)
     publish(d, true); /* the diagnostics of another text would mislead */
 }
 
-/* Replaces bytes [start, end) of the text with `text`. */
+/* Replaces bytes [start, end) of the text with `text`: the bytes on the shorter side of the
+ * edit move (text_buffer), not all those after it. */
 static int splice(struct lsp_document *d, uint32_t start, uint32_t end, const char *text,
                   size_t len)
 {
-    size_t new_len = d->len - (end - start) + len;
-    if (reserve_text(d, new_len) != 0)
+    if (text_buffer_splice(&d->buffer, start, end, text, len) != 0)
         return -1;
-    memmove(d->text + start + len, d->text + end, d->len - end);
-    memcpy(d->text + start, text, len);
-    d->len = new_len;
-    d->text[new_len] = '\0';
+    d->text = text_buffer_text(&d->buffer);
+    d->len = d->buffer.len;
     return 0;
 }
 
@@ -337,6 +354,7 @@ static void update_analysis(struct lsp_document *d, uint32_t start, uint32_t end
         return;
     }
     struct analysis_options options = analysis_options_of(d);
+    options.defer_moves = true; /* lsp_document_analyze settles them for the features */
     struct json_edit edit = {start, end, (uint32_t)len};
     struct analysis_delta delta;
     uint32_t lines = d->analysis.lines.count;
@@ -441,7 +459,8 @@ static void free_document(uv_handle_t *handle)
     analysis_free(&d->analysis);
     lsp_review_base_free(&d->review);
     lsp_rendered_free(&d->rendered);
-    free(d->text);
+    text_buffer_free(&d->buffer);
+    free(d->published_text);
     free(d->uri);
     lsp_projects_target_free(&d->target);
     free(d);

@@ -50,8 +50,9 @@ struct lsp_document {
     struct lsp_documents *store;
     struct lsp_document *next;
     char *uri;       /* owned */
-    char *text;      /* owned, NUL-terminated */
-    size_t len, cap; /* cap: bytes allocated (vector_grow) */
+    char *text;      /* NUL-terminated: text_buffer_text(&buffer), again after each change */
+    size_t len;
+    struct text_buffer buffer; /* owns the text */
     int64_t version;
     const struct settings *settings;          /* its srcls.json's with the editor's over them */
     const struct schema_registry *registry;   /* the kinds of its project, else the built-in */
@@ -69,9 +70,9 @@ struct lsp_document {
      * textDocument/diagnostic, with the version. */
     uint64_t result;
     uint64_t cut_logged; /* the result whose cut diagnostics were logged, or 0 */
-    bool published;      /* the last publish (hash, length of its message) is known */
-    uint64_t published_hash;
-    size_t published_len;
+    bool published;      /* the last publish's message is in `published_text` (owned) */
+    char *published_text;
+    size_t published_len, published_cap;
     struct analysis analysis;
     struct lsp_rendered rendered;  /* each diagnostic of `analysis` as last written */
     struct lsp_review_base review; /* the document at srcls.reviewBase, compared in `analysis` */
@@ -115,6 +116,9 @@ struct lsp_document *lsp_documents_target(struct lsp_documents *store,
  * analysed, after answering with InternalError. */
 struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
                                                    const struct lsp_request *req);
+/* The same for the diagnostics, which do not read the tree (lsp_document_diagnose). */
+struct lsp_document *lsp_documents_target_diagnosed(struct lsp_documents *store,
+                                                    const struct lsp_request *req);
 /* The analysed document and the byte offset of the params' position; false after answering. */
 bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,
                                  struct lsp_document **d, uint32_t *offset);
@@ -139,6 +143,10 @@ void lsp_document_opened(struct lsp_document *d);
 /* Analyses the current text, unless that is done already. Returns 0, or -1 when memory ran out;
  * then the analysis is empty and must not be read. */
 int lsp_document_analyze(struct lsp_document *d);
+/* The same for a reader of the diagnostics and the line index only: the move of the tree's
+ * nodes an edit left pending (analysis_settle_moves) stays pending; lsp_document_analyze
+ * applies it, for the features, which read the tree. */
+int lsp_document_diagnose(struct lsp_document *d);
 
 /* In the analysed text: the byte offset of a position, and the Range of bytes [start, end). */
 uint32_t lsp_document_offset(const struct lsp_document *d, struct text_position position);

@@ -32,16 +32,30 @@ struct lsp_document *lsp_documents_target(struct lsp_documents *store,
     return d != NULL && !d->lost ? d : NULL;
 }
 
-struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
-                                                   const struct lsp_request *req)
+/* The target, analysed by `analyze`. */
+static struct lsp_document *target_analyzed(struct lsp_documents *store,
+                                            const struct lsp_request *req,
+                                            int (*analyze)(struct lsp_document *d))
 {
     struct lsp_document *d = lsp_documents_target(store, req, true);
-    if (d != NULL && lsp_document_analyze(d) != 0) {
+    if (d != NULL && analyze(d) != 0) {
         lsp_jsonrpc_reply_error(store->rpc, req, LSP_INTERNAL_ERROR,
                                 "the document could not be analysed (out of memory)");
         return NULL;
     }
     return d;
+}
+
+struct lsp_document *lsp_documents_target_analyzed(struct lsp_documents *store,
+                                                   const struct lsp_request *req)
+{
+    return target_analyzed(store, req, lsp_document_analyze);
+}
+
+struct lsp_document *lsp_documents_target_diagnosed(struct lsp_documents *store,
+                                                    const struct lsp_request *req)
+{
+    return target_analyzed(store, req, lsp_document_diagnose);
 }
 
 bool lsp_documents_target_offset(struct lsp_documents *store, const struct lsp_request *req,

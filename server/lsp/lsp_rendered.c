@@ -38,7 +38,8 @@ static enum lsp_diagnostic_severity diagnostic_severity(enum diag_severity sever
 void lsp_diagnostic_write(struct json_writer *w, const struct analysis *a, const char *uri,
                           enum position_encoding encoding, uint32_t index)
 {
-    const struct diagnostic *diag = &a->diags.items[index];
+    struct diagnostic moved = analysis_diagnostic(a, index); /* the tree may be unsettled */
+    const struct diagnostic *diag = &moved;
     json_write_object_begin(w);
     json_write_key(w, "range");
     line_index_write_range(w, &a->lines, diag->start, diag->end, encoding);

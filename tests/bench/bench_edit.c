@@ -1,10 +1,11 @@
 /* bench_edit: what one keystroke costs the core, by where it lands in a bulk file. The file is
  * analysed once; then, in the first string value after 0%, 50% and 99% of it, a character is
  * typed and deleted N times each (default 200), as the server does it: the text spliced (a
- * memmove of what follows) and analysis_update. Prints the median and worst microseconds per
- * edit at each place, and how many edits had to fall back to a whole analysis (none expected).
- * With PLACE (a percentage), only there (tests/edit_cost.py counts its instructions).
- * usage: bench_edit FILE [N [PLACE]] */
+ * text_buffer: the bytes on the shorter side of the edit move) and analysis_update. Prints the
+ * median and worst microseconds per edit at each place, and how many edits had to fall back to a
+ * whole analysis (none expected). With PLACE (a percentage), only there (tests/edit_cost.py counts
+ * its instructions); with KEY too, in the first value of a member KEY after it ("name": the
+ * keystroke of run.py). usage: bench_edit FILE [N [PLACE [KEY]]] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_edit FILE [N [PLACE]]\n");
+        fprintf(stderr, "usage: bench_edit FILE [N [PLACE [KEY]]]\n");
         return 2;
     }
     struct schema_registry registry;
@@ -46,15 +47,18 @@ int main(int argc, char **argv)
     fseek(f, 0, SEEK_END);
     size_t len = (size_t)ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *text = malloc(len + 2);
+    struct text_buffer buffer = {0};
+    char *text = text_buffer_reserve(&buffer, len);
     if (text == NULL || fread(text, 1, len, f) != len)
         return 2;
     fclose(f);
-    text[len] = '\0';
+    text_buffer_set_length(&buffer, len);
     int runs = argc > 2 ? atoi(argv[2]) : 200;
     if (runs < 1)
         runs = 1;
-    struct analysis_options options = {.report_unknown_document = true, .registry = &registry};
+    /* as the server: the move of what follows an edit left pending */
+    struct analysis_options options = {
+        .report_unknown_document = true, .registry = &registry, .defer_moves = true};
     struct analysis a;
     if (analysis_run(&a, text, len, &options) != 0)
         return 2;
@@ -65,24 +69,23 @@ int main(int argc, char **argv)
         places[0] = atof(argv[3]) / 100;
         place_count = 1;
     }
+    char pattern[128] = "\": \"";
+    if (argc > 4)
+        snprintf(pattern, sizeof pattern, "\"%s\": \"", argv[4]);
     printf("%s: %.1f MB, %u diagnostics\n", argv[1], (double)len / 1e6, a.diags.count);
     for (size_t p = 0; p < place_count; p++) {
-        const char *value = strstr(text + (size_t)(places[p] * (double)len), "\": \"");
+        const char *value = strstr(text + (size_t)(places[p] * (double)len), pattern);
         if (value == NULL)
             continue;
-        uint32_t at = (uint32_t)(value - text) + 4;
+        uint32_t at = (uint32_t)(value - text + strlen(pattern));
         int whole = 0;
         for (int i = 0; i < runs * 2; i++) {
             bool insert = i % 2 == 0;
             double t0 = now();
-            if (insert) {
-                memmove(text + at + 1, text + at, len - at + 1);
-                text[at] = 'x';
-                len++;
-            } else {
-                memmove(text + at, text + at + 1, len - at);
-                len--;
-            }
+            if (text_buffer_splice(&buffer, at, insert ? at : at + 1, "x", insert ? 1 : 0) != 0)
+                return 2;
+            text = text_buffer_text(&buffer);
+            len = buffer.len;
             struct json_edit edit = {at, insert ? at : at + 1, insert ? 1u : 0u};
             if (analysis_update(&a, text, len, edit, &options, NULL) != 1) {
                 whole++;
@@ -99,6 +102,6 @@ int main(int argc, char **argv)
     analysis_free(&a);
     schema_registry_free(&registry);
     free(micros);
-    free(text);
+    text_buffer_free(&buffer);
     return 0;
 }

@@ -60,6 +60,10 @@ send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
 recv()
 send({"jsonrpc": "2.0", "method": "exit"})
 p.wait(timeout=10)
+if os.environ.get("KEYSTROKE_LOG"):  # each keystroke: its number, column and ms
+    with open(os.environ["KEYSTROKE_LOG"], "w") as log:
+        for k, ms in enumerate(times):
+            log.write("%d %d %.2f\n" % (k, col + k, ms))
 size = len(text.encode()) / 1e6
 print("%s: %.1f MB, open %.0f ms; %d keystrokes to diagnostics: median %.1f ms, worst %.1f ms "
       "(debounce %s ms)" % (os.path.basename(path), size, open_ms, n, statistics.median(times),

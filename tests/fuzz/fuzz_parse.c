@@ -258,7 +258,7 @@ static void check_offset_round_trip(const struct line_index *index, uint32_t off
     FUZZ_CHECK(p.line < index->count);
     uint32_t back = line_index_offset(index, p, encoding);
     FUZZ_CHECK(back <= offset && back <= index->len);
-    FUZZ_CHECK(back >= index->starts[p.line]);
+    FUZZ_CHECK(back >= line_index_start(index, p.line));
     /* The offset of a position is where that position starts: converting it again is stable. */
     FUZZ_CHECK(position_equal(line_index_position(index, back, encoding), p));
     FUZZ_CHECK(!position_before(p, *last));
@@ -269,9 +269,10 @@ static void check_line_index(const char *text, uint32_t len)
 {
     struct line_index index;
     FUZZ_CHECK(line_index_build(&index, text, len) == 0);
-    FUZZ_CHECK(index.count >= 1 && index.starts[0] == 0);
+    FUZZ_CHECK(index.count >= 1 && line_index_start(&index, 0) == 0);
     for (uint32_t line = 1; line < index.count; line++)
-        FUZZ_CHECK(index.starts[line] > index.starts[line - 1] && index.starts[line] <= len);
+        FUZZ_CHECK(line_index_start(&index, line) > line_index_start(&index, line - 1) &&
+                   line_index_start(&index, line) <= len);
 
     static const enum position_encoding encodings[] = {POSITION_UTF16, POSITION_UTF8,
                                                        POSITION_UTF32};
@@ -289,10 +290,10 @@ static void check_line_index(const char *text, uint32_t len)
             uint32_t line = probe_offset(index.count - 1, lines, k);
             uint32_t start =
                 line_index_offset(&index, (struct text_position){line, 0}, encodings[e]);
-            FUZZ_CHECK(start == index.starts[line]);
+            FUZZ_CHECK(start == line_index_start(&index, line));
             uint32_t far =
                 line_index_offset(&index, (struct text_position){line, UINT32_MAX}, encodings[e]);
-            uint32_t next = line + 1 < index.count ? index.starts[line + 1] : len;
+            uint32_t next = line + 1 < index.count ? line_index_start(&index, line + 1) : len;
             FUZZ_CHECK(far >= start && far <= next);
         }
         struct text_position beyond = {index.count + 3, 0};

@@ -412,6 +412,54 @@ describe('text synchronization', () => {
     assertMatchesCli(pub.diagnostics, text, 'bulk.json');
   });
 
+  // Keystrokes in a bulk file's first source leave the move of everything after it pending (the
+  // nodes, the line starts, the diagnostics: what made an edit near the start cost the whole
+  // file); the diagnostics are read through it, and a feature that reads the tree (the outline,
+  // hover on the last source) gets it moved first. Each must be what the same text opened afresh
+  // gives.
+  test('keystrokes near the start of a bulk file: diagnostics, outline and hover as a fresh open',
+       {timeout : 60000}, async (t) => {
+           const client = await startClient(t);
+           const names = [
+               'bad-object-storage.source.json', '03-object-storage-a.source.json',
+               'bad-peer-cluster.source.json', 'bad-no-type.source.json'
+           ];
+           let text = '[\n' + names.map((n) => example(n)).join(',\n') + '\n]\n';
+           const uri = tmpUri('start.json');
+           await client.openAndSettle(uri, text);
+           const at = text.indexOf('"name": "') + 9;
+           let version = 1;
+           const fresh = async (method, params) => {
+               const other = tmpUri('start-fresh.json');
+               await client.open(other, text);
+               const answer =
+                   await client.request(method, {...params, textDocument : {uri : other}});
+               client.close(other);
+               return answer;
+           };
+           const comma = text.indexOf(',\n') + 1; // a line break there moves the lines after it
+           for (const [step, piece] of ['x', 'y', '', 'é', '\n', '', 'z', '\n'].entries()) {
+               const start = positionAt(text, piece === '\n' ? comma : at + step);
+               const end = piece === '' ? positionAt(text, at + step + 1) : start;
+               const change = {range : {start, end}, text : piece};
+               text = applyChanges(text, [ change ]);
+               version++;
+               await client.change(uri, version, [ change ]);
+               const pulled =
+                   await client.request(DocumentDiagnosticRequest.method, {textDocument : {uri}});
+               const again = await fresh(DocumentDiagnosticRequest.method, {});
+               assert.deepEqual(summarize(pulled.items), summarize(again.items), `step ${step}`);
+           }
+           const symbols =
+               await client.request(DocumentSymbolRequest.method, {textDocument : {uri}});
+           assert.deepEqual(symbols, await fresh(DocumentSymbolRequest.method, {}));
+           const position = positionAt(text, text.lastIndexOf('"type"') + 2);
+           const hover =
+               await client.request(HoverRequest.method, {textDocument : {uri}, position});
+           assert.ok(hover !== null, 'no hover on the last source\'s "type"');
+           assert.deepEqual(hover, await fresh(HoverRequest.method, {position}));
+       });
+
   test('typing a whole document character by character, with requests in between', { timeout: 120000 }, async (t) => {
     const client = await startClient(t);
     const target = example('bad-peer-cluster.source.json');

@@ -91,8 +91,8 @@ const char *excerpt_at(const struct analysis *a, uint32_t offset, uint32_t stop,
 {
     const char *text = a->doc.text;
     uint32_t line = line_index_position(&a->lines, offset, POSITION_UTF8).line;
-    uint32_t start = a->lines.starts[line];
-    uint32_t end = line + 1 < a->lines.count ? a->lines.starts[line + 1] : a->doc.len;
+    uint32_t start = line_index_start(&a->lines, line);
+    uint32_t end = line + 1 < a->lines.count ? line_index_start(&a->lines, line + 1) : a->doc.len;
     while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r'))
         end--;
     offset = offset > end ? end : offset;

@@ -5,6 +5,7 @@
 
 #include "arena.h"
 #include "hash.h"
+#include "text_buffer.h"
 #include "vector.h"
 
 #endif

@@ -1,5 +1,5 @@
 /* analysis: parse, index, classify and check one document. */
-#include "analysis.h"
+#include "analysis_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static uint32_t innermost_at(const struct json_doc *doc, uint32_t offset)
 }
 
 /* The parse errors whose start is in [from, to] as diagnostics. */
-static int add_parse_errors_in(struct analysis *a, uint32_t from, uint32_t to)
+int analysis__add_parse_errors_in(struct analysis *a, uint32_t from, uint32_t to)
 {
     for (uint32_t i = 0; i < a->doc.error_count; i++) {
         const struct json_error *e = &a->doc.errors[i];
@@ -70,7 +70,7 @@ static int add_parse_errors_in(struct analysis *a, uint32_t from, uint32_t to)
 
 static int add_parse_errors(struct analysis *a)
 {
-    if (add_parse_errors_in(a, 0, UINT32_MAX) != 0)
+    if (analysis__add_parse_errors_in(a, 0, UINT32_MAX) != 0)
         return -1;
     if (a->doc.errors_dropped > 0) {
         uint32_t at = a->doc.len;
@@ -111,8 +111,8 @@ static bool ignored(struct analysis *a, const struct settings *settings, const c
  * does an "ignore" entry that matches it. `whole`: the analysis of the whole document, whose
  * entries used are counted afresh (else they add to those counted: a door's findings added to an
  * analysis whose own were all silenced start at 0 too). */
-static void apply_severities(struct analysis *a, const struct analysis_options *options,
-                             uint32_t first, bool whole)
+void analysis__apply_severities(struct analysis *a, const struct analysis_options *options,
+                                uint32_t first, bool whole)
 {
     const struct settings *settings = options->settings;
     struct diag_list *diags = &a->diags;
@@ -145,8 +145,8 @@ static void apply_severities(struct analysis *a, const struct analysis_options *
 /* The editor's baseline over the diagnostics from `first` on (sorted, as --check matches
  * them): one entry per finding, the entries of the document (`element` UINT32_MAX) or of its
  * bulk element `element` given back first; a finding held becomes a hint, or is left out. */
-static int apply_baseline(struct analysis *a, const struct analysis_options *options,
-                          uint32_t first, uint32_t element)
+int analysis__apply_baseline(struct analysis *a, const struct analysis_options *options,
+                             uint32_t first, uint32_t element)
 {
     if (options->baseline == NULL || options->baseline_path == NULL)
         return 0;
@@ -212,6 +212,19 @@ static int list_elements(struct analysis *a)
     return 0;
 }
 
+/* The names of a bulk document's sources, counted for updates; -1 when memory ran out. */
+static int count_names(struct analysis *a)
+{
+    if (a->names != NULL)
+        duplicate_names_counts_free(a->names);
+    free(a->names);
+    a->names = NULL;
+    if (a->document != DOCUMENT_BULK)
+        return 0;
+    a->names = calloc(1, sizeof *a->names);
+    return a->names != NULL ? duplicate_names_count(a, a->names) : -1;
+}
+
 /* A document of nothing but whitespace (an editor's new file, before anything is typed) has
  * nothing wrong in it yet: its one syntax error becomes a hint. Where a document is expected
  * (options->empty_is_error), it stays an error and says what the file should hold. */
@@ -243,8 +256,8 @@ static void soften_empty_document(struct analysis *a, const struct analysis_opti
 
 /* The rules over the whole document (`element` JSON_NONE: the kind found is kept), or over
  * element `index` of a bulk file (node `element`). */
-static int check_rules(struct analysis *a, const struct analysis_options *options, uint32_t element,
-                       uint32_t index)
+int analysis__check_rules(struct analysis *a, const struct analysis_options *options,
+                          uint32_t element, uint32_t index)
 {
     struct rules_target t = {.doc = &a->doc,
                              .document = a->document,
@@ -260,7 +273,7 @@ static int check_rules(struct analysis *a, const struct analysis_options *option
 }
 
 /* Everything after the parse and the line index: classification and diagnostics. */
-static int diagnose(struct analysis *a, const struct analysis_options *options)
+int analysis__diagnose(struct analysis *a, const struct analysis_options *options)
 {
     int status = 0;
     if (add_parse_errors(a) != 0)
@@ -271,16 +284,16 @@ static int diagnose(struct analysis *a, const struct analysis_options *options)
     if (add_unknown_document(a, options) != 0)
         status = -1;
     if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
-        check_rules(a, options, JSON_NONE, 0) != 0)
+        analysis__check_rules(a, options, JSON_NONE, 0) != 0)
         status = -1;
     if (duplicate_names_check(a, &a->duplicate_names) != 0)
         status = -1;
-    if (list_elements(a) != 0) /* before the baseline's entries, which name bulk sources */
-        status = -1;
+    if (list_elements(a) != 0 || count_names(a) != 0) /* before the baseline's entries, which */
+        status = -1;                                  /* name bulk sources */
     if (options && options->settings)
-        apply_severities(a, options, 0, true);
+        analysis__apply_severities(a, options, 0, true);
     diag_list_sort(&a->diags);
-    if (options && apply_baseline(a, options, 0, UINT32_MAX) != 0)
+    if (options && analysis__apply_baseline(a, options, 0, UINT32_MAX) != 0)
         status = -1;
     if (a->arena.failed || a->doc.arena.failed) /* a message or a pointer missing */
         status = -1;
@@ -299,7 +312,7 @@ int analysis_run(struct analysis *out, const char *text, size_t len,
     out->values_unquoted = options && options->values_unquoted;
     int status = json_parse(&out->doc, text, len, options ? options->parse : NULL);
     if (status != 0 || line_index_build(&out->lines, text, out->doc.len) != 0 ||
-        diagnose(out, options) != 0) {
+        analysis__diagnose(out, options) != 0) {
         analysis_free(out); /* half an analysis is never read */
         return -1;
     }
@@ -315,14 +328,56 @@ void analysis_free(struct analysis *analysis)
     free(analysis->elements);
     analysis->elements = NULL;
     analysis->element_count = 0;
+    if (analysis->names != NULL)
+        duplicate_names_counts_free(analysis->names);
+    free(analysis->names);
+    analysis->names = NULL;
+}
+
+void analysis_settle_moves(struct analysis *analysis)
+{
+    json_doc_settle(&analysis->doc, JSON_NONE);
+    analysis__settle_diagnostics(analysis, analysis->diags.count, analysis->diags.count);
+}
+
+void analysis__settle_diagnostics(struct analysis *a, uint32_t upto, uint32_t end)
+{
+    for (uint32_t i = a->diags_moved_from; a->diags_moved != 0 && i < upto; i++) {
+        struct diagnostic *d = &a->diags.items[i];
+        d->start += a->diags_moved;
+        d->end += a->diags_moved;
+        if (d->related_start != JSON_NONE) {
+            d->related_start += a->diags_moved;
+            d->related_end += a->diags_moved;
+        }
+    }
+    if (upto > a->diags_moved_from)
+        a->diags_moved_from = upto;
+    if (upto >= end)
+        a->diags_moved = 0;
+}
+
+struct diagnostic analysis_diagnostic(const struct analysis *a, uint32_t index)
+{
+    struct diagnostic d = a->diags.items[index];
+    if (index >= a->diags_moved_from && a->diags_moved != 0) {
+        d.start += a->diags_moved;
+        d.end += a->diags_moved;
+        if (d.related_start != JSON_NONE) {
+            d.related_start += a->diags_moved;
+            d.related_end += a->diags_moved;
+        }
+    }
+    return d;
 }
 
 void analysis_settle(struct analysis *a, const struct analysis_options *options, uint32_t first)
 {
+    analysis_settle_moves(a);
     if (first >= a->diags.count)
         return;
     if (options != NULL && options->settings != NULL)
-        apply_severities(a, options, first, false);
+        analysis__apply_severities(a, options, first, false);
     diag_list_sort(&a->diags);
 }
 
@@ -335,227 +390,14 @@ uint32_t analysis_source_at(const struct analysis *a, uint32_t offset)
     uint32_t lo = 0, hi = a->element_count; /* the last element that starts at or before */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (a->doc.nodes[a->elements[mid]].start <= offset)
+        uint32_t e = a->elements[mid];
+        if (json_moved(&a->doc, e, a->doc.nodes[e].start) <= offset)
             lo = mid;
         else
             hi = mid;
     }
-    const struct json_node *n = &a->doc.nodes[a->elements[lo]];
-    return offset >= n->start && offset <= n->end ? a->elements[lo] : JSON_NONE;
-}
-
-/* ---- updates ---- */
-
-/* Whether the arenas hold so much that updates left behind that a whole analysis should start
- * them afresh: twice what the last one settled at, and a megabyte. */
-static bool arenas_overgrown(const struct analysis *a)
-{
-    enum { SLACK = 1 << 20 };
-    return a->arena.total > 2 * a->settled_arena + SLACK ||
-           a->doc.arena.total > 2 * a->settled_doc_arena + SLACK;
-}
-
-/* The position of the element that holds `node` (a bulk document), by binary search over the
- * element list; the element's node in `*element`. */
-static uint32_t element_holding(const struct analysis *a, uint32_t node, uint32_t *element)
-{
-    uint32_t lo = 0, hi = a->element_count; /* the last element whose node is <= node */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a->elements[mid] <= node)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *element = a->elements[lo];
-    return lo;
-}
-
-/* Moves a diagnostic of what follows the splice (which ended at `old_end`) by its byte and
- * node shifts; its related place only when that follows the splice too (a duplicate-name's
- * earlier source stays where it was). */
-static void shift_diagnostic(struct diagnostic *d, uint32_t bytes, uint32_t old_end,
-                             uint32_t old_tail, uint32_t nodes)
-{
-    d->start += bytes;
-    d->end += bytes;
-    if (d->related_start != JSON_NONE && d->related_start >= old_end) {
-        d->related_start += bytes;
-        d->related_end += bytes;
-    }
-    if (d->node != JSON_NONE && d->node >= old_tail)
-        d->node += nodes;
-}
-
-/* The first diagnostic whose start is at or after `offset`, in the sorted range [lo, hi). */
-static uint32_t first_diagnostic_from(const struct diag_list *diags, uint32_t lo, uint32_t hi,
-                                      uint32_t offset)
-{
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (diags->items[mid].start < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* A bulk document whose element `index` (node `element`, bytes [start, old_end] before the
- * edit) was spliced: its diagnostics are made again, the others move. 1, 0 or -1 as
- * analysis_update. */
-static int recheck_element(struct analysis *a, const struct analysis_options *options,
-                           const struct json_splice *splice, uint32_t element, uint32_t index,
-                           uint32_t old_end, struct analysis_delta *delta)
-{
-    const struct json_node *e = &a->doc.nodes[element];
-    uint32_t bytes = e->end - old_end; /* modulo 2^32 */
-    uint32_t nodes = splice->new_nodes - splice->old_nodes;
-    uint32_t old_tail = splice->node + splice->old_nodes;
-    uint32_t count = a->diags.count;
-    if (add_parse_errors_in(a, e->start, e->end) != 0 ||
-        check_rules(a, options, element, index) != 0)
-        return -1;
-    if (options->settings)
-        apply_severities(a, options, count, false);
-    diag_list_sort_from(&a->diags, count);
-    if (apply_baseline(a, options, count, index) != 0)
-        return -1;
-    /* [0, lo): before the element; [lo, hi): its old diagnostics; [hi, count): after it;
-     * [count, total): its new ones. */
-    uint32_t lo = first_diagnostic_from(&a->diags, 0, count, e->start);
-    uint32_t hi = first_diagnostic_from(&a->diags, lo, count, old_end + 1);
-    uint32_t added = a->diags.count - count;
-    struct diagnostic *fresh = NULL;
-    if (added > 0) {
-        fresh = malloc((size_t)added * sizeof *fresh);
-        if (fresh == NULL)
-            return -1;
-        memcpy(fresh, a->diags.items + count, (size_t)added * sizeof *fresh);
-    }
-    struct diagnostic *items = a->diags.items; /* NULL when there never was a diagnostic */
-    if (count > hi)
-        memmove(items + lo + added, items + hi, (size_t)(count - hi) * sizeof *items);
-    for (uint32_t i = lo + added; i < lo + added + (count - hi); i++)
-        shift_diagnostic(&items[i], bytes, old_end, old_tail, nodes);
-    if (added > 0)
-        memcpy(items + lo, fresh, (size_t)added * sizeof *fresh);
-    free(fresh);
-    a->diags.count = lo + added + (count - hi);
-    *delta = (struct analysis_delta){lo, hi - lo, added};
-    for (uint32_t i = index + 1; i < a->element_count; i++)
-        a->elements[i] += nodes;
-    return 1;
-}
-
-/* Whether another element of a bulk document has the "name" of element `index`: the baseline's
- * entries of that name hold the findings of both. The nodes of the elements after `index` are
- * `shift` further on than a->elements says (a splice inside `index`, modulo 2^32). */
-static bool name_shared(struct analysis *a, uint32_t index, uint32_t shift)
-{
-    uint32_t name = json_object_get(&a->doc, a->elements[index], JSON_LITERAL(ENVELOPE_NAME));
-    if (name == JSON_NONE || a->doc.nodes[name].kind != JSON_STRING)
-        return false;
-    struct json_str mine = json_node_string(&a->doc, name);
-    for (uint32_t i = 0; i < a->element_count; i++) {
-        uint32_t node = a->elements[i] + (i > index ? shift : 0);
-        uint32_t other =
-            i != index ? json_object_get(&a->doc, node, JSON_LITERAL(ENVELOPE_NAME)) : JSON_NONE;
-        if (other == JSON_NONE || a->doc.nodes[other].kind != JSON_STRING)
-            continue;
-        struct json_str s = json_node_string(&a->doc, other);
-        if (s.len == mine.len && memcmp(s.ptr, mine.ptr, s.len) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* The bytes [start, end) of the "name" string of the bulk element holding byte `offset`, and
- * that element's node, before an edit there: {JSON_NONE, ...} when it has none. */
-struct name_place {
-    uint32_t element, start, end;
-};
-
-static struct name_place name_place_at(struct analysis *a, uint32_t offset)
-{
-    struct name_place p = {JSON_NONE, JSON_NONE, JSON_NONE};
-    uint32_t element = a->document == DOCUMENT_BULK ? analysis_source_at(a, offset) : JSON_NONE;
-    uint32_t name = element != JSON_NONE ? duplicate_names_node(&a->doc, element) : JSON_NONE;
-    if (name != JSON_NONE)
-        p = (struct name_place){element, a->doc.nodes[name].start, a->doc.nodes[name].end};
-    return p;
-}
-
-/* Whether the edit left the name `before` of `element` as it was: the edit is clear of its
- * bytes, and the element's name is still the string at those bytes (moved by the edit when
- * it came before them). The name was no other's (no duplicate before the edit), and no other
- * element changed: it still is no other's, without a look at the others. */
-static bool name_kept(struct analysis *a, struct name_place before, uint32_t element,
-                      struct json_edit edit)
-{
-    if (before.element != element || before.element == JSON_NONE)
-        return false;
-    uint32_t shift = 0;
-    if (edit.old_end < before.start)
-        shift = edit.inserted - (edit.old_end - edit.start); /* modulo 2^32 */
-    else if (edit.start <= before.end)
-        return false;
-    uint32_t name = duplicate_names_node(&a->doc, element);
-    return name != JSON_NONE && a->doc.nodes[name].start == before.start + shift &&
-           a->doc.nodes[name].end == before.end + shift;
-}
-
-/* Any other document: classified and checked again whole (the parse is what the splice saved;
- * such documents are one source or one job). */
-static int rediagnose(struct analysis *a, const struct analysis_options *options,
-                      struct analysis_delta *delta)
-{
-    uint32_t removed = a->diags.count;
-    a->diags.count = 0;
-    arena_free(&a->arena);
-    arena_init(&a->arena);
-    a->ignore_hits = NULL; /* it was in the arena (written after the free: a message lost) */
-    if (diagnose(a, options) != 0)
-        return -1;
-    *delta = (struct analysis_delta){0, removed, a->diags.count};
-    return 1;
-}
-
-int analysis_update(struct analysis *a, const char *text, size_t len, struct json_edit edit,
-                    const struct analysis_options *options, struct analysis_delta *delta)
-{
-    struct analysis_delta ignored;
-    if (delta == NULL)
-        delta = &ignored;
-    static const struct analysis_options syntax_only = {0};
-    if (options == NULL)
-        options = &syntax_only;
-    if (arenas_overgrown(a) || (a->document == DOCUMENT_BULK && a->duplicate_names))
-        return 0; /* a name's duplicates are elsewhere in the file: a whole analysis */
-    a->registry = options->registry;
-    a->settings = options->settings;
-    if (len >= JSON_NONE)
-        return 0;
-    struct name_place name = name_place_at(a, edit.start); /* before the splice moves it */
-    struct json_splice splice;
-    int spliced = json_splice(&a->doc, text, (uint32_t)len, edit, options->parse, &splice);
-    if (spliced <= 0)
-        return spliced;
-    if (line_index_update(&a->lines, text, len, edit.start, edit.old_end, edit.inserted) != 0)
-        return -1;
-    if (a->document != DOCUMENT_BULK || options->registry == NULL)
-        return rediagnose(a, options, delta);
-    uint32_t element;
-    uint32_t index = element_holding(a, splice.node, &element);
-    if (!envelope_is_source(&a->doc, element))
-        return 0; /* no longer a bulk document */
-    /* The element's start did not move; its end moved with the edit (it holds it). */
-    uint32_t old_end = a->doc.nodes[element].end - (edit.inserted - (edit.old_end - edit.start));
-    if (options->baseline != NULL && name_shared(a, index, splice.new_nodes - splice.old_nodes))
-        return 0; /* the other element's findings take the same entries: a whole analysis */
-    int status = recheck_element(a, options, &splice, element, index, old_end, delta);
-    if (status == 1 && !name_kept(a, name, element, edit) &&
-        duplicate_names_shared(&a->doc, a->elements, a->element_count, index))
-        return 0; /* its name is now another's: both are reported, a whole analysis */
-    return status;
+    uint32_t e = a->elements[lo];
+    uint32_t start = json_moved(&a->doc, e, a->doc.nodes[e].start);
+    uint32_t end = json_moved(&a->doc, e, a->doc.nodes[e].end);
+    return offset >= start && offset <= end ? e : JSON_NONE;
 }

@@ -41,7 +41,13 @@ struct analysis_options {
     /* Messages quote no value of the document, not even an enum value or a type identifier
      * (`***` where one would be): a rendering whose values come from an --env file. */
     bool values_unquoted;
+    /* An update may leave the move of the nodes after the edited source pending (json_doc's
+     * `moved`): the caller reads the tree only after analysis_settle_moves. The diagnostics and
+     * the line index are up to date either way. */
+    bool defer_moves;
 };
+
+struct name_counts; /* duplicate_names.h */
 
 struct analysis {
     struct json_doc doc;
@@ -63,6 +69,12 @@ struct analysis {
     uint32_t element_count;
     /* Two of its sources share a name (duplicate-name): an update takes a whole analysis. */
     bool duplicate_names;
+    /* The move of the diagnostics an update with `defer_moves` left pending: those from
+     * `diags_moved_from` on are `diags_moved` bytes further on than they say (modulo 2^32),
+     * their related place too; 0: nothing pending. Read through analysis_diagnostic. */
+    uint32_t diags_moved_from, diags_moved;
+    /* A bulk document: its sources' names counted by hash (owned; NULL when memory ran out). */
+    struct name_counts *names;
     /* The arenas' sizes after the last whole analysis: what updates add beyond them is mostly
      * garbage (messages of diagnostics since replaced), so past a bound an update gives way to
      * a whole analysis, which starts them afresh. */
@@ -97,6 +109,14 @@ struct analysis_delta {
  * `delta` (may be NULL) says, after a 1, which diagnostics are new. */
 int analysis_update(struct analysis *analysis, const char *text, size_t len, struct json_edit edit,
                     const struct analysis_options *options, struct analysis_delta *delta);
+
+/* Applies the move an update with `defer_moves` left pending to the tree and the diagnostics:
+ * every node and diagnostic then says its bytes. Costs a pass over what follows the last edit,
+ * nothing when no move is pending. */
+void analysis_settle_moves(struct analysis *analysis);
+/* Diagnostic `index` with the bytes it has now (through a pending move): for a door that reads
+ * the diagnostics without settling. */
+struct diagnostic analysis_diagnostic(const struct analysis *analysis, uint32_t index);
 
 /* The source object that holds byte `offset`: the document's own, or the element of a bulk file
  * (by binary search); JSON_NONE when there is none. */

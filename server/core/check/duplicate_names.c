@@ -157,6 +157,109 @@ bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint
     return false;
 }
 
+struct name_count {
+    uint64_t hash;
+    uint32_t count;
+};
+
+/* The hash of element `element`'s name, never 0; 0 when it has no name. */
+static uint64_t name_hash_of(struct json_doc *doc, uint32_t element)
+{
+    uint32_t node = duplicate_names_node(doc, element);
+    return node != JSON_NONE ? duplicate_names_hash(json_node_string(doc, node)) | 1 : 0;
+}
+
+/* The slot of `hash` (an empty one when it was never counted). */
+static struct name_count *count_slot(struct name_counts *counts, uint64_t hash)
+{
+    size_t at = (size_t)hash & (counts->size - 1);
+    while (counts->slots[at].hash != 0 && counts->slots[at].hash != hash)
+        at = (at + 1) & (counts->size - 1);
+    return &counts->slots[at];
+}
+
+void duplicate_names_counts_free(struct name_counts *counts)
+{
+    free(counts->hashes);
+    free(counts->slots);
+    *counts = (struct name_counts){NULL, NULL, 0, 0};
+}
+
+/* Adds one to the count of `hash`. */
+static void count_add(struct name_counts *counts, uint64_t hash, uint32_t *count)
+{
+    struct name_count *slot = count_slot(counts, hash);
+    counts->used += slot->hash == 0;
+    slot->hash = hash;
+    *count = ++slot->count;
+}
+
+/* A table of counts->size slots for the hashes of `hashes` (`count` elements). */
+static int count_all(struct name_counts *counts, uint32_t count)
+{
+    counts->slots = calloc(counts->size, sizeof *counts->slots);
+    if (counts->slots == NULL)
+        return -1;
+    counts->used = 0;
+    uint32_t ignored;
+    for (uint32_t i = 0; i < count; i++) {
+        if (counts->hashes[i] != 0)
+            count_add(counts, counts->hashes[i], &ignored);
+    }
+    return 0;
+}
+
+int duplicate_names_count(struct analysis *a, struct name_counts *counts)
+{
+    duplicate_names_counts_free(counts);
+    if (a->element_count == 0)
+        return 0;
+    /* Four slots a source: a hash an edit left behind keeps its slot, and the table is counted
+     * again (from `hashes`) when three quarters are taken: after edits of as many names as a
+     * quarter of the sources, so each edit costs a constant on average. */
+    size_t size = 16;
+    while (size < 4 * (size_t)a->element_count)
+        size *= 2;
+    counts->size = size;
+    counts->hashes = malloc((size_t)a->element_count * sizeof *counts->hashes);
+    if (counts->hashes == NULL)
+        return -1;
+    for (uint32_t i = 0; i < a->element_count; i++)
+        counts->hashes[i] = name_hash_of(&a->doc, a->elements[i]);
+    if (count_all(counts, a->element_count) != 0) {
+        duplicate_names_counts_free(counts);
+        return -1;
+    }
+    return 0;
+}
+
+bool duplicate_names_recount(struct analysis *a, struct name_counts *counts, uint32_t index)
+{
+    if (counts->slots == NULL || index >= a->element_count)
+        return true;
+    uint64_t hash = name_hash_of(&a->doc, a->elements[index]), old = counts->hashes[index];
+    if (hash == old)
+        return hash != 0 && count_slot(counts, hash)->count > 1;
+    if (old != 0)
+        count_slot(counts, old)->count--;
+    counts->hashes[index] = hash;
+    if (hash == 0)
+        return false;
+    if (4 * (counts->used + 1) > 3 * counts->size) {
+        free(counts->slots);
+        /* counted again from `hashes`, which holds `hash` already; when memory runs out,
+         * "maybe" for every name until the next whole analysis */
+        if (count_all(counts, a->element_count) != 0) {
+            duplicate_names_counts_free(counts);
+            return true;
+        }
+        return count_slot(counts, hash)->count > 1;
+    }
+    uint32_t count;
+    count_add(counts, hash, &count);
+    return count > 1;
+}
+
 /* duplicate_names_each's visit: only the first element of each name. */
 struct each {
     int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index);

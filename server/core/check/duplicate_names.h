@@ -21,6 +21,20 @@ int duplicate_names_check(struct analysis *a, bool *found);
  * another has (after an edit of it: linear, no table). */
 bool duplicate_names_shared(struct json_doc *doc, const uint32_t *elements, uint32_t count,
                             uint32_t index);
+/* The names of a bulk document's sources counted by hash, so that an edit of one source's name
+ * asks one slot whether another may have it, not every source. */
+struct name_counts {
+    uint64_t *hashes;         /* per element: its name's hash, 0 when it has no name */
+    struct name_count *slots; /* open addressing; hash 0: empty */
+    size_t size, used;        /* slots, and slots that hold a hash (with a count of 0 or more) */
+};
+/* Counts the names of `a`'s elements into `counts` (freed first); -1 when memory ran out (then
+ * `counts` is empty, and duplicate_names_recount says "maybe" for every name). */
+int duplicate_names_count(struct analysis *a, struct name_counts *counts);
+void duplicate_names_counts_free(struct name_counts *counts);
+/* The name of element `index` may have changed: it is counted again. False when no other element
+ * can have it (no other name of its hash); true when another may (duplicate_names_shared tells). */
+bool duplicate_names_recount(struct analysis *a, struct name_counts *counts, uint32_t index);
 /* The "name" string node of the source `element`, or JSON_NONE. */
 uint32_t duplicate_names_node(struct json_doc *doc, uint32_t element);
 /* Calls `visit` with the "name" string node of each source of `a` (a source document's own, or

@@ -86,6 +86,13 @@ struct json_doc {
     uint32_t error_count, error_cap;
     uint32_t errors_dropped;
     struct arena arena; /* decoded strings, messages */
+    /* Set by the owner: json_splice may leave the move of the nodes after the edited top-level
+     * value pending, for an owner that settles (json_doc_settle) before it reads them. */
+    bool defer_moves;
+    /* That pending move: the bytes of the nodes from `moved_from` on (their value's and, for a
+     * member, its key's) are `moved` further on than they say (modulo 2^32; 0: nothing pending,
+     * whatever `moved_from`). Their links are right. json_moved reads through it. */
+    uint32_t moved_from, moved;
 };
 
 /* A slice of bytes: into the document text, or into the document's arena. Not NUL-terminated
@@ -111,6 +118,20 @@ void json_doc_free(struct json_doc *doc);
 int json_parse_value_at(struct json_doc *doc, const char *text, size_t len, uint32_t start,
                         const char *closers, unsigned depth, uint32_t give_up_after,
                         const struct json_parse_options *options, uint32_t *end);
+
+/* Applies the pending move (defer_moves) to the nodes before `upto` (JSON_NONE: all of them):
+ * from then on they say their bytes. O(nodes settled). */
+void json_doc_settle(struct json_doc *doc, uint32_t upto);
+/* The same for the nodes up to the end of the top-level value (the root's child) that holds byte
+ * `offset`, or of all when none does: what an edit there reads. */
+void json_doc_settle_at(struct json_doc *doc, uint32_t offset);
+
+/* Byte `offset` of node `index` (its start or end, or its key's when it has a key) where it is
+ * now, through a pending move. */
+static inline uint32_t json_moved(const struct json_doc *doc, uint32_t index, uint32_t offset)
+{
+    return index >= doc->moved_from ? offset + doc->moved : offset;
+}
 
 static inline const struct json_node *json_node_at(const struct json_doc *doc, uint32_t index)
 {

@@ -30,13 +30,54 @@ static uint32_t node_from(const struct json_node *n)
     return n->key_start != JSON_NONE ? n->key_start : n->start;
 }
 
+/* Node `i`'s "from" byte and its end where they are now, through a pending move (binary
+ * searches cross it; the nodes read one by one are settled first). */
+static uint32_t from_at(const struct json_doc *doc, uint32_t i)
+{
+    return json_moved(doc, i, node_from(&doc->nodes[i]));
+}
+
+static uint32_t end_at(const struct json_doc *doc, uint32_t i)
+{
+    return json_moved(doc, i, doc->nodes[i].end);
+}
+
+/* Adds `bytes` to the offsets of the nodes [from, to) (their keys' when they have one). */
+static void move_nodes(struct json_doc *doc, uint32_t from, uint32_t to, uint32_t bytes)
+{
+    /* What an edit costs on a large document when its move is not deferred: written without
+     * branches. */
+    for (struct json_node *n = doc->nodes + from, *end = doc->nodes + to; n < end; n++) {
+        uint32_t keyed = bytes & (0u - (uint32_t)(n->key_start != JSON_NONE));
+        n->start += bytes;
+        n->end += bytes;
+        n->key_start += keyed;
+        n->key_end += keyed;
+    }
+}
+
+void json_doc_settle(struct json_doc *doc, uint32_t upto)
+{
+    if (upto > doc->node_count)
+        upto = doc->node_count;
+    if (doc->moved == 0 || upto <= doc->moved_from) {
+        if (upto == doc->node_count)
+            doc->moved = 0; /* nothing pending (an edit may add nodes at the end next) */
+        return;
+    }
+    move_nodes(doc, doc->moved_from, upto, doc->moved);
+    doc->moved_from = upto;
+    if (upto == doc->node_count)
+        doc->moved = 0;
+}
+
 /* The last node whose "from" byte is at or before `offset` (the first node is the root). */
 static uint32_t last_node_from(const struct json_doc *doc, uint32_t offset)
 {
     uint32_t lo = 0, hi = doc->node_count; /* the answer is in [lo, hi) */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (node_from(&doc->nodes[mid]) <= offset)
+        if (from_at(doc, mid) <= offset)
             lo = mid;
         else
             hi = mid;
@@ -49,11 +90,11 @@ static uint32_t last_node_from(const struct json_doc *doc, uint32_t offset)
  * are the nodes after it that begin before its end. */
 static uint32_t subtree_end(const struct json_doc *doc, uint32_t node)
 {
-    uint32_t end = doc->nodes[node].end;
+    uint32_t end = end_at(doc, node);
     uint32_t lo = node + 1, hi = doc->node_count; /* the first index in [lo, hi] from `end` on */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (node_from(&doc->nodes[mid]) < end)
+        if (from_at(doc, mid) < end)
             lo = mid + 1;
         else
             hi = mid;
@@ -171,9 +212,11 @@ static void copy_subtree(struct json_doc *doc, uint32_t at, const struct json_do
     root->flags = (uint8_t)((root->flags & ~KEY_FLAGS) | (old_root->flags & KEY_FLAGS));
 }
 
-/* Moves the links and bytes of the nodes after the new subtree, and of its ancestors. */
-static void shift_rest(struct json_doc *doc, uint32_t node, uint32_t old_tail, int64_t node_delta,
-                       int64_t byte_delta)
+/* Moves the links and bytes of the nodes after the new subtree, and of its ancestors. With
+ * `defer_moves` and the same node count, the nodes after the top-level value (from `unit_tail`)
+ * are moved by the pending move, not one by one; everything before them is settled. */
+static void shift_rest(struct json_doc *doc, uint32_t node, uint32_t old_tail, uint32_t unit_tail,
+                       int64_t node_delta, int64_t byte_delta)
 {
     uint32_t nd = (uint32_t)node_delta, bd = (uint32_t)byte_delta; /* modulo 2^32 */
     for (uint32_t a = doc->nodes[node].parent; a != JSON_NONE; a = doc->nodes[a].parent) {
@@ -182,20 +225,21 @@ static void shift_rest(struct json_doc *doc, uint32_t node, uint32_t old_tail, i
             n->next += nd;
         n->end += bd;
     }
-    /* The loop below touches every later node: it is what an edit costs on a large document,
-     * so it is written without branches, and without the links when they do not move. */
     uint32_t first = (uint32_t)((int64_t)old_tail + node_delta);
-    struct json_node *n = doc->nodes + first, *end = doc->nodes + doc->node_count;
-    if (nd == 0) {
-        for (; n < end; n++) {
-            uint32_t keyed = bd & (0u - (uint32_t)(n->key_start != JSON_NONE));
-            n->start += bd;
-            n->end += bd;
-            n->key_start += keyed;
-            n->key_end += keyed;
-        }
+    if (nd == 0 && doc->defer_moves) {
+        move_nodes(doc, first, unit_tail, bd);
+        if (doc->moved == 0)
+            doc->moved_from = unit_tail;
+        move_nodes(doc, unit_tail, doc->moved_from, bd); /* before a move pending further on */
+        doc->moved += bd;
         return;
     }
+    if (nd == 0) {
+        move_nodes(doc, first, doc->node_count, bd);
+        return;
+    }
+    /* The loop below touches every later node: without branches. */
+    struct json_node *n = doc->nodes + first, *end = doc->nodes + doc->node_count;
     for (; n < end; n++) {
         uint32_t keyed = bd & (0u - (uint32_t)(n->key_start != JSON_NONE));
         n->start += bd;
@@ -217,7 +261,7 @@ static bool reported_before(const struct json_doc *doc, const struct json_error 
         return e->start < offset; /* reported where the parse found it */
     uint32_t member = last_node_from(doc, e->start);
     uint32_t object = doc->nodes[member].parent;
-    return object != JSON_NONE && doc->nodes[object].end <= offset;
+    return object != JSON_NONE && end_at(doc, object) <= offset;
 }
 
 static void shift_error(struct json_error *e, uint32_t old_end, uint32_t bytes)
@@ -281,8 +325,8 @@ static int merge_errors(struct json_doc *doc, uint32_t node, const struct json_d
 }
 
 /* Replaces the subtree of `node` with `sub`; -1 when memory ran out (nothing changed). */
-static int replace_subtree(struct json_doc *doc, uint32_t node, const struct json_doc *sub,
-                           int64_t byte_delta, struct json_splice *out)
+static int replace_subtree(struct json_doc *doc, uint32_t node, uint32_t unit_tail,
+                           const struct json_doc *sub, int64_t byte_delta, struct json_splice *out)
 {
     uint32_t tail = subtree_end(doc, node);
     uint32_t old_nodes = tail - node, new_nodes = sub->node_count;
@@ -299,14 +343,22 @@ static int replace_subtree(struct json_doc *doc, uint32_t node, const struct jso
     }
     struct json_node old_root = doc->nodes[node];
     int64_t node_delta = (int64_t)new_nodes - old_nodes;
+    if (node_delta != 0 || !doc->defer_moves)
+        json_doc_settle(doc, JSON_NONE); /* the nodes move one by one */
     if (node_delta != 0)
         memmove(doc->nodes + node + new_nodes, doc->nodes + tail,
                 (size_t)(doc->node_count - tail) * sizeof *doc->nodes);
     doc->node_count = (uint32_t)count;
     copy_subtree(doc, node, sub, &old_root, node_delta);
-    shift_rest(doc, node, tail, node_delta, byte_delta);
+    shift_rest(doc, node, tail, unit_tail, node_delta, byte_delta);
     *out = (struct json_splice){node, old_root.start, old_root.end, old_nodes, new_nodes};
     return 0;
+}
+
+void json_doc_settle_at(struct json_doc *doc, uint32_t offset)
+{
+    if (doc->moved != 0 && doc->node_count > 0)
+        json_doc_settle(doc, subtree_end(doc, top_level_of(doc, last_node_from(doc, offset))));
 }
 
 int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct json_edit edit,
@@ -326,8 +378,11 @@ int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct jso
     int64_t delta = (int64_t)edit.inserted - (edit.old_end - edit.start);
     if ((int64_t)doc->len + delta != (int64_t)len)
         return 0;
-    /* The innermost value holding the edit, then its ancestors, short of the root. */
+    /* The innermost value holding the edit, then its ancestors, short of the root; the nodes
+     * up to the end of its top-level value are read as they are. */
     uint32_t node = last_node_from(doc, edit.start);
+    uint32_t unit_tail = subtree_end(doc, top_level_of(doc, node));
+    json_doc_settle(doc, unit_tail);
     for (; node != JSON_NONE && doc->nodes[node].parent != JSON_NONE;
          node = doc->nodes[node].parent) {
         const struct json_node *n = &doc->nodes[node];
@@ -345,7 +400,7 @@ int json_splice(struct json_doc *doc, const char *text, uint32_t len, struct jso
         uint32_t error_count;
         int merged =
             merge_errors(doc, node, &sub, delta, options->max_errors, &errors, &error_count);
-        int status = merged != 0 ? merged : replace_subtree(doc, node, &sub, delta, out);
+        int status = merged != 0 ? merged : replace_subtree(doc, node, unit_tail, &sub, delta, out);
         json_doc_free(&sub);
         if (status != 0) {
             free(errors);

@@ -21,6 +21,15 @@ void json_writer_free(struct json_writer *w)
     json_writer_init(w, w->indent);
 }
 
+void json_writer_reserve(struct json_writer *w, size_t bytes)
+{
+    if (w->failed || bytes >= SIZE_MAX - w->len || w->len + bytes + 1 <= w->cap)
+        return;
+    char *grown = vector_grow(w->buf, &w->cap, w->len + bytes + 1, 1);
+    if (grown != NULL)
+        w->buf = grown;
+}
+
 void json_write_bytes(struct json_writer *w, const char *bytes, size_t len)
 {
     if (w->failed)

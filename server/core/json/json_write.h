@@ -34,6 +34,10 @@ void json_write_bool(struct json_writer *w, bool value);
 void json_write_null(struct json_writer *w);
 /* Writes `json` (already valid JSON text) as the next value. */
 void json_write_raw(struct json_writer *w, const char *json, size_t len);
+/* Makes room for `bytes` more bytes at once, for a writer that knows about how much it will
+ * write (a message of a thousand diagnostics): one allocation, not a doubling chain of copies.
+ * Out of memory is not a failure here: the writes grow the buffer as they need. */
+void json_writer_reserve(struct json_writer *w, size_t bytes);
 /* Appends bytes as they are, outside the JSON structure (framing, newlines). */
 void json_write_bytes(struct json_writer *w, const char *bytes, size_t len);
 /* Appends `text` escaped for the inside of a JSON string (no quotes), outside the JSON structure,

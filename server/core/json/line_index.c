@@ -74,6 +74,8 @@ int line_index_build(struct line_index *index, const char *text, size_t len)
     index->starts = starts;
     index->count = count;
     index->cap = cap;
+    index->moved_from = 0;
+    index->moved = 0;
     index->columns = columns;
     return 0;
 }
@@ -92,12 +94,23 @@ static uint32_t first_start_from(const struct line_index *index, uint32_t offset
     uint32_t lo = 0, hi = index->count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (index->starts[mid] < offset)
+        if (line_index_start(index, mid) < offset)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* Applies the pending move to the starts before `upto`. */
+static void settle(struct line_index *index, uint32_t upto)
+{
+    for (uint32_t i = index->moved_from; index->moved != 0 && i < upto; i++)
+        index->starts[i] += index->moved;
+    if (upto > index->moved_from)
+        index->moved_from = upto;
+    if (upto >= index->count)
+        index->moved = 0; /* nothing pending (an edit may add lines at the end next) */
 }
 
 int line_index_update(struct line_index *index, const char *text, size_t len, uint32_t start,
@@ -118,9 +131,19 @@ int line_index_update(struct line_index *index, const char *text, size_t len, ui
         return -1;
     index->starts = starts;
     uint32_t delta = inserted - (old_end - start); /* modulo 2^32 */
-    memmove(starts + lo + added, starts + hi, (size_t)(index->count - hi) * sizeof *starts);
-    for (size_t i = lo + added; i < count; i++)
-        starts[i] += delta;
+    if (count == index->count) {                   /* the later starts move by the pending move */
+        settle(index, hi);
+        if (index->moved == 0)
+            index->moved_from = hi;
+        for (uint32_t i = hi; i < index->moved_from; i++)
+            starts[i] += delta; /* before a move pending further on */
+        index->moved += delta;
+    } else {
+        settle(index, index->count);
+        memmove(starts + lo + added, starts + hi, (size_t)(index->count - hi) * sizeof *starts);
+        for (size_t i = lo + added; i < count; i++)
+            starts[i] += delta;
+    }
     uint32_t at = lo;
     for (size_t p = from; p <= (size_t)start + inserted && p <= len; p++) {
         if (starts_line(text, len, p))
@@ -152,10 +175,11 @@ void line_index_free(struct line_index *index)
 /* The byte where line `line`'s content ends (before its line break). */
 static uint32_t line_content_end(const struct line_index *index, uint32_t line)
 {
-    uint32_t end = line + 1 < index->count ? index->starts[line + 1] : index->len;
-    if (end > index->starts[line] && line + 1 < index->count) {
+    uint32_t end = line + 1 < index->count ? line_index_start(index, line + 1) : index->len;
+    if (end > line_index_start(index, line) && line + 1 < index->count) {
         end--; /* the LF, or the lone CR */
-        if (end > index->starts[line] && index->text[end] == '\n' && index->text[end - 1] == '\r')
+        if (end > line_index_start(index, line) && index->text[end] == '\n' &&
+            index->text[end - 1] == '\r')
             end--;
     }
     return end;
@@ -188,7 +212,7 @@ static void build_marks(const struct line_index *index)
         marks[b].offset = NO_MARK;
     const unsigned char *s = (const unsigned char *)index->text;
     for (uint32_t line = 0; line < index->count; line++) {
-        uint32_t i = index->starts[line], end = line_content_end(index, line);
+        uint32_t i = line_index_start(index, line), end = line_content_end(index, line);
         uint32_t utf16 = 0, utf32 = 0;
         while (i < end) {
             struct column_mark *mark = &marks[i / BLOCK];
@@ -228,7 +252,7 @@ struct text_position line_index_position(const struct line_index *index, uint32_
     uint32_t lo = 0, hi = index->count - 1;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo + 1) / 2;
-        if (index->starts[mid] <= offset)
+        if (line_index_start(index, mid) <= offset)
             lo = mid;
         else
             hi = mid - 1;
@@ -239,11 +263,11 @@ struct text_position line_index_position(const struct line_index *index, uint32_
         offset = end; /* inside a CRLF: the end of the line */
     const unsigned char *s = (const unsigned char *)index->text;
     if (encoding == POSITION_UTF8) {
-        while (offset > index->starts[line] && offset < end && (s[offset] & 0xC0) == 0x80)
+        while (offset > line_index_start(index, line) && offset < end && (s[offset] & 0xC0) == 0x80)
             offset--; /* inside a character: count from its start */
-        return (struct text_position){line, offset - index->starts[line]};
+        return (struct text_position){line, offset - line_index_start(index, line)};
     }
-    uint32_t units = 0, from = index->starts[line];
+    uint32_t units = 0, from = line_index_start(index, line);
     const struct column_mark *marks = marks_for(index, from, offset);
     /* The nearest mark of this line at or before offset: in offset's block, or (when offset
      * comes before that block's first character) in an earlier one. */
@@ -256,7 +280,7 @@ struct text_position line_index_position(const struct line_index *index, uint32_
             }
             break;
         }
-        if (b == 0 || b * BLOCK <= index->starts[line])
+        if (b == 0 || b * BLOCK <= line_index_start(index, line))
             break;
     }
     for (uint32_t i = from; i < offset;) {
@@ -274,7 +298,7 @@ uint32_t line_index_offset(const struct line_index *index, struct text_position 
 {
     if (position.line >= index->count)
         return index->len;
-    uint32_t start = index->starts[position.line];
+    uint32_t start = line_index_start(index, position.line);
     uint32_t end = line_content_end(index, position.line);
     if (encoding == POSITION_UTF8) {
         uint32_t offset = start + position.character;

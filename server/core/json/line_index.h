@@ -22,9 +22,14 @@ struct line_columns; /* column checkpoints for long lines (line_index.c) */
 struct line_index {
     const char *text; /* not owned */
     uint32_t len;
-    uint32_t *starts; /* owned: byte offset of each line's first byte */
+    /* owned: byte offset of each line's first byte; read through line_index_start (an update
+     * leaves the move of the later ones pending) */
+    uint32_t *starts;
     uint32_t count;
     size_t cap; /* starts allocated (vector_grow) */
+    /* The pending move of an update that kept the line count: the starts from `moved_from` on
+     * are `moved` bytes further on than they say (modulo 2^32; 0: nothing pending). */
+    uint32_t moved_from, moved;
     /* owned: filled on the first UTF-16 or code-point conversion inside a long line, so that
      * every later one costs a bounded scan instead of one from the line's start (a minified
      * file is one line: without them, N diagnostics on it cost N times the line). */
@@ -36,10 +41,17 @@ int line_index_build(struct line_index *index, const char *text, size_t len);
 void line_index_free(struct line_index *index);
 /* The text changed: bytes [start, old_end) of the old text became `inserted` bytes, and `text`
  * (`len` bytes) is the new text. Costs the inserted bytes plus a shift of the line starts after
- * the edit; the column checkpoints are dropped and built again when next needed. Returns 0, or
- * -1 when memory ran out (the index is then unchanged, of the old text). */
+ * the edit when their count changed; when not, of those between this edit and the one before
+ * (the move of the rest is left pending: line_index_start); the column checkpoints are dropped and
+ * built again when next needed. Returns 0, or -1 when memory ran out (the index is then unchanged,
+ * of the old text). */
 int line_index_update(struct line_index *index, const char *text, size_t len, uint32_t start,
                       uint32_t old_end, uint32_t inserted);
+/* The byte offset of line `line`'s first byte (line < count). */
+static inline uint32_t line_index_start(const struct line_index *index, uint32_t line)
+{
+    return line >= index->moved_from ? index->starts[line] + index->moved : index->starts[line];
+}
 /* Invariant: every conversion costs O(log lines + LINE_INDEX_BLOCK), whatever the line's
  * length; the checkpoints cost one pass over the text, once. */
 /* The position of byte `offset` (clamped to the text; an offset inside a multi-byte character
