@@ -49,9 +49,9 @@ struct ws_pull {
     uint32_t previous; /* params.previousResultIds */
     uint32_t token;    /* params.partialResultToken (a string or a number), or JSON_NONE */
     struct walk_ignored ignored;
-    uint32_t git_folder;    /* the folder git is asked about next (or being asked about) */
-    bool git_running;       /* git is being asked: its answer ends or goes on with the pull */
-    char **open_paths;      /* the files of the documents open when the walk began, sorted */
+    uint32_t git_folder; /* the folder git is asked about next (or being asked about) */
+    bool git_running;    /* git is being asked: its answer ends or goes on with the pull */
+    char **open_paths;   /* the files of the documents open when the walk began, sorted */
     size_t open_count, open_cap;
     struct ws_found *files; /* the walk's files, in walk order */
     size_t file_count, file_cap, next_file;
