@@ -401,6 +401,27 @@ static void test_extends_merges_and_keeps_each_glob_where_it_was_written(void **
     settings_free(&s);
 }
 
+/* Two files that extend one base (a diamond): the base is read once, under the first; the later
+ * file's settings win over the earlier's, and the base's list entries come once. */
+static void test_a_base_two_files_extend_is_read_once(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "/r/base.json", "{\"rules\": {\"unknown-field\": \"error\"}, \"exclude\": [\"gen/**\"]}",
+        "/r/a.json", "{\"extends\": \"base.json\", \"rules\": {\"unknown-field\": \"hint\"}}",
+        "/r/b.json", "{\"extends\": \"./base.json\"}",
+        NULL,
+    };
+    struct settings s;
+    settings_init(&s);
+    const char *message;
+    assert_int_equal(extend("{\"extends\": [\"../a.json\", \"../b.json\"]}", files, &s, &message), 1);
+    assert_int_equal(settings_severity(&s, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_HINT);
+    assert_int_equal(s.exclude.count, 1);
+    assert_int_equal(s.extended.count, 3);
+    settings_free(&s);
+}
+
 static void test_a_broken_extends_is_a_mistake_and_applies_nothing(void **state)
 {
     (void)state;
@@ -451,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_the_governing_srcls_json_is_the_nearest_upwards),
         cmocka_unit_test(test_extends_paths_are_joined_and_related),
         cmocka_unit_test(test_extends_merges_and_keeps_each_glob_where_it_was_written),
+        cmocka_unit_test(test_a_base_two_files_extend_is_read_once),
         cmocka_unit_test(test_a_broken_extends_is_a_mistake_and_applies_nothing),
     };
     int failed = cmocka_run_group_tests(tests, analysed_setup, analysed_teardown);

@@ -10,8 +10,12 @@
 
 /* How deep "extends" may nest: far past any monorepo's, short of a stack's worry. */
 #define EXTENDS_DEPTH_MAX 16
-/* The files extended that a project keeps (to watch them): the first ones read. */
+/* The files extended that a project keeps (to watch them), and that are read once however
+ * many extend them: the first ones read. */
 #define EXTENDS_READ_MAX 64
+/* The most files one srcls.json's "extends" may read in all: a bound on the work whatever the
+ * shape (past EXTENDS_READ_MAX a file two others extend is read again). */
+#define EXTENDS_LOADS_MAX 256
 
 struct extends_walk {
     const struct project_reader *reader;
@@ -21,6 +25,7 @@ struct extends_walk {
     struct arena arena;                 /* paths and messages, for the walk */
     const char *read[EXTENDS_READ_MAX]; /* the files read, as resolved, each once */
     uint32_t read_count;
+    uint32_t loads; /* files read in all */
     const char *why; /* the mistake found */
 };
 
@@ -181,6 +186,14 @@ static int load(struct extends_walk *w, const char *path, struct settings *out)
 {
     if (cycle(w, path))
         return w->why != NULL ? 0 : -1;
+    for (uint32_t i = 0; i < w->read_count; i++) {
+        if (strcmp(w->read[i], path) == 0)
+            return 1; /* read already (two files extend it): its settings lie under both once */
+    }
+    if (++w->loads > EXTENDS_LOADS_MAX) {
+        w->why = "\"extends\" reads more than 256 files";
+        return 0;
+    }
     if (w->depth == EXTENDS_DEPTH_MAX) {
         w->why = "\"extends\" nests more than 16 files deep";
         return 0;
@@ -209,10 +222,7 @@ static int load(struct extends_walk *w, const char *path, struct settings *out)
     char *dir = dir_of(w, path), *from = dir ? project_path_from(&w->arena, dir, w->home) : NULL;
     if (status == 1 && (dir == NULL || from == NULL))
         status = -1;
-    uint32_t seen = 0;
-    while (seen < w->read_count && strcmp(w->read[seen], path) != 0)
-        seen++;
-    if (seen == w->read_count && seen < EXTENDS_READ_MAX)
+    if (w->read_count < EXTENDS_READ_MAX) /* not read before: load() looked */
         w->read[w->read_count++] = path; /* in the walk's arena */
     w->chain[w->depth++] = path;
     if (status == 1)
