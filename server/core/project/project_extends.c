@@ -25,7 +25,7 @@ struct extends_walk {
     struct arena arena;                 /* paths and messages, for the walk */
     const char *read[EXTENDS_READ_MAX]; /* the files read, as resolved, each once */
     uint32_t read_count;
-    uint32_t loads; /* files read in all */
+    uint32_t loads;  /* files read in all */
     const char *why; /* the mistake found */
 };
 
@@ -223,7 +223,7 @@ static int load(struct extends_walk *w, const char *path, struct settings *out)
     if (status == 1 && (dir == NULL || from == NULL))
         status = -1;
     if (w->read_count < EXTENDS_READ_MAX) /* not read before: load() looked */
-        w->read[w->read_count++] = path; /* in the walk's arena */
+        w->read[w->read_count++] = path;  /* in the walk's arena */
     w->chain[w->depth++] = path;
     if (status == 1)
         status = load_extended(w, &own, dir, &base);
