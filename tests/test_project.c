@@ -408,14 +408,15 @@ static void test_a_base_two_files_extend_is_read_once(void **state)
     (void)state;
     static const char *const files[] = {
         "/r/base.json", "{\"rules\": {\"unknown-field\": \"error\"}, \"exclude\": [\"gen/**\"]}",
-        "/r/a.json", "{\"extends\": \"base.json\", \"rules\": {\"unknown-field\": \"hint\"}}",
-        "/r/b.json", "{\"extends\": \"./base.json\"}",
+        "/r/a.json",    "{\"extends\": \"base.json\", \"rules\": {\"unknown-field\": \"hint\"}}",
+        "/r/b.json",    "{\"extends\": \"./base.json\"}",
         NULL,
     };
     struct settings s;
     settings_init(&s);
     const char *message;
-    assert_int_equal(extend("{\"extends\": [\"../a.json\", \"../b.json\"]}", files, &s, &message), 1);
+    assert_int_equal(extend("{\"extends\": [\"../a.json\", \"../b.json\"]}", files, &s, &message),
+                     1);
     assert_int_equal(settings_severity(&s, CODE_UNKNOWN_FIELD, DIAG_WARNING), DIAG_HINT);
     assert_int_equal(s.exclude.count, 1);
     assert_int_equal(s.extended.count, 3);
