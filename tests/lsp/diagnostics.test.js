@@ -434,7 +434,7 @@ describe('text synchronization', () => {
                await client.open(other, text);
                const answer =
                    await client.request(method, {...params, textDocument : {uri : other}});
-               client.close(other);
+               await client.close(other); // written before the test ends and the server stops
                return answer;
            };
            const comma = text.indexOf(',\n') + 1; // a line break there moves the lines after it
