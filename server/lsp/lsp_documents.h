@@ -49,8 +49,8 @@ struct lsp_documents {
 struct lsp_document {
     struct lsp_documents *store;
     struct lsp_document *next;
-    char *uri;       /* owned */
-    char *text;      /* NUL-terminated: text_buffer_text(&buffer), again after each change */
+    char *uri;  /* owned */
+    char *text; /* NUL-terminated: text_buffer_text(&buffer), again after each change */
     size_t len;
     struct text_buffer buffer; /* owns the text */
     int64_t version;

@@ -32,7 +32,7 @@ struct lsp_projects {
     const struct schema_registry *registry;
     const struct settings *editor; /* the editor's settings (not owned) */
     struct lsp_project *first;
-    bool out_of_memory; /* a srcls.json could not be read for memory (lsp_projects_target) */
+    bool out_of_memory;    /* a srcls.json could not be read for memory (lsp_projects_target) */
     struct walk_dirs dirs; /* each directory's project (or none), searched once until forgotten */
 };
 

@@ -50,7 +50,7 @@ struct lsp_server {
     char **folders;      /* the workspace folders' paths (lsp_workspace; owned) */
     uint32_t folder_count;
     size_t folder_capacity;
-    bool folders_lost; /* a workspace folder was not kept for memory (workspace/diagnostic) */
+    bool folders_lost;     /* a workspace folder was not kept for memory (workspace/diagnostic) */
     struct ws_pull *pulls; /* workspace/diagnostic requests, the first being answered (owned) */
     /* exit, or the end of the input, while pulls run: the exit code + 1; the server stops once
      * they are answered (lsp_workspace calls pulls_over then), as it always answered every

@@ -66,7 +66,7 @@ struct settings {
     /* "include" and "exclude" (globs: glob.h) and "schemas" (directories), as written: relative
      * to the srcls.json's directory; its mistaken entries left out (they are problems). */
     struct settings_strings include, exclude, schemas;
-    const char *baseline; /* "baseline", as written, or NULL */
+    const char *baseline;            /* "baseline", as written, or NULL */
     struct settings_strings extends; /* "extends", as written (a string is a list of one) */
     /* The files extended, directly or not, as resolved (project_analyze_schema; the first 64) */
     struct settings_strings extended;

@@ -25,7 +25,7 @@ struct settings_ignore {
     const char *files_from; /* `files` written in a file extended (glob_match_from), or NULL */
     const char *origin;     /* the file extended that wrote it (NULL: the settings' own) */
     uint32_t origin_index;  /* its index among that file's own entries */
-    const char *pointer; /* NULL: anywhere */
+    const char *pointer;    /* NULL: anywhere */
     bool codes[CODE_COUNT];
     bool any_code; /* no "codes" */
     const char *reason;
