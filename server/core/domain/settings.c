@@ -278,15 +278,12 @@ void settings_read_door(struct settings *settings, struct json_doc *doc, uint32_
 static int copy_placeholders(struct settings *out, const struct settings *over,
                              const struct settings *base, bool both)
 {
-    const struct settings *layers[2] = {base, over};
-    if (!both && over != NULL && over->placeholder_count > 0)
-        layers[0] = NULL; /* over's alone */
+    bool over_names = over != NULL && over->placeholder_count > 0;
+    const struct settings *layers[2] = {both || !over_names ? base : NULL,
+                                        both || over_names ? over : NULL};
     uint32_t total = 0;
-    for (int l = 0; l < 2; l++) {
-        if (l == 1 && !both && layers[0] != NULL)
-            layers[1] = NULL; /* base's alone */
+    for (int l = 0; l < 2; l++)
         total += layers[l] != NULL ? layers[l]->placeholder_count : 0;
-    }
     if (total == 0)
         return 0;
     out->placeholders = arena_alloc(&out->arena, total * sizeof *out->placeholders);
