@@ -36,23 +36,38 @@ static void start_task(struct walk *walk, const char *path, struct file_task sha
     struct file_task *task = calloc(1, sizeof *task);
     char *copy = task != NULL ? strdup(path) : NULL;
     if (copy == NULL) {
-        if (shape.fd >= 0)
-            close(shape.fd);
         free(shape.text);
         free(task);
         check_command_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
+    if (shape.name != NULL) /* the name ends the path: the task keeps no copy of its own */
+        shape.name = copy + strlen(copy) - strlen(shape.name);
     shape.path = copy;
     *task = shape;
+    if (task->dir != NULL)
+        task->dir->refs++;
     check_command_task(walk, task);
 }
 
-/* Checks the regular file open on `fd` (with stat `st`), which the task closes. */
-static void check_regular_file(struct walk *walk, int fd, const struct stat *st, const char *path,
-                               bool explicit)
+/* Checks the regular file `name` of the directory being listed (or a path named, followed if
+ * it is a link): a worker opens it, so that the opens run on every core. */
+static void check_regular_file(struct walk *walk, const char *name, const char *path, bool explicit,
+                               bool included)
 {
-    start_task(walk, path, (struct file_task){.fd = fd, .st = *st, .explicit = explicit});
+    start_task(walk, path,
+               (struct file_task){.dir = explicit ? NULL : walk->dir,
+                                  .name = explicit ? path : name,
+                                  .follow = explicit,
+                                  .explicit = explicit || included});
+}
+
+void check_command_dir_release(struct walk_dir *dir)
+{
+    if (dir != NULL && --dir->refs == 0) {
+        closedir(dir->dir);
+        free(dir);
+    }
 }
 
 /* Standard input, whatever it is (a pipe, a terminal, a file); read up to the limit. */
@@ -82,7 +97,8 @@ static void check_stdin(struct walk *walk)
         return;
     }
     start_task(walk, path,
-               (struct file_task){.fd = -1, .text = text, .len = len, .explicit = true});
+               (struct file_task){
+                   .fd = -1, .from_stdin = true, .text = text, .len = len, .explicit = true});
 }
 
 bool check_shard_owns(unsigned shard, unsigned shard_count, const char *path)
@@ -118,13 +134,18 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
  * directory that cannot be listed whole is reported, and what was listed is still checked. */
 static void check_directory(struct walk *walk, int fd, const char *path, unsigned depth)
 {
-    DIR *dir = fdopendir(fd);
+    struct walk_dir *held = malloc(sizeof *held);
+    DIR *dir = held != NULL ? fdopendir(fd) : NULL;
     if (dir == NULL) {
-        int saved = errno;
+        int saved = held != NULL ? errno : ENOMEM;
         close(fd);
+        free(held);
         check_command_errno(walk, path, saved);
         return;
     }
+    *held = (struct walk_dir){.fd = fd, .dir = dir, .refs = 1};
+    struct walk_dir *outer = walk->dir;
+    walk->dir = held;
     struct visited_name *names;
     size_t count_names;
     int error = visited_list_names(dir, &names, &count_names);
@@ -152,7 +173,8 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         free(names[i].name);
     }
     free(names);
-    closedir(dir);
+    walk->dir = outer;
+    check_command_dir_release(held); /* closed once its files in flight are handed back */
 }
 
 /* Whether an entry is checked: all named explicitly (the caller refuses what is not a regular
@@ -189,7 +211,11 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_command_not_regular(walk, path, st.st_mode);
         return;
     }
-    if (S_ISDIR(st.st_mode) && depth > WALK_MAX_DEPTH) {
+    if (S_ISREG(st.st_mode)) { /* opened by a worker, and checked as below when handed back */
+        check_regular_file(walk, name, path, explicit, included);
+        return;
+    }
+    if (depth > WALK_MAX_DEPTH) {
         char message[96];
         snprintf(message, sizeof message, "cannot read: directories nested deeper than %u levels",
                  WALK_MAX_DEPTH);
@@ -201,28 +227,24 @@ static void check_entry(struct walk *walk, int at, const char *name, const char 
         check_command_errno(walk, path, errno);
         return;
     }
-    /* the file may have been replaced since the first look */
-    bool regular = S_ISREG(st.st_mode), directory = S_ISDIR(st.st_mode);
-    if (!wanted(st.st_mode, name, explicit, included) || (!regular && !directory)) {
+    /* the directory may have been replaced since the first look */
+    if (!S_ISDIR(st.st_mode)) {
         close(fd);
         if (explicit)
             check_command_not_regular(walk, path, st.st_mode);
         return;
     }
     int added = visited_add(&walk->visited, &st);
-    if (added <= 0) { /* seen before: through a hard link, a bind mount or a repeated path */
+    if (added <= 0) { /* seen before: through a bind mount or a repeated path */
         close(fd);
         if (added < 0)
             check_command_unreadable(walk, path, "cannot read: out of memory");
         return;
     }
-    if (directory && explicit && !walk->options->no_gitignore &&
-        !ignored_add_git(&walk->ignored, path))
+    if (explicit && !walk->options->no_gitignore && !ignored_add_git(&walk->ignored, path))
         close(fd); /* not checked, as ignored_add_git said: exit 2 */
-    else if (directory)
-        check_directory(walk, fd, path, depth);
     else
-        check_regular_file(walk, fd, &st, path, explicit || included);
+        check_directory(walk, fd, path, depth);
 }
 
 /* A path named that held nothing to check (a directory without a document, or only files

@@ -5,6 +5,7 @@
 #ifndef SRCLS_CHECK_COMMAND_INTERNAL_H
 #define SRCLS_CHECK_COMMAND_INTERNAL_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -15,6 +16,14 @@
 #include "check_visited.h"
 #include "check_ignored.h"
 
+/* A directory whose files are opened by the workers: open until the walk has left it and the
+ * last of its tasks is handed back (the refs, counted on the walk's thread alone). */
+struct walk_dir {
+    int fd;
+    DIR *dir;
+    unsigned refs;
+};
+
 struct walk {
     const struct check_options *options;
     struct report_summary summary;
@@ -22,6 +31,7 @@ struct walk {
     struct ignored ignored;   /* what git ignores below the directories named */
     struct check_names names; /* each source name of the run and where it was first seen */
     struct check_pool *pool;  /* NULL: one thread does everything */
+    struct walk_dir *dir;     /* the directory being listed, or NULL */
     bool handing_back;        /* in task_done: the pool is handing back a task */
     bool env_said;            /* --env without "placeholders" said on stderr */
     unsigned fixed_files, fixes_applied, unfixed_files, hidden_fixes; /* hidden: unsafe */
@@ -35,8 +45,16 @@ struct file_task {
     const struct check_options *options;
     struct check_target target; /* its srcls.json's settings and kinds, or a kind file */
     char *path;
+    /* The worker opens `name` in `dir` (or from the working directory when NULL), as
+     * open_entry does; `follow`: a path named, followed if it is a link. Then the walk's thread
+     * reports what the open found, and skips a file already visited (check_command_task_done). */
+    struct walk_dir *dir;
+    const char *name; /* within path */
+    bool follow;
+    int open_error; /* the errno of the open, or 0 */
     int fd;         /* open on the file until it is read; -1 for standard input */
     struct stat st; /* unset for standard input */
+    bool from_stdin;
     bool explicit;
     char *text; /* the text read (standard input's before the task starts) */
     size_t len;
@@ -65,6 +83,8 @@ void check_command_not_regular(struct walk *walk, const char *path, mode_t mode)
 void check_command_too_large(struct walk *walk, const char *path, off_t size);
 /* One file's work, on a worker of the pool (or in line): read, analysed, --fix prepared. */
 void check_command_task_work(void *task);
+/* Lets go of the walk's or a task's hold on `dir`: the last one closes it. */
+void check_command_dir_release(struct walk_dir *dir);
 /* A task handed back, in the order the walk met the files: reported, or rewritten by --fix. */
 void check_command_task_done(void *context, void *task);
 /* Finds the settings of a file the walk met (or refuses it) and hands it to the pool, or works

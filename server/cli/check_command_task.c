@@ -4,6 +4,7 @@
 #include "check_command_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,18 @@ static void task_prepare_fix(struct file_task *t, const struct analysis_options 
 void check_command_task_work(void *task)
 {
     struct file_task *t = task;
-    if (t->fd >= 0) {
+    if (t->name != NULL) {
+        t->fd = open_entry(t->dir != NULL ? t->dir->fd : AT_FDCWD, t->name, t->follow, &t->st);
+        if (t->fd < 0) {
+            t->open_error = errno;
+            return;
+        }
+        if (!S_ISREG(t->st.st_mode)) { /* replaced since the walk looked: reported when named */
+            close(t->fd);
+            return;
+        }
+    }
+    if (!t->from_stdin) {
         errno = 0;
         if ((uintmax_t)t->st.st_size > CHECK_MAX_INPUT_SIZE)
             t->read_error = EFBIG;
@@ -182,6 +194,7 @@ static void task_free(struct file_task *t)
     free(t->path);
     free(t->target.kind_file_name);
     free(t->target.path);
+    check_command_dir_release(t->dir);
     free(t);
 }
 
@@ -202,12 +215,41 @@ static void task_diff(struct walk *walk, struct file_task *t)
     }
 }
 
+/* The walk's part of the open a worker made, in walk order: true when the file is to be
+ * reported; false when its open failed (reported), it is no regular file any more (reported
+ * when named) or it was visited before (through a hard link, a bind mount or a repeated path:
+ * the first path in walk order is the one checked). */
+static bool task_opened(struct walk *walk, struct file_task *t)
+{
+    if (t->name == NULL) /* standard input */
+        return true;
+    if (t->open_error != 0) {
+        check_command_errno(walk, t->path, t->open_error);
+        return false;
+    }
+    if (!S_ISREG(t->st.st_mode)) {
+        if (t->follow)
+            check_command_not_regular(walk, t->path, t->st.st_mode);
+        return false;
+    }
+    int added = visited_add(&walk->visited, &t->st);
+    if (added < 0)
+        check_command_unreadable(walk, t->path, "cannot read: out of memory");
+    return added > 0;
+}
+
 /* The walk's part, in walk order: --fix's rewrite, then the report. Frees the task. */
 void check_command_task_done(void *context, void *task)
 {
     struct walk *walk = context;
     struct file_task *t = task;
     walk->handing_back = true;
+    walk->reporting = t->named;
+    if (!task_opened(walk, t)) {
+        walk->handing_back = false;
+        task_free(t);
+        return;
+    }
     if (t->refused && (t->ours || !t->analysed)) /* a document, or one it cannot tell */
         check_command_unreadable(walk, t->path, check_configs_refusal(walk->options->configs));
     if (t->refused) {
@@ -218,7 +260,6 @@ void check_command_task_done(void *context, void *task)
     walk->hidden_fixes += t->hidden_count;
     if (t->ours && walk->options->env != NULL)
         check_env_untemplated(t->target.settings, t->path, &walk->env_said);
-    walk->reporting = t->named;
     if (walk->reported != NULL && t->ours) /* a document, reported, diffed or not readable */
         walk->reported[t->named]++;
     bool replaced = false;
@@ -230,11 +271,11 @@ void check_command_task_done(void *context, void *task)
     else if (t->analysed && t->ours && t->options->diff)
         task_diff(walk, t);
     else if (!t->analysed) {
-        if (t->fd < 0 && t->options->fix) /* standard input goes on down the pipe */
+        if (t->from_stdin && t->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, t);
         check_command_unreadable(walk, t->path, "cannot read: out of memory");
     } else if (t->ours && t->options->fix &&
-               (replaced = t->fd < 0 ? task_print_fixed(walk, t) : task_replace(walk, t)) &&
+               (replaced = t->from_stdin ? task_print_fixed(walk, t) : task_replace(walk, t)) &&
                !t->fixed_analysed)
         check_command_unreadable(walk, t->path,
                                  "fixed, but cannot be checked again: out of memory");
@@ -262,18 +303,18 @@ void check_command_task(struct walk *walk, struct file_task *task)
 {
     task->options = walk->options;
     task->named = walk->named;
-    bool nameless = task->fd < 0 && walk->options->stdin_name == NULL; /* stdin, unnamed */
+    bool nameless = task->from_stdin && walk->options->stdin_name == NULL; /* stdin, unnamed */
     /* its srcls.json unreadable or wrong: said on stderr */
     if (!check_configs_for(walk->options->configs, nameless ? NULL : task->path, &task->target)) {
-        if (task->fd < 0 && walk->options->fix) /* standard input goes on down the pipe */
+        if (task->from_stdin && walk->options->fix) /* standard input goes on down the pipe */
             task_print_fixed(walk, task);
         if (walk->pool != NULL)
             check_pool_drain(walk->pool); /* the files before it are reported first */
         bool itself =
             check_configs_report_mistakes(walk->options->configs, nameless ? NULL : task->path,
                                           walk->options->reporter, &walk->summary);
-        task->refused =
-            !itself && !task->explicit && task->fd >= 0 && !walk->options->configs->out_of_memory;
+        task->refused = !itself && !task->explicit && !task->from_stdin &&
+                        !walk->options->configs->out_of_memory;
         if (!task->refused) { /* the srcls.json itself is reported, not left unchecked */
             if (!itself)
                 check_command_unreadable(walk, task->path,

@@ -1,7 +1,8 @@
 /* check_pool: a fixed set of pthreads and a ring of the tasks in flight. The ring's slots are
  * numbered by ever-growing counters: `head` is the oldest task not yet handed back, `next` the
- * next one for a worker, `tail` the next free slot. Only the submitting thread moves head and
- * tail; the workers move next (a batch at a time) and mark slots finished, all under one mutex.
+ * next one to work, `tail` the next free slot. Only the submitting thread moves head and
+ * tail; the workers move next (a batch at a time) and mark slots finished, all under one mutex;
+ * the submitting thread moves next too, a task at a time, when it works one rather than wait.
  * A waiting worker is woken when a batch is queued, or when the submitting thread is about to
  * wait; the submitting thread is woken only by the batch holding the task it waits for. */
 #include "check_pool.h"
@@ -81,6 +82,14 @@ static bool hand_back_one(struct check_pool *pool, bool wait)
         return false;
     struct pool_slot *slot = &pool->slots[pool->head % pool->window];
     while (wait && !slot->finished) {
+        if (pool->next != pool->tail) { /* rather than wait, work the oldest queued task here */
+            size_t mine = pool->next++;
+            pthread_mutex_unlock(&pool->lock);
+            pool->work(pool->slots[mine % pool->window].task);
+            pthread_mutex_lock(&pool->lock);
+            pool->slots[mine % pool->window].finished = true;
+            continue;
+        }
         wake_workers(pool, true); /* what is queued is worked before waiting for it */
         pool->main_waiting = true;
         pthread_cond_wait(&pool->finished, &pool->lock);
@@ -118,7 +127,7 @@ struct check_pool *check_pool_create(unsigned jobs, unsigned window, check_pool_
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->work_ready, NULL);
     pthread_cond_init(&pool->finished, NULL);
-    for (unsigned i = 0; i < jobs; i++) {
+    for (unsigned i = 0; i == 0 || i + 1 < jobs; i++) { /* the submitting thread is one */
         if (pthread_create(&pool->threads[pool->thread_count], NULL, worker_main, pool) == 0)
             pool->thread_count++;
     }

@@ -1,7 +1,9 @@
-/* check_pool: the worker threads of `srcls --check --jobs N`. Tasks run on the workers in any
- * order; each is then handed back on the submitting thread strictly in submission order, so
- * the report is the same as one thread's. At most `window` tasks are in flight: submitting
- * waits (handing back finished tasks) when the window is full, which bounds memory. */
+/* check_pool: the threads of `srcls --check --jobs N`: N - 1 workers and the submitting thread.
+ * Tasks run in any order; each is then handed back on the submitting thread strictly in
+ * submission order, so the report is the same as one thread's. At most `window` tasks are in
+ * flight: when the window is full, the submitting thread works queued tasks itself (and waits
+ * only when every one left is on a worker), which bounds memory and keeps N threads, not N + 1,
+ * busy on N cores. */
 #ifndef SRCLS_CHECK_POOL_H
 #define SRCLS_CHECK_POOL_H
 
@@ -12,8 +14,8 @@ typedef void (*check_pool_work)(void *task);
 /* Runs on the submitting thread, in submission order, once `task` was worked. */
 typedef void (*check_pool_done)(void *context, void *task);
 
-/* A pool of `jobs` threads (at least 1); NULL when not even one thread could start (the caller
- * then works alone). */
+/* A pool of `jobs` - 1 worker threads (at least 1); NULL when not even one thread could start
+ * (the caller then works alone). */
 struct check_pool *check_pool_create(unsigned jobs, unsigned window, check_pool_work work,
                                      check_pool_done done, void *context);
 /* Queues `task`, after waiting for room in the window. */
