@@ -52,15 +52,15 @@ static void *worker_main(void *arg)
         size_t first = pool->next, share = (pool->tail - first) / pool->thread_count;
         size_t count = share < 1 ? 1 : share > CHECK_POOL_BATCH ? CHECK_POOL_BATCH : share;
         pool->next += count;
-        pthread_mutex_unlock(&pool->lock);
-        for (size_t i = first; i < first + count; i++)
+        for (size_t i = first; i < first + count; i++) {
+            pthread_mutex_unlock(&pool->lock);
             pool->work(pool->slots[i % pool->window].task);
-        pthread_mutex_lock(&pool->lock);
-        for (size_t i = first; i < first + count; i++)
-            pool->slots[i % pool->window].finished = true;
-        /* signals cost system calls: only when the submitting thread waits for one of these */
-        if (pool->main_waiting && pool->head >= first && pool->head < first + count)
-            pthread_cond_signal(&pool->finished);
+            pthread_mutex_lock(&pool->lock);
+            pool->slots[i % pool->window].finished = true; /* handed back without the batch */
+            /* signals cost system calls: only when the submitting thread waits for this one */
+            if (pool->main_waiting && pool->head == i)
+                pthread_cond_signal(&pool->finished);
+        }
     }
     pthread_mutex_unlock(&pool->lock);
     return NULL;

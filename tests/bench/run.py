@@ -130,43 +130,54 @@ def bench_check(args):
     table("Benchmark 1: %d files, %.1f MB, %d with a planted mistake; %d rounds, order rotated"
           % (n, size / 1e6, mistakes, args.rounds),
           ["command", "median ms", "best ms", "time / srcls", "files reported"], rows)
-    jobs_against_one(runs["srcls --check"], n, max(10, args.rounds))
+    jobs_against_one(runs["srcls --check"], reader, files, n, max(10, args.rounds))
     syscalls_per_file(runs, n)
 
 
-def jobs_against_one(srcls, n, rounds):
+def jobs_against_one(srcls, reader, files, n, rounds):
     """The default --jobs against --jobs 1 in the same run, alternated (which goes first swaps
     every round): the ratio of each round's pair, its median and spread, the system time of
     each and the CPU time (os.wait4's rusage: what the threads cost whatever the load), and the
-    files per second (of one core: --jobs 1's row)."""
-    one = srcls[:2] + ["--jobs", "1"] + srcls[2:]
-    wall = {"default": [], "one": []}
-    system = {"default": [], "one": []}
-    cpu = {"default": [], "one": []}
-    ratios = []
+    files per second (of one core: --jobs 1's row). Beside it, in the same rounds, the floor:
+    read_files --threads N against --threads 1 (only listing and reading, N = the CPUs online),
+    what the cores allow at that moment (a busy host shows in it as in srcls's ratio)."""
+    cpus = os.cpu_count() or 1
+    cmds = {"one": srcls[:2] + ["--jobs", "1"] + srcls[2:], "default": srcls,
+            "read one": [reader, "--threads", "1", files],
+            "read all": [reader, "--threads", str(cpus), files]}
+    wall = {k: [] for k in cmds}
+    system = {k: [] for k in cmds}
+    cpu = {k: [] for k in cmds}
+    ratios, floors = [], []
     for r in range(rounds):
         pair = {}
-        for name in (("default", "one") if r % 2 == 0 else ("one", "default")):
+        order = list(cmds) if r % 2 == 0 else list(reversed(list(cmds)))
+        for name in order:
             t = time.perf_counter()
-            p = subprocess.Popen(srcls if name == "default" else one, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+            p = subprocess.Popen(cmds[name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             _, _, usage = os.wait4(p.pid, 0)
             pair[name] = time.perf_counter() - t
             wall[name].append(pair[name])
             system[name].append(usage.ru_stime)
             cpu[name].append(usage.ru_utime + usage.ru_stime)
         ratios.append(pair["default"] / pair["one"])
+        floors.append(pair["read all"] / pair["read one"])
     ratios.sort()
+    floors.sort()
     rows = []
-    for name, label in (("one", "srcls --check --jobs 1"), ("default", "srcls --check")):
+    for name, label in (("one", "srcls --check --jobs 1"), ("default", "srcls --check"),
+                        ("read one", "read_files --threads 1"),
+                        ("read all", "read_files --threads %d" % cpus)):
         m = statistics.median(wall[name])
         rows.append((label, "%.0f" % (m * 1e3), "%.0f-%.0f" % (min(wall[name]) * 1e3,
                                                               max(wall[name]) * 1e3),
                      "%.0f" % (statistics.median(system[name]) * 1e3),
                      "%.0f" % (statistics.median(cpu[name]) * 1e3), "%.0f" % (n / m)))
     table("Default --jobs (%d CPUs online) against --jobs 1: %d rounds, alternated; default / "
-          "--jobs 1 per round: median %.2f, spread %.2f-%.2f (load %s)"
-          % (os.cpu_count(), rounds, statistics.median(ratios), ratios[0], ratios[-1],
+          "--jobs 1 per round: median %.2f, spread %.2f-%.2f; the floor, read_files --threads "
+          "%d / --threads 1: median %.2f, spread %.2f-%.2f (load %s)"
+          % (cpus, rounds, statistics.median(ratios), ratios[0], ratios[-1], cpus,
+             statistics.median(floors), floors[0], floors[-1],
              " ".join("%.2f" % x for x in os.getloadavg())),
           ["command", "median ms", "spread ms", "system ms (median)", "CPU ms (user+system)",
            "files/s"], rows)
