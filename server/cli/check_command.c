@@ -33,7 +33,9 @@
  * the file. */
 static void start_task(struct walk *walk, const char *path, struct file_task shape)
 {
-    struct file_task *task = calloc(1, sizeof *task);
+    struct file_task *task = walk->pool != NULL ? check_pool_reuse(walk->pool) : NULL;
+    if (task == NULL)
+        task = malloc(sizeof *task); /* filled below, from `shape` */
     char *copy = task != NULL ? strdup(path) : NULL;
     if (copy == NULL) {
         free(shape.text);
@@ -270,7 +272,8 @@ int check_run(const struct check_options *options)
         file_replace_install_cleanup();
     if (options->jobs > 1)
         walk.pool = check_pool_create(options->jobs, CHECK_WINDOW_PER_JOB * options->jobs,
-                                      check_command_task_work, check_command_task_done, &walk);
+                                      check_command_task_work, check_command_task_done,
+                                      check_command_task_release, &walk);
     if (!options->diff)
         reporter->begin(reporter);
     options->configs->base = options->base; /* --base: each srcls.json is reviewed too */

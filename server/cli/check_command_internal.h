@@ -85,8 +85,12 @@ void check_command_too_large(struct walk *walk, const char *path, off_t size);
 void check_command_task_work(void *task);
 /* Lets go of the walk's or a task's hold on `dir`: the last one closes it. */
 void check_command_dir_release(struct walk_dir *dir);
-/* A task handed back, in the order the walk met the files: reported, or rewritten by --fix. */
+/* A task handed back, in the order the walk met the files: reported, or rewritten by --fix;
+ * what the walk's thread allocated for it is freed. */
 void check_command_task_done(void *context, void *task);
+/* After check_command_task_done, on the thread that worked the task: frees what the work
+ * allocated (the text, the analyses, the fixed text), not the task. */
+void check_command_task_release(void *task);
 /* Finds the settings of a file the walk met (or refuses it) and hands it to the pool, or works
  * and reports it at once without one. */
 void check_command_task(struct walk *walk, struct file_task *task);

@@ -183,18 +183,34 @@ static bool task_print_fixed(struct walk *walk, struct file_task *t)
     return true;
 }
 
-static void task_free(struct file_task *t)
+/* What the walk's thread allocated for the task (its path and settings' strings, and the hold
+ * on its directory): freed by that thread. */
+static void task_free_walk_part(struct file_task *t)
 {
+    free(t->path);
+    free(t->target.kind_file_name);
+    free(t->target.path);
+    check_command_dir_release(t->dir);
+    t->path = t->target.kind_file_name = t->target.path = NULL;
+    t->dir = NULL;
+}
+
+void check_command_task_release(void *task)
+{
+    struct file_task *t = task;
     if (t->analysed)
         analysis_free(&t->analysis);
     if (t->fixed_analysed)
         analysis_free(&t->fixed_analysis);
     free(t->fixed);
     free(t->text);
-    free(t->path);
-    free(t->target.kind_file_name);
-    free(t->target.path);
-    check_command_dir_release(t->dir);
+}
+
+/* A task never handed to the pool: all of it. */
+static void task_free(struct file_task *t)
+{
+    task_free_walk_part(t);
+    check_command_task_release(t);
     free(t);
 }
 
@@ -238,7 +254,8 @@ static bool task_opened(struct walk *walk, struct file_task *t)
     return added > 0;
 }
 
-/* The walk's part, in walk order: --fix's rewrite, then the report. Frees the task. */
+/* The walk's part, in walk order: --fix's rewrite, then the report. Frees the walk's part of
+ * the task; the rest is check_command_task_release's, on the thread that worked it. */
 void check_command_task_done(void *context, void *task)
 {
     struct walk *walk = context;
@@ -247,14 +264,14 @@ void check_command_task_done(void *context, void *task)
     walk->reporting = t->named;
     if (!task_opened(walk, t)) {
         walk->handing_back = false;
-        task_free(t);
+        task_free_walk_part(t);
         return;
     }
     if (t->refused && (t->ours || !t->analysed)) /* a document, or one it cannot tell */
         check_command_unreadable(walk, t->path, check_configs_refusal(walk->options->configs));
     if (t->refused) {
         walk->handing_back = false;
-        task_free(t);
+        task_free_walk_part(t);
         return;
     }
     walk->hidden_fixes += t->hidden_count;
@@ -295,7 +312,7 @@ void check_command_task_done(void *context, void *task)
         free(in_baseline);
     }
     walk->handing_back = false;
-    task_free(t);
+    task_free_walk_part(t);
 }
 
 /* Checks the file of `task` (path, and text or descriptor): on a worker if any, else here. */
@@ -330,4 +347,6 @@ void check_command_task(struct walk *walk, struct file_task *task)
     }
     check_command_task_work(task);
     check_command_task_done(walk, task);
+    check_command_task_release(task);
+    free(task);
 }

@@ -39,7 +39,7 @@ static int make_room(struct check_names *names)
     if (2 * (names->used + 1) <= names->size)
         return 0;
     size_t size = names->size > 0 ? 2 * names->size : 64;
-    struct check_names_slot *slots = calloc(size, sizeof *slots);
+    struct check_names_slot *slots = vector_zeroed(size, sizeof *slots);
     if (slots == NULL)
         return -1;
     for (size_t i = 0; i < names->size; i++) {

@@ -15,9 +15,15 @@ typedef void (*check_pool_work)(void *task);
 typedef void (*check_pool_done)(void *context, void *task);
 
 /* A pool of `jobs` - 1 worker threads (at least 1); NULL when not even one thread could start
- * (the caller then works alone). */
+ * (the caller then works alone). Tasks are single malloc'd blocks, made by the submitting
+ * thread. After `done`, `release` (a check_pool_work) frees what the work allocated, on the
+ * thread that worked the task, so that memory goes back to the malloc arena it came from (when
+ * that worker next takes work, or stops); the task itself is then kept for check_pool_reuse. */
 struct check_pool *check_pool_create(unsigned jobs, unsigned window, check_pool_work work,
-                                     check_pool_done done, void *context);
+                                     check_pool_done done, check_pool_work release, void *context);
+/* A task released, for the submitting thread to fill anew (its bytes as release left them), or
+ * NULL: tasks go back to the thread that allocated them, not freed by another. */
+void *check_pool_reuse(struct check_pool *pool);
 /* Queues `task`, after waiting for room in the window. */
 void check_pool_submit(struct check_pool *pool, void *task);
 /* Waits for every queued task and hands each back. */

@@ -40,7 +40,7 @@ int visited_reserve(struct visited *v)
     if (2 * (v->count + 1) <= v->cap)
         return 0;
     size_t cap = v->cap ? v->cap * 2 : CHECK_VISITED_FIRST_SLOTS;
-    struct file_id *slots = calloc(cap, sizeof *slots);
+    struct file_id *slots = vector_zeroed(cap, sizeof *slots);
     if (slots == NULL)
         return -1;
     for (size_t i = 0; i < v->cap; i++) {

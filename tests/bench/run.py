@@ -138,34 +138,45 @@ def jobs_against_one(srcls, reader, files, n, rounds):
     """The default --jobs against --jobs 1 in the same run, alternated (which goes first swaps
     every round): the ratio of each round's pair, its median and spread, the system time of
     each and the CPU time (os.wait4's rusage: what the threads cost whatever the load), and the
-    files per second (of one core: --jobs 1's row). Beside it, in the same rounds, the floor:
-    read_files --threads N against --threads 1 (only listing and reading, N = the CPUs online),
-    what the cores allow at that moment (a busy host shows in it as in srcls's ratio)."""
+    files per second (of one core: --jobs 1's row). Beside it, in the same rounds, two floors of
+    what the cores allow at that moment (on a shared virtual machine it moves: a host that puts
+    both virtual CPUs on one physical core shows in them as in srcls's ratio): srcls's own work
+    split with no sharing at all, N processes `--check --jobs 1 --shard I/N` at once (N = the
+    CPUs online; timed until the last ends), and read_files --threads N against --threads 1
+    (listing and reading only)."""
     cpus = os.cpu_count() or 1
-    cmds = {"one": srcls[:2] + ["--jobs", "1"] + srcls[2:], "default": srcls,
-            "read one": [reader, "--threads", "1", files],
-            "read all": [reader, "--threads", str(cpus), files]}
+    one = srcls[:2] + ["--jobs", "1"] + srcls[2:]
+    cmds = {"one": [one], "default": [srcls],
+            "shards": [one[:-1] + ["--shard", "%d/%d" % (i + 1, cpus), one[-1]]
+                       for i in range(cpus)],
+            "read one": [[reader, "--threads", "1", files]],
+            "read all": [[reader, "--threads", str(cpus), files]]}
     wall = {k: [] for k in cmds}
     system = {k: [] for k in cmds}
     cpu = {k: [] for k in cmds}
-    ratios, floors = [], []
+    ratios, shard_floors, floors = [], [], []
     for r in range(rounds):
         pair = {}
         order = list(cmds) if r % 2 == 0 else list(reversed(list(cmds)))
         for name in order:
             t = time.perf_counter()
-            p = subprocess.Popen(cmds[name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, _, usage = os.wait4(p.pid, 0)
+            procs = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                     for c in cmds[name]]
+            usages = [os.wait4(p.pid, 0)[2] for p in procs]
             pair[name] = time.perf_counter() - t
             wall[name].append(pair[name])
-            system[name].append(usage.ru_stime)
-            cpu[name].append(usage.ru_utime + usage.ru_stime)
+            system[name].append(sum(u.ru_stime for u in usages))
+            cpu[name].append(sum(u.ru_utime + u.ru_stime for u in usages))
         ratios.append(pair["default"] / pair["one"])
+        shard_floors.append(pair["shards"] / pair["one"])
         floors.append(pair["read all"] / pair["read one"])
     ratios.sort()
+    shard_floors.sort()
     floors.sort()
     rows = []
     for name, label in (("one", "srcls --check --jobs 1"), ("default", "srcls --check"),
+                        ("shards", "%d × srcls --check --jobs 1 --shard I/%d, at once"
+                         % (cpus, cpus)),
                         ("read one", "read_files --threads 1"),
                         ("read all", "read_files --threads %d" % cpus)):
         m = statistics.median(wall[name])
@@ -174,9 +185,11 @@ def jobs_against_one(srcls, reader, files, n, rounds):
                      "%.0f" % (statistics.median(system[name]) * 1e3),
                      "%.0f" % (statistics.median(cpu[name]) * 1e3), "%.0f" % (n / m)))
     table("Default --jobs (%d CPUs online) against --jobs 1: %d rounds, alternated; default / "
-          "--jobs 1 per round: median %.2f, spread %.2f-%.2f; the floor, read_files --threads "
-          "%d / --threads 1: median %.2f, spread %.2f-%.2f (load %s)"
-          % (cpus, rounds, statistics.median(ratios), ratios[0], ratios[-1], cpus,
+          "--jobs 1 per round: median %.2f, spread %.2f-%.2f; the floors, the shards at once / "
+          "--jobs 1: median %.2f, spread %.2f-%.2f; read_files --threads %d / --threads 1: "
+          "median %.2f, spread %.2f-%.2f (load %s)"
+          % (cpus, rounds, statistics.median(ratios), ratios[0], ratios[-1],
+             statistics.median(shard_floors), shard_floors[0], shard_floors[-1], cpus,
              statistics.median(floors), floors[0], floors[-1],
              " ".join("%.2f" % x for x in os.getloadavg())),
           ["command", "median ms", "spread ms", "system ms (median)", "CPU ms (user+system)",

@@ -1,4 +1,5 @@
-/* vector: one growth policy (doubling, overflow-checked) for every growable array. */
+/* vector: one growth policy (doubling, overflow-checked) for every growable array; zeroed
+ * tables. */
 #include "vector.h"
 
 #include <stdint.h>
@@ -23,6 +24,16 @@ void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size
         return NULL;
     *capacity = grown;
     return moved;
+}
+
+void *vector_zeroed(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        return NULL;
+    void *items = malloc(count * size > 0 ? count * size : 1);
+    if (items != NULL)
+        memset(items, 0, count * size);
+    return items;
 }
 
 char *vector_copy_string(const char *text)

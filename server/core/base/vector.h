@@ -19,6 +19,14 @@
  * unchanged and `items` still belongs to the caller. */
 void *vector_grow(void *items, size_t *capacity, size_t needed, size_t item_size);
 
+/* A malloc'd array of `count` items of `size` bytes, every byte zero (NULL when memory runs out
+ * or the bytes overflow a size_t), for a hash table that is probed before it is written. calloc
+ * hands over fresh pages unwritten: the first probe maps the shared zero page, and the write
+ * that follows must then flush that mapping from the TLB of every core the process runs on (an
+ * interprocessor interrupt per page, costly in a virtual machine). Written zeros make each page
+ * the process's own at its first touch. */
+void *vector_zeroed(size_t count, size_t size);
+
 /* A malloc'd copy of the string `text` (what POSIX's strdup does, in ISO C: the core calls no
  * POSIX function), or NULL when memory runs out. */
 char *vector_copy_string(const char *text);
