@@ -21,9 +21,10 @@
 
 #define WALK_MAX_FILES 20000u
 #define WALK_PART_REPORTS 256u
-/* Files per batch. Batches in the pool at once: one per core and one more, so that a worker
- * never waits for the loop and the loop is not crowded off the cores (libuv's pool has 4 threads
- * by default); measured in docs/performance.md. */
+/* Files per batch. Batches in the pool at once: three per core, so that a worker that finishes
+ * one finds the next queued rather than waiting for the loop to wake and queue it (with one per
+ * core and one more, each worker slept and was woken some 90 times a pull); measured in
+ * docs/performance.md. */
 #define WALK_BATCH_FILES 64u
 
 static int compare_paths(const void *a, const void *b)
@@ -317,14 +318,14 @@ static void item_prepare(struct ws_pull *pull, struct ws_item *item, struct ws_f
         item->target.baseline != NULL;
 }
 
-/* Hands batches to the pool while fewer than a core's each and one are there; answers once every
- * file is reported. */
+/* Hands batches to the pool while fewer than three a core are there; answers once every file
+ * is reported. */
 static void pump(struct ws_pull *pull)
 {
     static unsigned cores;
     if (cores == 0)
         cores = lsp_workspace_cores();
-    while (pull->in_flight < cores + 1 && pull->next_file < pull->file_count &&
+    while (pull->in_flight < 3 * cores && pull->next_file < pull->file_count &&
            !pull->out_of_memory) {
         size_t left = pull->file_count - pull->next_file;
         uint32_t count = left < WALK_BATCH_FILES ? (uint32_t)left : WALK_BATCH_FILES;
