@@ -174,6 +174,18 @@ void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *r
     }
 }
 
+void lsp_configuration_did_save(struct lsp_server *s, struct lsp_request *req)
+{
+    struct json_doc *doc = req->doc;
+    uint32_t td = lsp_jsonrpc_get(doc, req->params, "textDocument");
+    uint32_t uri = td != JSON_NONE ? lsp_jsonrpc_get(doc, td, "uri") : JSON_NONE;
+    if (s->watch_projects || uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
+        return;
+    struct json_str text = json_node_string(doc, uri);
+    if (lsp_projects_watches(&s->documents.projects, text.ptr, text.len))
+        lsp_documents_projects_changed(&s->documents);
+}
+
 void lsp_configuration_did_change(struct lsp_server *s, struct lsp_request *req)
 {
     uint32_t settings = lsp_jsonrpc_get(req->doc, req->params, "settings");

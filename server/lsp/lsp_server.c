@@ -76,6 +76,7 @@ static const struct method methods[] = {
      lsp_configuration_initialize},
     {"initialized", NOTIFICATION, lsp_configuration_initialized, NULL},
     {"workspace/didChangeWatchedFiles", NOTIFICATION, lsp_configuration_watched_files, NULL},
+    {"textDocument/didSave", NOTIFICATION, lsp_configuration_did_save, NULL},
     {"textDocument/completion", REQUEST, lsp_completion_request, lsp_completion_initialize},
     {"textDocument/hover", REQUEST, lsp_hover_request, lsp_hover_initialize},
     {"textDocument/codeAction", REQUEST, lsp_code_action_request, lsp_code_action_initialize},

@@ -22,6 +22,11 @@ void lsp_text_sync_initialize(struct lsp_server *s, struct lsp_request *initiali
     json_write_bool(w, true);
     json_write_key(w, "change");
     json_write_int(w, TEXT_DOCUMENT_SYNC_INCREMENTAL);
+    json_write_key(w, "save"); /* a srcls.json saved, for clients that watch no files */
+    json_write_object_begin(w);
+    json_write_key(w, "includeText");
+    json_write_bool(w, false);
+    json_write_object_end(w);
     json_write_object_end(w);
 }
 

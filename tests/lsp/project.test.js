@@ -110,6 +110,39 @@ describe('srcls.json in the editor', () => {
     await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
   });
 
+  test('a client that watches no files (Neovim 0.7): a srcls.json saved in the editor, new or changed, re-checks the open documents', T, async (t) => {
+    const root = project(t);
+    const file = path.join(root, 'bad.source.json');
+    const text = example('bad-object-storage.source.json');
+    fs.writeFileSync(file, text);
+    const client = await startClient(t); // no didChangeWatchedFiles.dynamicRegistration
+    assert.deepEqual(client.initResult.capabilities.textDocumentSync.save, { includeText: false });
+    const uri = 'file://' + file;
+    const before = await client.openAndSettle(uri, text);
+    assert.ok(before.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 2));
+    assert.ok(!client.serverRequests.some((r) => r.method === 'client/registerCapability'));
+    // a new srcls.json, written and saved in the editor: the directory was searched before
+    const config = path.join(root, 'srcls.json');
+    const configUri = 'file://' + config;
+    const configText = '{"rules": {"unknown-field": "error"}}';
+    fs.writeFileSync(config, configText);
+    await client.openAndSettle(configUri, configText);
+    client.notify('textDocument/didSave', { textDocument: { uri: configUri } });
+    const stricter = await client.waitForPublish(uri, (p) => p.diagnostics.some((d) => d.code === 'unknown-field' && d.severity === 1));
+    assert.deepEqual(summarize(stricter.diagnostics), summarize(checked(file)), 'the editor and --check agree');
+    // changed and saved again
+    fs.writeFileSync(config, '{"rules": {"unknown-field": "off"}}');
+    client.notify('textDocument/didSave', { textDocument: { uri: configUri } });
+    await client.waitForPublish(uri, (p) => !p.diagnostics.some((d) => d.code === 'unknown-field'));
+    // a document saved that no srcls.json reads changes nothing (a request answered after the
+    // notification, then a quiet spell longer than the server's debounce: no publish came)
+    const published = client.publishesFor(uri).length;
+    client.notify('textDocument/didSave', { textDocument: { uri } });
+    await client.request(HoverRequest.method, { textDocument: { uri }, position: { line: 0, character: 0 } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(client.publishesFor(uri).length, published, 'no new publish for an ordinary save');
+  });
+
   test('"extends": a sub-project builds on the root, a broken one is an error, a change re-checks', T, async (t) => {
     const root = project(t);
     const base = path.join(root, 'base.json');
