@@ -50,6 +50,16 @@ static void list_file(int at, const char *name)
         exit(2);
 }
 
+/* The next entry of `dir` other than "." and "..", or NULL at the end. */
+static struct dirent *next_entry(DIR *dir)
+{
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL &&
+           (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0))
+        ;
+    return e;
+}
+
 /* --threads: lists the directory `path` and those below it, the entries' types taken from
  * the listing as srcls takes them, and keeps each open for the threads. */
 static void list_tree(const char *path)
@@ -59,10 +69,7 @@ static void list_tree(const char *path)
         perror(path);
         return;
     }
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
+    for (struct dirent *e; (e = next_entry(dir)) != NULL;) {
         unsigned char type = e->d_type;
         struct stat cs;
         if (type == DT_UNKNOWN && fstatat(dirfd(dir), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0)
@@ -122,10 +129,7 @@ static void walk(const char *path)
         perror(path);
         return;
     }
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
+    for (struct dirent *e; (e = next_entry(dir)) != NULL;) {
         size_t len = strlen(path) + strlen(e->d_name) + 2;
         char *child = malloc(len);
         if (child == NULL)
