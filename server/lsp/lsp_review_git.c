@@ -1,5 +1,5 @@
-/* lsp_review_git: srcls.reviewBase natively: git run through uv_spawn, its output read on the
- * loop; HEAD watched with uv_fs_event (see lsp_review.h). */
+/* lsp_review_git: srcls.reviewBase natively: git run through lsp_git (uv_spawn, its output read
+ * on the loop); HEAD watched with uv_fs_event (see lsp_review.h). */
 #include "lsp_review.h"
 
 #include <stdarg.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "lsp_git.h"
 #include "lsp_jsonrpc.h"
 #include "lsp_uri.h"
 #include "project/project.h"
@@ -54,7 +55,7 @@ enum step {
     STEP_BLOB,       /* git cat-file --batch: the revision's commit and the document's blob */
 };
 
-/* One git process; freed once its three handles are closed, after `finish`. */
+/* One git process (lsp_git); freed after `finish`, once the process has ended. */
 struct lsp_review_run {
     struct lsp_review *review;
     struct lsp_review_run *next;
@@ -63,15 +64,14 @@ struct lsp_review_run {
     char *uri, *dir, *name; /* the document's URI, its directory and file name */
     char *prefix;           /* its directory's path from the work tree's top ("" or "a/b/") */
     char *moved_from;       /* its path at the revision (from the top) when git saw a move */
-    uv_process_t process;
-    uv_pipe_t in, out;
-    uv_write_t write;
     char *input;
+    struct lsp_git *git; /* running; NULL once it has ended */
+    /* what git gave, set while finish() reads it (and may cut it into lines): the output is
+     * lsp_git's, freed after */
     char *output;
-    size_t len, cap;
-    int open;          /* handles not closed yet */
+    size_t len;
     int spawn_error;   /* uv_spawn's error, or 0 */
-    int64_t exit_code; /* -1 until it exited */
+    int64_t exit_code; /* its exit status */
     bool too_large;
 };
 
@@ -207,7 +207,6 @@ static void free_run(struct lsp_review_run *run)
     free(run->prefix);
     free(run->moved_from);
     free(run->input);
-    free(run->output);
     free(run);
 }
 
@@ -329,96 +328,32 @@ static void finish(struct lsp_review_run *run)
     }
 }
 
-static void on_close(uv_handle_t *handle)
+/* lsp_git's callback: what git gave, read by finish(); then the run is freed. */
+static void on_git_done(void *context, const struct lsp_git_result *result)
 {
-    struct lsp_review_run *run = handle->data;
-    if (--run->open > 0)
-        return;
+    struct lsp_review_run *run = context;
+    run->git = NULL;
+    run->output = result->output;
+    run->len = result->len;
+    run->spawn_error = result->spawn_error;
+    run->exit_code = result->exit_code;
+    run->too_large = result->cut && result->spawn_error == 0;
     finish(run);
     free_run(run);
 }
 
-static void on_exit(uv_process_t *process, int64_t exit_status, int term_signal)
-{
-    struct lsp_review_run *run = process->data;
-    run->exit_code = term_signal != 0 ? 128 + term_signal : exit_status;
-    uv_close((uv_handle_t *)process, on_close);
-}
-
-static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
-{
-    struct lsp_review_run *run = handle->data;
-    if (run->cap - run->len < suggested && run->cap < OUTPUT_MAX) {
-        size_t room = run->cap + 1; /* the output and its NUL */
-        char *grown = vector_grow(run->output, &room, 2 * run->cap + 1, 1);
-        if (grown != NULL) {
-            run->output = grown;
-            run->cap = room - 1;
-        }
-    }
-    *buf = uv_buf_init(run->output + run->len, (unsigned)(run->cap - run->len));
-}
-
-static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *buf)
-{
-    (void)buf;
-    struct lsp_review_run *run = stream->data;
-    if (n > 0) {
-        run->len += (size_t)n;
-        run->output[run->len] = '\0';
-    }
-    if (n < 0 || run->len >= OUTPUT_MAX) { /* UV_ENOBUFS: no room left */
-        if (n != UV_EOF) {
-            run->too_large = true;
-            if (run->exit_code < 0)
-                uv_process_kill(&run->process, SIGTERM);
-        }
-        uv_read_stop(stream);
-        uv_close((uv_handle_t *)stream, on_close);
-    }
-}
-
-static void on_written(uv_write_t *write, int status)
-{
-    (void)status;
-    uv_close((uv_handle_t *)write->handle, on_close);
-}
-
-/* Starts git with `args` in the document's directory, `input` on its standard input (owned). */
+/* Starts git with `args` in the document's directory, the run's input on its standard input. */
 static void spawn(struct lsp_review_run *run, char **args)
 {
     struct lsp_review *review = run->review;
-    run->next = review->runs;
-    review->runs = run;
-    run->exit_code = -1;
-    uv_pipe_init(review->loop, &run->in, 0);
-    uv_pipe_init(review->loop, &run->out, 0);
-    run->process.data = run->in.data = run->out.data = run;
-    uv_stdio_container_t stdio[3] = {
-        {.flags = UV_CREATE_PIPE | UV_READABLE_PIPE, .data.stream = (uv_stream_t *)&run->in},
-        {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&run->out},
-        {.flags = UV_IGNORE}, /* git's own messages may quote the revision or a path: not kept */
-    };
-    uv_process_options_t options = {
-        .exit_cb = on_exit,
-        .file = "git",
-        .args = args,
-        .cwd = run->dir,
-        .stdio_count = 3,
-        .stdio = stdio,
-    };
-    run->open = 3;
-    run->spawn_error = uv_spawn(review->loop, &run->process, &options);
-    if (run->spawn_error != 0) {
-        uv_close((uv_handle_t *)&run->process, on_close);
-        uv_close((uv_handle_t *)&run->in, on_close);
-        uv_close((uv_handle_t *)&run->out, on_close);
+    run->git =
+        lsp_git_start(review->loop, args, run->dir, run->input, OUTPUT_MAX, on_git_done, run);
+    if (run->git == NULL) {
+        free_run(run); /* out of memory: no review of this document */
         return;
     }
-    uv_read_start((uv_stream_t *)&run->out, on_alloc, on_read);
-    uv_buf_t buf = uv_buf_init(run->input, (unsigned)strlen(run->input));
-    if (buf.len == 0 || uv_write(&run->write, (uv_stream_t *)&run->in, &buf, 1, on_written) != 0)
-        uv_close((uv_handle_t *)&run->in, on_close);
+    run->next = review->runs;
+    review->runs = run;
 }
 
 /* Starts `step` for the document of `from` (a run whose names are copied). */
@@ -445,10 +380,7 @@ static void start_step(struct lsp_review *review, struct lsp_review_run *from, e
     } else {
         run->input = strdup("");
     }
-    run->cap = 4096;
-    run->output = calloc(1, run->cap + 1); /* never NULL once started: read as a string */
-    if (run->uri == NULL || run->dir == NULL || run->name == NULL || run->input == NULL ||
-        run->output == NULL) {
+    if (run->uri == NULL || run->dir == NULL || run->name == NULL || run->input == NULL) {
         free_run(run);
         return;
     }
@@ -498,8 +430,8 @@ void lsp_review_close(struct lsp_review *review)
         uv_close((uv_handle_t *)&w->event, free_watch);
     }
     for (struct lsp_review_run *run = review->runs; run != NULL; run = run->next) {
-        if (run->exit_code < 0 && run->spawn_error == 0)
-            uv_process_kill(&run->process, SIGTERM);
+        if (run->git != NULL)
+            lsp_git_stop(run->git);
     }
     if (review->started)
         uv_close((uv_handle_t *)&review->settle, NULL);
