@@ -11,6 +11,7 @@
 
 struct check_names_slot {
     struct json_str name;         /* in the arena; ptr NULL: empty */
+    uint64_t hash;                /* its duplicate_names_hash */
     struct diag_elsewhere *first; /* where the name was first seen */
     unsigned file;                /* the last file that held it */
     bool shown; /* first->path is as reported (made so when the name is first taken again) */
@@ -23,11 +24,12 @@ struct visit {
     bool copied;
 };
 
-/* The slot of `name`: its own, or the empty one where it goes. */
+/* The slot of `name` (its duplicate_names_hash `hash`): its own, or the empty one where it
+ * goes. */
 static struct check_names_slot *find(struct check_names_slot *slots, size_t size,
-                                     struct json_str name)
+                                     struct json_str name, uint64_t hash)
 {
-    size_t at = (size_t)duplicate_names_hash(name) & (size - 1);
+    size_t at = (size_t)hash & (size - 1);
     while (slots[at].name.ptr != NULL && !duplicate_names_equal(slots[at].name, name))
         at = (at + 1) & (size - 1);
     return &slots[at];
@@ -44,7 +46,7 @@ static int make_room(struct check_names *names)
         return -1;
     for (size_t i = 0; i < names->size; i++) {
         if (names->slots[i].name.ptr != NULL)
-            *find(slots, size, names->slots[i].name) = names->slots[i];
+            *find(slots, size, names->slots[i].name, names->slots[i].hash) = names->slots[i];
     }
     free(names->slots);
     names->slots = slots;
@@ -89,14 +91,15 @@ static struct diag_elsewhere *place_of(struct visit *v, struct analysis *a, uint
     return place;
 }
 
-static int visit_name(void *context, struct analysis *a, uint32_t node, uint32_t index)
+static int visit_name(void *context, struct analysis *a, uint32_t node, uint32_t index,
+                      uint64_t hash)
 {
     struct visit *v = context;
     struct check_names *names = v->names;
     if (make_room(names) != 0)
         return -1;
     struct json_str name = json_node_string(&a->doc, node);
-    struct check_names_slot *slot = find(names->slots, names->size, name);
+    struct check_names_slot *slot = find(names->slots, names->size, name, hash);
     if (slot->name.ptr != NULL) {
         if (slot->file == names->file)
             return 0;
@@ -115,7 +118,7 @@ static int visit_name(void *context, struct analysis *a, uint32_t node, uint32_t
     char *copy = first != NULL ? arena_strndup(&names->arena, name.ptr, name.len) : NULL;
     if (copy == NULL)
         return -1;
-    *slot = (struct check_names_slot){{copy, name.len}, first, names->file, false};
+    *slot = (struct check_names_slot){{copy, name.len}, hash, first, names->file, false};
     names->used++;
     return 0;
 }

@@ -191,9 +191,11 @@ static int add_unknown_document(struct analysis *a, const struct analysis_option
     return diag_list_add(&a->diags, &d);
 }
 
-/* The node of each element of a bulk document, for updates; -1 when memory ran out. */
+/* The node of each element of a bulk document, for updates, and the node of its name; -1 when
+ * memory ran out. */
 static int list_elements(struct analysis *a)
 {
+    analysis__forget_names(a);
     free(a->elements);
     a->elements = NULL;
     a->element_count = 0;
@@ -209,7 +211,29 @@ static int list_elements(struct analysis *a)
         a->elements = grown;
         a->elements[a->element_count++] = e;
     }
+    if (a->element_count == 0)
+        return 0;
+    a->element_names = malloc((size_t)a->element_count * sizeof *a->element_names);
+    a->element_hashes = malloc((size_t)a->element_count * sizeof *a->element_hashes);
+    if (a->element_names == NULL || a->element_hashes == NULL) {
+        analysis__forget_names(a);
+        return -1;
+    }
+    for (uint32_t i = 0; i < a->element_count; i++) {
+        uint32_t name = duplicate_names_node(&a->doc, a->elements[i]);
+        a->element_names[i] = name;
+        a->element_hashes[i] =
+            name != JSON_NONE ? duplicate_names_hash(json_node_string(&a->doc, name)) : 0;
+    }
     return 0;
+}
+
+void analysis__forget_names(struct analysis *a)
+{
+    free(a->element_names);
+    free(a->element_hashes);
+    a->element_names = NULL;
+    a->element_hashes = NULL;
 }
 
 /* The names of a bulk document's sources, counted for updates; -1 when memory ran out. */
@@ -286,10 +310,10 @@ int analysis__diagnose(struct analysis *a, const struct analysis_options *option
     if (options && options->registry && a->document != DOCUMENT_UNKNOWN &&
         analysis__check_rules(a, options, JSON_NONE, 0) != 0)
         status = -1;
-    if (duplicate_names_check(a, &a->duplicate_names) != 0)
+    /* the elements and their names first: every pass over the names reads them */
+    if (list_elements(a) != 0 || count_names(a) != 0 || /* before the baseline's entries, */
+        duplicate_names_check(a, &a->duplicate_names) != 0) /* which name bulk sources */
         status = -1;
-    if (list_elements(a) != 0 || count_names(a) != 0) /* before the baseline's entries, which */
-        status = -1;                                  /* name bulk sources */
     if (options && options->settings)
         analysis__apply_severities(a, options, 0, true);
     diag_list_sort(&a->diags);
@@ -325,6 +349,7 @@ void analysis_free(struct analysis *analysis)
     line_index_free(&analysis->lines);
     diag_list_free(&analysis->diags);
     arena_free(&analysis->arena);
+    analysis__forget_names(analysis);
     free(analysis->elements);
     analysis->elements = NULL;
     analysis->element_count = 0;

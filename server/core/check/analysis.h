@@ -67,6 +67,13 @@ struct analysis {
     /* A bulk document: the node of each element, in order (owned), for updates. */
     uint32_t *elements;
     uint32_t element_count;
+    /* A bulk document, from its whole analysis until its first update: the "name" string node of
+     * each element (JSON_NONE: none) and its duplicate_names_hash, found once for every pass
+     * over the names (duplicate-name within it, the names counted, a door's names across
+     * documents: each would otherwise read every name again, out of cache in a large file);
+     * NULL otherwise, and the passes look each name up. Owned. */
+    uint32_t *element_names;
+    uint64_t *element_hashes;
     /* Two of its sources share a name (duplicate-name): an update takes a whole analysis. */
     bool duplicate_names;
     /* The move of the diagnostics an update with `defer_moves` left pending: those from

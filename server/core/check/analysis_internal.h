@@ -16,6 +16,9 @@ int analysis__apply_baseline(struct analysis *a, const struct analysis_options *
 int analysis__check_rules(struct analysis *a, const struct analysis_options *options,
                           uint32_t element, uint32_t index);
 int analysis__diagnose(struct analysis *a, const struct analysis_options *options);
+/* Frees the elements' names and hashes of the whole analysis (a->element_names): an update
+ * changes the tree they point into. */
+void analysis__forget_names(struct analysis *a);
 /* Applies the diagnostics' pending move to those before `upto`; `end`: where the pending ones
  * end (after them, an update may have added new ones). */
 void analysis__settle_diagnostics(struct analysis *a, uint32_t upto, uint32_t end);

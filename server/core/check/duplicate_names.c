@@ -89,13 +89,13 @@ static int table_init(struct name_table *t, uint32_t count)
     return 0;
 }
 
-/* The slot of the name of `node` (element `index`): the earlier one of a clashing name, or a
- * new one that now holds it. */
+/* The slot of the name of `node` (element `index`, its name's hash `hash`): the earlier one of
+ * a clashing name, or a new one that now holds it. */
 static struct name_slot *table_take(struct name_table *t, struct json_doc *doc, uint32_t node,
-                                    uint32_t index)
+                                    uint32_t index, uint64_t hash)
 {
     struct json_str name = json_node_string(doc, node);
-    size_t at = (size_t)duplicate_names_hash(name) & (t->size - 1);
+    size_t at = (size_t)hash & (t->size - 1);
     while (t->slots[at].node != JSON_NONE && !duplicate_names_equal(t->slots[at].name, name))
         at = (at + 1) & (t->size - 1);
     if (t->slots[at].node == JSON_NONE)
@@ -103,24 +103,39 @@ static struct name_slot *table_take(struct name_table *t, struct json_doc *doc, 
     return &t->slots[at];
 }
 
-/* Calls `visit` for each named element of a bulk document, in order, with the slot of the
- * element that took its name first (itself when it is the first). */
+/* The "name" node of element `index` of the bulk document `a` (JSON_NONE: none) and, when it
+ * has one, its hash: found once by its whole analysis (a->element_names), or looked up. */
+static uint32_t name_of_element(struct analysis *a, uint32_t index, uint64_t *hash)
+{
+    if (a->element_names != NULL) {
+        *hash = a->element_hashes[index];
+        return a->element_names[index];
+    }
+    uint32_t node = duplicate_names_node(&a->doc, a->elements[index]);
+    *hash = node != JSON_NONE ? duplicate_names_hash(json_node_string(&a->doc, node)) : 0;
+    return node;
+}
+
+/* Calls `visit` for each named element of a bulk document (its elements listed: -1 when they
+ * could not be), in order, with the slot of the element that took its name first (itself when
+ * it is the first). */
 static int walk_bulk(struct analysis *a,
                      int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index,
-                                  const struct name_slot *first),
+                                  uint64_t hash, const struct name_slot *first),
                      void *context)
 {
-    struct json_doc *doc = &a->doc;
+    if (a->element_count > 0 && a->elements == NULL)
+        return -1; /* memory ran out listing them */
     struct name_table table;
-    if (table_init(&table, json_child_count(doc, doc->root)) != 0)
+    if (table_init(&table, a->element_count) != 0)
         return -1;
     int status = 0;
-    uint32_t index = 0;
-    for (uint32_t e = doc->nodes[doc->root].first_child; e != JSON_NONE && status == 0;
-         e = doc->nodes[e].next, index++) {
-        uint32_t node = duplicate_names_node(doc, e);
+    for (uint32_t index = 0; index < a->element_count && status == 0; index++) {
+        uint64_t hash;
+        uint32_t node = name_of_element(a, index, &hash);
         if (node != JSON_NONE)
-            status = visit(context, a, node, index, table_take(&table, doc, node, index));
+            status = visit(context, a, node, index, hash,
+                           table_take(&table, &a->doc, node, index, hash));
     }
     free(table.slots);
     return status;
@@ -128,8 +143,9 @@ static int walk_bulk(struct analysis *a,
 
 /* duplicate_names_check's visit: a name taken before is reported. */
 static int report_later(void *context, struct analysis *a, uint32_t node, uint32_t index,
-                        const struct name_slot *first)
+                        uint64_t hash, const struct name_slot *first)
 {
+    (void)hash;
     if (first->node == node)
         return 0;
     *(bool *)context = true;
@@ -162,11 +178,11 @@ struct name_count {
     uint32_t count;
 };
 
-/* The hash of element `element`'s name, never 0; 0 when it has no name. */
-static uint64_t name_hash_of(struct json_doc *doc, uint32_t element)
+/* The hash of the name of element `index`, never 0; 0 when it has no name. */
+static uint64_t name_hash_of(struct analysis *a, uint32_t index)
 {
-    uint32_t node = duplicate_names_node(doc, element);
-    return node != JSON_NONE ? duplicate_names_hash(json_node_string(doc, node)) | 1 : 0;
+    uint64_t hash;
+    return name_of_element(a, index, &hash) != JSON_NONE ? hash | 1 : 0;
 }
 
 /* The slot of `hash` (an empty one when it was never counted). */
@@ -225,7 +241,7 @@ int duplicate_names_count(struct analysis *a, struct name_counts *counts)
     if (counts->hashes == NULL)
         return -1;
     for (uint32_t i = 0; i < a->element_count; i++)
-        counts->hashes[i] = name_hash_of(&a->doc, a->elements[i]);
+        counts->hashes[i] = name_hash_of(a, i);
     if (count_all(counts, a->element_count) != 0) {
         duplicate_names_counts_free(counts);
         return -1;
@@ -237,7 +253,7 @@ bool duplicate_names_recount(struct analysis *a, struct name_counts *counts, uin
 {
     if (counts->slots == NULL || index >= a->element_count)
         return true;
-    uint64_t hash = name_hash_of(&a->doc, a->elements[index]), old = counts->hashes[index];
+    uint64_t hash = name_hash_of(a, index), old = counts->hashes[index];
     if (hash == old)
         return hash != 0 && count_slot(counts, hash)->count > 1;
     if (old != 0)
@@ -262,26 +278,28 @@ bool duplicate_names_recount(struct analysis *a, struct name_counts *counts, uin
 
 /* duplicate_names_each's visit: only the first element of each name. */
 struct each {
-    int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index);
+    int (*visit)(void *context, struct analysis *a, uint32_t node, uint32_t index, uint64_t hash);
     void *context;
 };
 
 static int visit_first(void *context, struct analysis *a, uint32_t node, uint32_t index,
-                       const struct name_slot *first)
+                       uint64_t hash, const struct name_slot *first)
 {
     const struct each *each = context;
-    return first->node == node ? each->visit(each->context, a, node, index) : 0;
+    return first->node == node ? each->visit(each->context, a, node, index, hash) : 0;
 }
 
 int duplicate_names_each(struct analysis *a,
                          int (*visit)(void *context, struct analysis *a, uint32_t node,
-                                      uint32_t index),
+                                      uint32_t index, uint64_t hash),
                          void *context)
 {
     struct json_doc *doc = &a->doc;
     if (a->document == DOCUMENT_SOURCE) {
         uint32_t node = duplicate_names_node(doc, doc->root);
-        return node != JSON_NONE ? visit(context, a, node, UINT32_MAX) : 0;
+        return node != JSON_NONE ? visit(context, a, node, UINT32_MAX,
+                                         duplicate_names_hash(json_node_string(doc, node)))
+                                 : 0;
     }
     if (a->document != DOCUMENT_BULK)
         return 0;

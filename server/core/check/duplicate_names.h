@@ -38,12 +38,13 @@ bool duplicate_names_recount(struct analysis *a, struct name_counts *counts, uin
 /* The "name" string node of the source `element`, or JSON_NONE. */
 uint32_t duplicate_names_node(struct json_doc *doc, uint32_t element);
 /* Calls `visit` with the "name" string node of each source of `a` (a source document's own, or
- * each bulk element's, in order, with its index; UINT32_MAX for a source document), except a
- * name an earlier element of the same bulk document has (reported within it). Stops at the
- * first non-zero `visit` returns, and returns it; 0 after the last. */
+ * each bulk element's, in order, with its index; UINT32_MAX for a source document) and its
+ * duplicate_names_hash, except a name an earlier element of the same bulk document has
+ * (reported within it). Stops at the first non-zero `visit` returns, and returns it; 0 after
+ * the last. */
 int duplicate_names_each(struct analysis *a,
                          int (*visit)(void *context, struct analysis *a, uint32_t node,
-                                      uint32_t index),
+                                      uint32_t index, uint64_t hash),
                          void *context);
 /* Adds to `a` a duplicate-name warning on the name `node` (of bulk element `index`, or of the
  * source document: UINT32_MAX) that a source of another document has first, at `first` (which
