@@ -311,7 +311,7 @@ int analysis__diagnose(struct analysis *a, const struct analysis_options *option
         analysis__check_rules(a, options, JSON_NONE, 0) != 0)
         status = -1;
     /* the elements and their names first: every pass over the names reads them */
-    if (list_elements(a) != 0 || count_names(a) != 0 || /* before the baseline's entries, */
+    if (list_elements(a) != 0 || count_names(a) != 0 ||     /* before the baseline's entries, */
         duplicate_names_check(a, &a->duplicate_names) != 0) /* which name bulk sources */
         status = -1;
     if (options && options->settings)
