@@ -221,7 +221,8 @@ static void handle_notification(struct lsp_server *s, struct lsp_request *req)
     const struct method *m = find_method(req->method, false);
     if (m == NULL || (m->type != LIFECYCLE && s->state != LSP_STATE_INITIALIZED))
         return;
-    if (m->handler == lsp_configuration_did_change || m->handler == lsp_configuration_watched_files)
+    if (m->handler == lsp_configuration_did_change ||
+        m->handler == lsp_configuration_watched_files || m->handler == lsp_configuration_did_save)
         lsp_workspace_quiesce(s); /* what a pull's workers read is about to change */
     m->handler(s, req);
 }

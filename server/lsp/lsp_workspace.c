@@ -243,6 +243,17 @@ static void pull_answer(struct ws_pull *pull)
     pull_end(pull);
 }
 
+/* What the file of `item` is checked with, resolved on the loop from the projects as they are
+ * now (its target freed first). */
+static void item_target(struct ws_pull *pull, struct ws_item *item)
+{
+    struct lsp_documents *store = &pull->s->documents;
+    lsp_projects_target_free(&item->target);
+    item->out_of_memory |= lsp_projects_target(&store->projects, item->uri, &item->target) != 0;
+    item->options = lsp_projects_options(&item->target, store->baseline_mode);
+    item->settings_changes = store->settings_changes;
+}
+
 /* Sends the reports of the batches that are back, in walk order. */
 static void deliver(struct ws_pull *pull)
 {
@@ -250,6 +261,10 @@ static void deliver(struct ws_pull *pull)
         struct ws_batch *b = pull->first;
         for (uint32_t i = 0; i < b->count; i++) {
             struct ws_item *item = &b->items[i];
+            /* settings or a srcls.json changed since it was queued: the projects it was resolved
+             * with are gone (the workers were quiesced first; this item is worked now) */
+            if (item->on_loop && item->settings_changes != pull->s->documents.settings_changes)
+                item_target(pull, item);
             if (item->on_loop)
                 lsp_workspace_file_on_loop(pull, item, &b->out);
             pull->out_of_memory |= item->out_of_memory;
@@ -298,17 +313,13 @@ static void after_work(struct ws_batch *b)
 /* One item of the next batch: what its file is checked with, resolved on the loop. */
 static void item_prepare(struct ws_pull *pull, struct ws_item *item, struct ws_found found)
 {
-    struct lsp_server *s = pull->s;
-    struct lsp_documents *store = &s->documents;
     *item = (struct ws_item){.path = found.path, .explicit = found.explicit};
     item->uri = lsp_uri_from_path(found.path);
     if (item->uri == NULL) {
         item->out_of_memory = true; /* NULL only then: the item is left out */
         return;
     }
-    item->out_of_memory |= lsp_projects_target(&store->projects, item->uri, &item->target) != 0;
-    item->options = lsp_projects_options(&item->target, store->baseline_mode);
-    item->settings_changes = store->settings_changes;
+    item_target(pull, item);
     /* an open document's report is the editor's text: it is made on the loop when it is sent
      * (one opened since the walk began is read from its file); a baseline's entries are marked
      * as findings use them: one thread at a time */

@@ -217,6 +217,33 @@ describe('workspace diagnostics', () => {
     assert.equal(new Set(uris).size, uris.length);
   });
 
+  test('a srcls.json with a baseline changing during a pull: the files checked on the loop take the settings as they are then', { timeout: 60000, skip: WASM && 'one thread: the pull runs to its end' }, async (t) => {
+    // With a "baseline", each file is checked on the loop as its batch is sent (its entries are
+    // marked one thread at a time). A change of srcls.json frees the projects its batch was
+    // resolved with: a file sent after it must be resolved again, not read through them (under
+    // AddressSanitizer, a use after free; in the plain build, garbage or a crash).
+    const root = manyFiles(t, 3000);
+    fs.writeFileSync(path.join(root, 'baseline.json'), '{"version": 1, "findings": []}\n');
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "baseline.json"}');
+    const raw = await startRaw(t);
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    await raw.request('pull', WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'b' });
+    await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
+    fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "baseline.json", "rules": {"unknown-field": "off"}}');
+    await raw.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(root, 'srcls.json')), type: 2 }] });
+    const answer = await raw.response('pull', 30000);
+    assert.deepEqual(answer.result, { items: [] });
+    const reports = raw.messages.filter((m) => m.method === '$/progress' && m.params.token === 'b')
+      .flatMap((m) => m.params.value.items);
+    assert.equal(reports.length + 256, 3000, 'every file reported once'); // the first part was taken
+    assert.equal(new Set(reports.map((r) => r.uri)).size, reports.length);
+    // the last ones were checked after the change: unknown-field is off for them
+    const last = reports[reports.length - 1];
+    assert.ok(last.items.length > 0 && !last.items.some((d) => d.code === 'unknown-field'), JSON.stringify(last.items.map((d) => d.code)));
+    await raw.request('after', 'textDocument/hover', { textDocument: { uri: uriOf(path.join(root, 'd0', 'f0.source.json')) }, position: { line: 0, character: 0 } });
+    await raw.response('after', 30000); // the server is still there
+  });
+
   test('under a srcls.json that extends another, the pull skips and takes what `--check` does', T, async (t) => {
     const root = workspace(t);
     fs.writeFileSync(path.join(root, 'srcls.json'), JSON.stringify({ exclude: ['app/legacy/**', '*.draft.json'] }));
