@@ -226,20 +226,28 @@ describe('workspace diagnostics', () => {
     fs.writeFileSync(path.join(root, 'baseline.json'), '{"version": 1, "findings": []}\n');
     fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "baseline.json"}');
     const raw = await startRaw(t);
-    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }] }));
+    // pull and refresh: the change is followed by workspace/diagnostic/refresh (an open
+    // document makes the server send it), which marks in the stream where the change was taken
+    await raw.initialize(initializeParams({ workspaceFolders: [{ uri: uriOf(root), name: 'ws' }], pull: true, refresh: true }));
+    await raw.notify('textDocument/didOpen', { textDocument: { uri: 'file:///tmp/srcls-ws-open.source.json', languageId: 'json', version: 1, text: example('01-search-service.source.json') } });
     await raw.request('pull', WorkspaceDiagnosticRequest.method, { previousResultIds: [], partialResultToken: 'b' });
     await raw.next((m) => m.method === '$/progress', 30000, 'the first partial result');
     fs.writeFileSync(path.join(root, 'srcls.json'), '{"baseline": "baseline.json", "rules": {"unknown-field": "off"}}');
     await raw.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(root, 'srcls.json')), type: 2 }] });
     const answer = await raw.response('pull', 30000);
     assert.deepEqual(answer.result, { items: [] });
-    const reports = raw.messages.filter((m) => m.method === '$/progress' && m.params.token === 'b')
+    const parts = (messages) => messages.filter((m) => m.method === '$/progress' && m.params.token === 'b')
       .flatMap((m) => m.params.value.items);
+    const reports = parts(raw.messages);
     assert.equal(reports.length + 256, 3000, 'every file reported once'); // the first part was taken
     assert.equal(new Set(reports.map((r) => r.uri)).size, reports.length);
-    // the last ones were checked after the change: unknown-field is off for them
-    const last = reports[reports.length - 1];
-    assert.ok(last.items.length > 0 && !last.items.some((d) => d.code === 'unknown-field'), JSON.stringify(last.items.map((d) => d.code)));
+    // the files sent after the change was taken were checked with it: unknown-field is off
+    // (the part being filled then holds files sent before it: the parts after that one)
+    const taken = raw.messages.findIndex((m) => m.method === 'workspace/diagnostic/refresh');
+    assert.ok(taken >= 0, 'the change was taken (workspace/diagnostic/refresh)');
+    const next = raw.messages.findIndex((m, i) => i > taken && m.method === '$/progress');
+    for (const r of parts(next < 0 ? [] : raw.messages.slice(next + 1)))
+      assert.ok(r.items.length > 0 && !r.items.some((d) => d.code === 'unknown-field'), r.uri + ': ' + JSON.stringify(r.items.map((d) => d.code)));
     await raw.request('after', 'textDocument/hover', { textDocument: { uri: uriOf(path.join(root, 'd0', 'f0.source.json')) }, position: { line: 0, character: 0 } });
     await raw.response('after', 30000); // the server is still there
   });
