@@ -166,7 +166,9 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         while (!pool->stopping && pool->next == pool->tail) {
-            if (spin_until(pool, work_or_stop, NULL))
+            /* polled in vain; asked again under the lock, as what came since the last poll
+             * woke no one (this thread was not idle yet) */
+            if (spin_until(pool, work_or_stop, NULL) || work_or_stop(pool, NULL))
                 continue;
             pool->idle++;
             pthread_cond_wait(&pool->work_ready, &pool->lock);
@@ -243,7 +245,9 @@ static bool hand_back_one(struct check_pool *pool, bool wait)
             __atomic_store_n(&mine->finished, true, __ATOMIC_RELEASE);
             continue;
         }
-        if (spin_until(pool, slot_finished, slot))
+        /* polled in vain; asked again under the lock: finished since the last poll, it was
+         * not signalled (main_waiting was not set), and waiting would never end */
+        if (spin_until(pool, slot_finished, slot) || slot_finished(pool, slot))
             continue;
         wake_workers(pool, true); /* what is queued is worked before waiting for it */
         pool->main_waiting = true;
