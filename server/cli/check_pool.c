@@ -30,8 +30,9 @@
  * run, for a third of the runs (docs/performance.md). A thread that never sleeps is never woken,
  * and the yields let the other run should both share a core. */
 #define CHECK_POOL_POLL_NS 2000000L
-/* Pauses between two yields while polling. */
-#define CHECK_POOL_PAUSES 64u
+/* Pauses between two yields while polling: some tens of microseconds (a yield is a system
+ * call; tests/syscalls.py holds the waiting calls under half a file each). */
+#define CHECK_POOL_PAUSES 1024u
 
 /* The tasks a worker takes at once, and the queue that wakes a waiting worker: one lock, one
  * wake and one signal back for that many files rather than for each. */
