@@ -4,7 +4,8 @@
  * tail; the workers move next (a batch at a time) and mark slots finished, all under one mutex;
  * the submitting thread moves next too, a task at a time, when it works one rather than wait.
  * A waiting worker is woken when a batch is queued, or when the submitting thread is about to
- * wait; the submitting thread is woken only by the batch holding the task it waits for.
+ * wait; the submitting thread is woken only by the worker that finishes the task it waits for.
+ * A thread with nothing to do polls a while before it waits (spin_until).
  *
  * A task handed back goes to the list of the worker that worked it, which releases the tasks of
  * its list when it next takes a batch (or stops): the memory a worker allocated is freed by that
