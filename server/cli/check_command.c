@@ -145,7 +145,7 @@ static void check_directory(struct walk *walk, int fd, const char *path, unsigne
         check_command_errno(walk, path, saved);
         return;
     }
-    *held = (struct walk_dir){.fd = fd, .dir = dir, .refs = 1};
+    *held = (struct walk_dir){.dir = dir, .refs = 1};
     struct walk_dir *outer = walk->dir;
     walk->dir = held;
     struct visited_name *names;

@@ -19,7 +19,6 @@
 /* A directory whose files are opened by the workers: open until the walk has left it and the
  * last of its tasks is handed back (the refs, counted on the walk's thread alone). */
 struct walk_dir {
-    int fd;
     DIR *dir;
     unsigned refs;
 };

@@ -103,7 +103,8 @@ void check_command_task_work(void *task)
 {
     struct file_task *t = task;
     if (t->name != NULL) {
-        t->fd = open_entry(t->dir != NULL ? t->dir->fd : AT_FDCWD, t->name, t->follow, &t->st);
+        int at = t->dir != NULL ? dirfd(t->dir->dir) : AT_FDCWD;
+        t->fd = open_entry(at, t->name, t->follow, &t->st);
         if (t->fd < 0) {
             t->open_error = errno;
             return;

@@ -212,7 +212,8 @@ static void wake_workers(struct check_pool *pool, bool all)
 }
 
 /* With the lock held: the task handed back goes to the list of the worker that worked it; one
- * the submitting thread worked is released here. */
+ * the submitting thread worked is released here (and one whose worker's list is full, which the
+ * bound on that list rules out). */
 static void hand_to_releaser(struct check_pool *pool, void *task, unsigned worked_by)
 {
     struct pool_worker *w = worked_by < pool->thread_count ? &pool->workers[worked_by] : NULL;
@@ -298,6 +299,8 @@ struct check_pool *check_pool_create(unsigned jobs, unsigned window, check_pool_
     unsigned workers = jobs > 1 ? jobs - 1 : 1;
     pool->slots = calloc(pool->window, sizeof *pool->slots);
     pool->workers = calloc(workers, sizeof *pool->workers);
+    /* twice the window: as many as are in flight, and as many again handed back and not yet
+     * released; a task beyond that is freed (release_all) */
     pool->spare_cap = 2 * pool->window;
     pool->spare = calloc(pool->spare_cap, sizeof *pool->spare);
     bool made = pool->slots != NULL && pool->workers != NULL && pool->spare != NULL;

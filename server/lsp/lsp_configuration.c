@@ -156,6 +156,20 @@ void lsp_configuration_initialized(struct lsp_server *s, struct lsp_request *req
     lsp_jsonrpc_send(&s->rpc, &w);
 }
 
+/* When the file of the URI string `uri` (a node of `doc`) is one the projects read (a
+ * srcls.json, a file one extends, a kind file): the projects are read again and every document
+ * checked again; true then. */
+static bool project_file_changed(struct lsp_server *s, struct json_doc *doc, uint32_t uri)
+{
+    if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
+        return false;
+    struct json_str text = json_node_string(doc, uri);
+    if (!lsp_projects_watches(&s->documents.projects, text.ptr, text.len))
+        return false;
+    lsp_documents_projects_changed(&s->documents);
+    return true;
+}
+
 void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
@@ -163,14 +177,8 @@ void lsp_configuration_watched_files(struct lsp_server *s, struct lsp_request *r
     if (changes == JSON_NONE || doc->nodes[changes].kind != JSON_ARRAY)
         return;
     for (uint32_t c = doc->nodes[changes].first_child; c != JSON_NONE; c = doc->nodes[c].next) {
-        uint32_t uri = lsp_jsonrpc_get(doc, c, "uri");
-        if (uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
-            continue;
-        struct json_str text = json_node_string(doc, uri);
-        if (lsp_projects_watches(&s->documents.projects, text.ptr, text.len)) {
-            lsp_documents_projects_changed(&s->documents);
+        if (project_file_changed(s, doc, lsp_jsonrpc_get(doc, c, "uri")))
             return; /* once for all of them */
-        }
     }
 }
 
@@ -178,12 +186,8 @@ void lsp_configuration_did_save(struct lsp_server *s, struct lsp_request *req)
 {
     struct json_doc *doc = req->doc;
     uint32_t td = lsp_jsonrpc_get(doc, req->params, "textDocument");
-    uint32_t uri = td != JSON_NONE ? lsp_jsonrpc_get(doc, td, "uri") : JSON_NONE;
-    if (s->watch_projects || uri == JSON_NONE || doc->nodes[uri].kind != JSON_STRING)
-        return;
-    struct json_str text = json_node_string(doc, uri);
-    if (lsp_projects_watches(&s->documents.projects, text.ptr, text.len))
-        lsp_documents_projects_changed(&s->documents);
+    if (!s->watch_projects && td != JSON_NONE) /* a watching client says it through its watcher */
+        project_file_changed(s, doc, lsp_jsonrpc_get(doc, td, "uri"));
 }
 
 void lsp_configuration_did_change(struct lsp_server *s, struct lsp_request *req)

@@ -197,7 +197,8 @@ int analysis_update(struct analysis *a, const char *text, size_t len, struct jso
         options = &syntax_only;
     if (arenas_overgrown(a) || (a->document == DOCUMENT_BULK && a->duplicate_names))
         return 0; /* a name's duplicates are elsewhere in the file: a whole analysis */
-    analysis__forget_names(a); /* the whole analysis's: an edit moves and changes nodes */
+    /* the names the whole analysis listed: an edit moves and changes nodes */
+    analysis__forget_names(a);
     a->registry = options->registry;
     a->settings = options->settings;
     if (len >= JSON_NONE)
