@@ -4,8 +4,8 @@
 the walk's share), with --jobs 1 and with the default --jobs, and the same per file for 10n
 files as for n (issue 30); and with --jobs 2 at most 0.5 waiting calls per file: futex (the
 workers take files in batches: not one wake per file, which cost 3.7 futex calls a file) and
-sched_yield (a thread with nothing to do polls a while, yielding now and then, before it
-sleeps). The waiting calls are left out of the 4.5: they are the threads waiting on each other,
+sched_yield (none now: a thread with nothing to do polls with the pause instruction before it
+sleeps, and a yield now and then cost one call a file under load). The waiting calls are left out of the 4.5: they are the threads waiting on each other,
 not the work. Exits 77 (SKIP) when strace is not installed or cannot trace here, or the binary
 is built with AddressSanitizer (its allocator's own system calls would be counted).
 

@@ -16,7 +16,6 @@
 #include "check_pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +24,15 @@
 #include "base/base.h"
 
 /* How long a thread with nothing to do polls before it sleeps on a condition variable, in
- * nanoseconds: it pauses, and yields its core now and then. A sleeping thread is woken through a
- * futex, and a kernel that packs threads onto fewer cores (this VM's does) then puts it on the
- * waker's core: the two threads took turns on one core, waking each other hundreds of times a
- * run, for a third of the runs (docs/performance.md). A thread that never sleeps is never woken,
- * and the yields let the other run should both share a core. */
+ * nanoseconds, with the pause instruction and no system call. A sleeping thread is woken
+ * through a futex, and a kernel that packs threads onto fewer cores (this VM's does) then puts
+ * it on the waker's core: the two threads took turns on one core, waking each other hundreds of
+ * times a run, for a third of the runs (docs/performance.md). A thread that rarely sleeps is
+ * rarely woken. (A sched_yield now and then while polling cost a system call each: under load,
+ * one a file.) */
 #define CHECK_POOL_POLL_NS 2000000L
-/* Pauses between two yields while polling: some tens of microseconds (a yield is a system
- * call; tests/syscalls.py holds the waiting calls under half a file each). */
-#define CHECK_POOL_PAUSES 1024u
+/* Pauses between two looks at the clock while polling. */
+#define CHECK_POOL_PAUSES 256u
 
 /* The tasks a worker takes at once, and the queue that wakes a waiting worker: one lock, one
  * wake and one signal back for that many files rather than for each. */
@@ -134,10 +133,6 @@ static bool spin_until(struct check_pool *pool, bool (*ready)(struct check_pool 
     for (long long until = held ? 0 : now_ns() + CHECK_POOL_POLL_NS; !held && now_ns() < until;) {
         for (unsigned i = 0; i < CHECK_POOL_PAUSES && !held; i++) {
             cpu_relax();
-            held = ready(pool, arg);
-        }
-        if (!held) {
-            sched_yield();
             held = ready(pool, arg);
         }
     }
